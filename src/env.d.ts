@@ -1,0 +1,8 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** The signed-in user of a protected page (set by src/middleware.ts). */
+    usuario?: import('./lib/server/services/usuarios.server.ts').Usuario;
+  }
+}

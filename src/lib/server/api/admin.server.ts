@@ -1,0 +1,40 @@
+/**
+ * POST /api/admin/usuarios/: creates an account and sends its activation email. Used by admins
+ * and by `npm run usuarios` while the server runs (PGlite admits one process, so the CLI talks to
+ * the running server with the local admin key from DATA_DIR instead of opening the database).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { invitacionSchema } from '../../validation/invitacion.ts';
+import { type TokenKeys, verifyAccessToken } from '../auth/tokens.server.ts';
+import type { createInvitacionesService } from '../services/invitaciones.server.ts';
+import { type AppEnv, esAdmin } from './env.server.ts';
+import { noAutenticado, sinPermisos } from './errors.server.ts';
+import { body } from './input.server.ts';
+
+export const ADMIN_KEY_HEADER = 'x-admin-key';
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function adminRoutes(deps: { invitaciones: ReturnType<typeof createInvitacionesService>; keys: TokenKeys; adminKey: string }) {
+  const soloAdmin = createMiddleware<AppEnv>(async (c, next) => {
+    const key = c.req.header(ADMIN_KEY_HEADER);
+    if (key !== undefined) {
+      if (!sameSecret(key, deps.adminKey)) throw sinPermisos();
+      return next();
+    }
+    const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    const claims = m?.[1] ? verifyAccessToken(m[1], deps.keys) : null;
+    if (!claims) throw noAutenticado();
+    if (!esAdmin(claims)) throw sinPermisos();
+    await next();
+  });
+  return new Hono<AppEnv>({ strict: false }).post('/usuarios', soloAdmin, body(invitacionSchema), async (c) =>
+    c.json(await deps.invitaciones.invitar(c.req.valid('json')), 201),
+  );
+}

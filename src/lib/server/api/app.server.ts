@@ -1,0 +1,94 @@
+/**
+ * The HTTP API: one Hono app with one sub-app per section, mounted by Astro catch-all endpoints
+ * for /api, /auth, /streaming, /miniaturas and /healthz. Dependencies come in as arguments, so
+ * tests build the app against their own database and call `app.request()` with no server.
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from '../log.server.ts';
+import { createAyudaService } from '../services/ayuda.server.ts';
+import { createCatalogosService } from '../services/catalogos.server.ts';
+import type { ServiceContext } from '../services/context.server.ts';
+import { createCuentasService } from '../services/cuentas.server.ts';
+import { createInvitacionesService } from '../services/invitaciones.server.ts';
+import { adminRoutes } from './admin.server.ts';
+import { authRoutes } from './auth.server.ts';
+import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
+import type { AppEnv } from './env.server.ts';
+import { ApiError, type ErrorBody } from './errors.server.ts';
+import { usuariosRoutes } from './usuarios.server.ts';
+
+export interface ApiDeps extends ServiceContext {
+  adminKey: string;
+  secureCookies: boolean;
+  health: () => Promise<{ db: boolean; jobs: boolean }>;
+}
+
+const requestIdPattern = /^[\w.-]{8,64}$/;
+
+function errorResponse(status: number, body: ErrorBody, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+export function createApi(deps: ApiDeps) {
+  const cuentas = createCuentasService(deps);
+  const catalogos = createCatalogosService(deps.db);
+  const ayuda = createAyudaService(deps);
+  const invitaciones = createInvitacionesService(deps, cuentas);
+  const keys = { secret: deps.jwtSecret, now: deps.now };
+
+  const app = new Hono<AppEnv>({ strict: false });
+
+  app.use(async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && requestIdPattern.test(incoming) ? incoming : randomUUID();
+    const log: Logger = deps.log.child({ requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    const started = performance.now();
+    await next();
+    c.header('x-request-id', requestId);
+    // Per-user data: never stored by shared caches.
+    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store');
+    log.info('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(error.status, error.body, error.headers);
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      // Hono's validator parses a JSON body before ours runs and rejects malformed JSON itself.
+      const detail =
+        status === 413
+          ? 'El archivo supera el tamaño máximo permitido'
+          : /json/i.test(error.message)
+            ? 'El cuerpo de la solicitud no es un JSON válido'
+            : 'Solicitud no válida';
+      return errorResponse(status, { detail, statusCode: status });
+    }
+    (c.var.log ?? deps.log).error('unhandled error', { error, path: c.req.path });
+    return errorResponse(500, { detail: 'Ocurrió un error inesperado. Inténtelo nuevamente.', statusCode: 500 });
+  });
+
+  app.notFound((c) => errorResponse(404, { detail: `No existe el recurso ${c.req.method} ${new URL(c.req.url).pathname}`, statusCode: 404 }));
+
+  app.get('/healthz', async (c) => {
+    const { db, jobs } = await deps.health();
+    const ok = db && jobs;
+    return c.json({ status: ok ? ('ok' as const) : ('degraded' as const), db, jobs }, ok ? 200 : 503);
+  });
+
+  app.route('/auth', authRoutes(cuentas, { secureCookies: deps.secureCookies }));
+  app.route('/api/usuarios', usuariosRoutes({ cuentas, ayuda, keys }));
+  app.route('/api/curriculum_escolar', curriculumRoutes(catalogos, keys));
+  app.route('/api', catalogosRoutes(catalogos, keys));
+  app.route('/api/admin', adminRoutes({ invitaciones, keys, adminKey: deps.adminKey }));
+
+  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones } };
+}
+
+export type Api = ReturnType<typeof createApi>;

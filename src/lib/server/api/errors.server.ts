@@ -1,0 +1,61 @@
+/**
+ * The one error shape of the API (openapi.yaml components.schemas.Error): a Spanish sentence for
+ * a person in `detail`, per-field messages in `errors`, and the HTTP status echoed in `statusCode`
+ * (the session store of SPEC.md section 4 reads it from the body).
+ */
+import type { z } from 'zod';
+
+export type FieldErrors = Record<string, string[]>;
+
+export interface ErrorBody {
+  detail: string;
+  statusCode: number;
+  errors?: FieldErrors;
+  non_field_errors?: string[];
+}
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 503;
+
+export class ApiError extends Error {
+  readonly status: ErrorStatus;
+  readonly body: ErrorBody;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: ErrorStatus,
+    detail: string,
+    extra: Omit<ErrorBody, 'detail' | 'statusCode'> = {},
+    headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.status = status;
+    this.body = { detail, statusCode: status, ...extra };
+    this.headers = headers;
+  }
+}
+
+export const REVISAR = 'Revise los datos ingresados';
+
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'non_field_errors';
+    const list = out[key] ?? [];
+    if (!list.includes(issue.message)) list.push(issue.message);
+    out[key] = list;
+  }
+  return out;
+}
+
+export function validationError(error: z.ZodError): ApiError {
+  const errors = fieldErrors(error);
+  const { non_field_errors, ...fields } = errors;
+  const first = Object.values(fields)[0]?.[0] ?? non_field_errors?.[0];
+  return new ApiError(400, first ?? REVISAR, {
+    errors: fields,
+    ...(non_field_errors ? { non_field_errors } : {}),
+  });
+}
+
+export const noAutenticado = () => new ApiError(401, 'Debe iniciar sesión para continuar');
+export const sinPermisos = () => new ApiError(403, 'No tienes permisos');

@@ -1,0 +1,44 @@
+/**
+ * Process configuration, parsed once from the environment. A wrong value stops the process at
+ * start-up with a message that names the variable, instead of failing later in a request.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const optional = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.url().default('http://localhost:4321'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optional.pipe(z.url().optional()),
+  SMTP_URL: optional.pipe(z.url().optional()),
+  MAIL_FROM: z.string().default('Entre Docentes <no-responder@entredocentes.cl>'),
+  HELP_EMAIL: z.email().default('ayuda@entredocentes.cl'),
+  FFMPEG_PATH: z.string().default('ffmpeg'),
+  ADMIN_EMAIL: optional.pipe(z.email().optional()),
+  ADMIN_PASSWORD: optional,
+  JWT_SECRET: optional.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Run the job worker inside the web server (default) or only in `npm run worker`. */
+  JOBS_IN_SERVER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+});
+
+export type Config = z.infer<typeof schema> & { dataDir: string };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+}

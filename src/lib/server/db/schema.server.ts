@@ -1,0 +1,428 @@
+/**
+ * The data model: one PostgreSQL schema (pg-core) for every entity of SPEC.md section 3.
+ * Property names are the contract's snake_case field names, so no layer renames them.
+ * The same schema runs on PGlite (embedded default) and on PostgreSQL.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const creado = () => timestamp('fecha_creacion', { withTimezone: true }).notNull().defaultNow();
+const ref = (name: string) => integer(name).notNull();
+
+// ── Curriculum lookups ──────────────────────────────────────────────────────────────────────────
+
+export const niveles = pgTable('niveles', {
+  codigo: text('codigo').primaryKey(),
+  nombre: text('nombre').notNull(),
+  ciclo: text('ciclo').notNull(),
+  orden: smallint('orden').notNull(),
+});
+
+export const areas = pgTable('areas', {
+  id: serial('id').primaryKey(),
+  codigo: text('codigo').notNull().unique(),
+  nombre: text('nombre').notNull(),
+});
+
+/** Which levels each asignatura is taught in (drives the area/level filters). */
+export const areasNiveles = pgTable(
+  'areas_niveles',
+  {
+    id_area: ref('id_area').references(() => areas.id, { onDelete: 'cascade' }),
+    codigo_nivel: text('codigo_nivel')
+      .notNull()
+      .references(() => niveles.codigo, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.id_area, t.codigo_nivel] })],
+);
+
+export const unidades = pgTable(
+  'unidades',
+  {
+    id: serial('id').primaryKey(),
+    codigo: text('codigo').notNull().unique(),
+    nombre: text('nombre').notNull(),
+    id_area: ref('id_area').references(() => areas.id),
+    codigo_nivel: text('codigo_nivel')
+      .notNull()
+      .references(() => niveles.codigo),
+  },
+  (t) => [index('unidades_area_nivel_idx').on(t.id_area, t.codigo_nivel)],
+);
+
+export const oas = pgTable('oas', {
+  id: serial('id').primaryKey(),
+  codigo: text('codigo').notNull().unique(),
+  descripcion: text('descripcion').notNull(),
+  unidad: ref('id_unidad').references(() => unidades.id),
+});
+
+export const metodologias = pgTable('metodologias', {
+  id: serial('id').primaryKey(),
+  nombre: text('nombre').notNull().unique(),
+});
+
+export const tiposMaterial = pgTable('tipos_material', {
+  id: serial('id').primaryKey(),
+  nombre: text('nombre').notNull().unique(),
+});
+
+export const colegios = pgTable('colegios', {
+  id: serial('id').primaryKey(),
+  nombre: text('nombre').notNull().unique(),
+});
+
+// ── Accounts ────────────────────────────────────────────────────────────────────────────────────
+
+export const usuarios = pgTable(
+  'usuarios',
+  {
+    id: serial('id').primaryKey(),
+    /** Stored lower-cased; unique. */
+    email: text('email').notNull(),
+    /** Null until the account is activated (the teacher sets the first password). */
+    password_hash: text('password_hash'),
+    activo: boolean('activo').notNull().default(false),
+    primer_nombre: text('primer_nombre').notNull(),
+    segundo_nombre: text('segundo_nombre').notNull().default(''),
+    apellido_paterno: text('apellido_paterno').notNull(),
+    apellido_materno: text('apellido_materno').notNull().default(''),
+    rut: text('rut').notNull().default(''),
+    genero: text('genero').notNull().default(''),
+    nacionalidad: text('nacionalidad').notNull().default(''),
+    telefono: text('telefono').notNull().default(''),
+    fecha_nacimiento: date('fecha_nacimiento'),
+    /** Storage key of the resized photo; '' means no photo. */
+    foto_perfil: text('foto_perfil').notNull().default(''),
+    rol: text('rol', { enum: ['Profesor', 'Administrador'] })
+      .notNull()
+      .default('Profesor'),
+    /** Permission groups; 'admin' is the meaningful one (SPEC.md section 6). */
+    groups: text('groups').array().notNull().default(sql`'{}'::text[]`),
+    fecha_creacion: creado(),
+  },
+  (t) => [uniqueIndex('usuarios_email_idx').on(t.email)],
+);
+
+/** The teacher profile (usuario_asociado): one per teacher. */
+export const perfilesDocentes = pgTable('perfiles_docentes', {
+  id_usuario: integer('id_usuario')
+    .primaryKey()
+    .references(() => usuarios.id, { onDelete: 'cascade' }),
+  titulo_profesional: text('titulo_profesional').notNull().default(''),
+});
+
+export const perfilColegios = pgTable(
+  'perfil_colegios',
+  {
+    id_usuario: ref('id_usuario').references(() => perfilesDocentes.id_usuario, { onDelete: 'cascade' }),
+    id_colegio: ref('id_colegio').references(() => colegios.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.id_usuario, t.id_colegio] })],
+);
+
+export const especialidades = pgTable('especialidades', {
+  id: serial('id').primaryKey(),
+  nombre: text('nombre').notNull().unique(),
+});
+
+export const perfilEspecialidades = pgTable(
+  'perfil_especialidades',
+  {
+    id_usuario: ref('id_usuario').references(() => perfilesDocentes.id_usuario, { onDelete: 'cascade' }),
+    id_especialidad: ref('id_especialidad').references(() => especialidades.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.id_usuario, t.id_especialidad] })],
+);
+
+export const perfilAreas = pgTable(
+  'perfil_areas',
+  {
+    id_usuario: ref('id_usuario').references(() => perfilesDocentes.id_usuario, { onDelete: 'cascade' }),
+    id_area: ref('id_area').references(() => areas.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.id_usuario, t.id_area] })],
+);
+
+/** Activation and password-reset tokens: random, stored hashed, single use, expiring. */
+export const tokensCuenta = pgTable(
+  'tokens_cuenta',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    tipo: text('tipo', { enum: ['activacion', 'recuperacion'] }).notNull(),
+    token_hash: text('token_hash').notNull().unique(),
+    expira: timestamp('expira', { withTimezone: true }).notNull(),
+    usado: timestamp('usado', { withTimezone: true }),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('tokens_cuenta_usuario_idx').on(t.id_usuario, t.tipo)],
+);
+
+/**
+ * Refresh tokens. Each sign-in starts a family; every renewal rotates the token within it.
+ * A token presented after it was rotated (a replay) revokes the whole family.
+ */
+export const tokensRefresh = pgTable(
+  'tokens_refresh',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    familia: text('familia').notNull(),
+    token_hash: text('token_hash').notNull().unique(),
+    /** Absolute expiry of the family: rotation never extends it. */
+    expira: timestamp('expira', { withTimezone: true }).notNull(),
+    rotado: timestamp('rotado', { withTimezone: true }),
+    revocado: timestamp('revocado', { withTimezone: true }),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('tokens_refresh_familia_idx').on(t.familia), index('tokens_refresh_usuario_idx').on(t.id_usuario)],
+);
+
+/** Failed-attempt counters for rate limits (per account, per address), in fixed windows. */
+export const limitesIntentos = pgTable('limites_intentos', {
+  clave: text('clave').primaryKey(),
+  ventana_inicio: timestamp('ventana_inicio', { withTimezone: true }).notNull(),
+  intentos: integer('intentos').notNull(),
+});
+
+// ── Content: capsules, teacher materials, manuals ───────────────────────────────────────────────
+
+export const capsulas = pgTable(
+  'capsulas',
+  {
+    id: serial('id').primaryKey(),
+    titulo: text('titulo').notNull(),
+    descripcion: text('descripcion').notNull(),
+    extension: text('extension').notNull(),
+    /** Storage key of the uploaded original. */
+    archivo: text('archivo').notNull(),
+    estado: text('estado', { enum: ['procesando', 'listo', 'error'] })
+      .notNull()
+      .default('procesando'),
+    n_visitas: integer('n_visitas').notNull().default(0),
+    id_area: ref('id_area').references(() => areas.id),
+    codigo_nivel: text('codigo_nivel')
+      .notNull()
+      .references(() => niveles.codigo),
+    id_metodologia: ref('id_metodologia').references(() => metodologias.id),
+    id_usuario: ref('id_usuario').references(() => usuarios.id),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('capsulas_fecha_idx').on(t.fecha_creacion), index('capsulas_usuario_idx').on(t.id_usuario)],
+);
+
+export const materiales = pgTable(
+  'materiales',
+  {
+    id: serial('id').primaryKey(),
+    titulo: text('titulo').notNull(),
+    descripcion: text('descripcion').notNull(),
+    extension: text('extension').notNull(),
+    archivo: text('archivo').notNull(),
+    id_area: ref('id_area').references(() => areas.id),
+    codigo_nivel: text('codigo_nivel')
+      .notNull()
+      .references(() => niveles.codigo),
+    id_unidad: ref('id_unidad').references(() => unidades.id),
+    id_tipo_material: ref('id_tipo_material').references(() => tiposMaterial.id),
+    id_usuario: ref('id_usuario').references(() => usuarios.id),
+    n_visitas: integer('n_visitas').notNull().default(0),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('materiales_fecha_idx').on(t.fecha_creacion), index('materiales_usuario_idx').on(t.id_usuario)],
+);
+
+export const materialesOas = pgTable(
+  'materiales_oas',
+  {
+    id_material: ref('id_material').references(() => materiales.id, { onDelete: 'cascade' }),
+    id_oa: ref('id_oa').references(() => oas.id),
+  },
+  (t) => [primaryKey({ columns: [t.id_material, t.id_oa] }), index('materiales_oas_oa_idx').on(t.id_oa)],
+);
+
+export const manuales = pgTable(
+  'manuales',
+  {
+    id: serial('id').primaryKey(),
+    titulo: text('titulo').notNull(),
+    autor: text('autor').notNull(),
+    descripcion: text('descripcion').notNull(),
+    extension: text('extension').notNull(),
+    archivo: text('archivo').notNull(),
+    id_area: ref('id_area').references(() => areas.id),
+    id_usuario: ref('id_usuario').references(() => usuarios.id),
+    n_visitas: integer('n_visitas').notNull().default(0),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('manuales_fecha_idx').on(t.fecha_creacion)],
+);
+
+const likeTable = (name: string, resource: string, target: typeof capsulas | typeof materiales | typeof manuales) =>
+  pgTable(
+    name,
+    {
+      id_recurso: ref(resource).references(() => target.id, { onDelete: 'cascade' }),
+      id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+      fecha_creacion: creado(),
+    },
+    (t) => [primaryKey({ columns: [t.id_recurso, t.id_usuario] })],
+  );
+
+export const likesCapsulas = likeTable('likes_capsulas', 'id_capsula', capsulas);
+export const likesMateriales = likeTable('likes_materiales', 'id_material', materiales);
+export const likesManuales = likeTable('likes_manuales', 'id_manual', manuales);
+
+/**
+ * Comments on capsules, teacher materials and manuals, with one level of replies
+ * (id_respuesta_comentario). Exactly one resource column is set.
+ */
+export const comentarios = pgTable(
+  'comentarios',
+  {
+    id: serial('id').primaryKey(),
+    contenido: text('contenido').notNull(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    id_respuesta_comentario: integer('id_respuesta_comentario').references((): AnyPgColumn => comentarios.id, {
+      onDelete: 'cascade',
+    }),
+    id_capsula: integer('id_capsula').references(() => capsulas.id, { onDelete: 'cascade' }),
+    id_material: integer('id_material').references(() => materiales.id, { onDelete: 'cascade' }),
+    id_manual: integer('id_manual').references(() => manuales.id, { onDelete: 'cascade' }),
+    fecha_creacion: creado(),
+  },
+  (t) => [
+    check('comentarios_un_recurso', sql`num_nonnulls(${t.id_capsula}, ${t.id_material}, ${t.id_manual}) = 1`),
+    index('comentarios_capsula_idx').on(t.id_capsula),
+    index('comentarios_material_idx').on(t.id_material),
+    index('comentarios_manual_idx').on(t.id_manual),
+  ],
+);
+
+// ── Forum ───────────────────────────────────────────────────────────────────────────────────────
+
+export const foroCategorias = pgTable('foro_categorias', {
+  id: serial('id').primaryKey(),
+  nombre: text('nombre').notNull().unique(),
+  descripcion: text('descripcion').notNull(),
+  activa: boolean('activa').notNull().default(false),
+  /** Storage key of the category image. */
+  archivo: text('archivo').notNull(),
+  n_visitas: integer('n_visitas').notNull().default(0),
+  fecha_creacion: creado(),
+});
+
+export const foroConversaciones = pgTable(
+  'foro_conversaciones',
+  {
+    id: serial('id').primaryKey(),
+    id_categoria: ref('id_categoria').references(() => foroCategorias.id, { onDelete: 'cascade' }),
+    id_usuario_creador: ref('id_usuario_creador').references(() => usuarios.id),
+    titulo: text('titulo').notNull(),
+    /** Sanitized HTML rendered from the author's Markdown. */
+    contenido: text('contenido').notNull(),
+    n_visitas: integer('n_visitas').notNull().default(0),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('foro_conversaciones_categoria_idx').on(t.id_categoria, t.fecha_creacion)],
+);
+
+export const foroComentarios = pgTable(
+  'foro_comentarios',
+  {
+    id: serial('id').primaryKey(),
+    id_conversacion: ref('id_conversacion').references(() => foroConversaciones.id, { onDelete: 'cascade' }),
+    id_usuario: ref('id_usuario').references(() => usuarios.id),
+    comentario_padre: integer('comentario_padre').references((): AnyPgColumn => foroComentarios.id, {
+      onDelete: 'cascade',
+    }),
+    contenido: text('contenido').notNull(),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('foro_comentarios_conversacion_idx').on(t.id_conversacion)],
+);
+
+/** Reaction ids: 1 Me gusta, 2 Gran idea, 3 Me interesa, 4 Lo utilizaré, 5 Me asombra. */
+export const foroReaccionesConversacion = pgTable(
+  'foro_reacciones_conversacion',
+  {
+    id_conversacion: ref('id_conversacion').references(() => foroConversaciones.id, { onDelete: 'cascade' }),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    id_like: smallint('id_like').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.id_conversacion, t.id_usuario, t.id_like] }),
+    check('foro_reaccion_conversacion_tipo', sql`${t.id_like} between 1 and 5`),
+  ],
+);
+
+/** Comments take only 1 (Me gusta) and 3 (Me interesa). */
+export const foroReaccionesComentario = pgTable(
+  'foro_reacciones_comentario',
+  {
+    id_comentario: ref('id_comentario').references(() => foroComentarios.id, { onDelete: 'cascade' }),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    id_like: smallint('id_like').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.id_comentario, t.id_usuario, t.id_like] }),
+    check('foro_reaccion_comentario_tipo', sql`${t.id_like} in (1, 3)`),
+  ],
+);
+
+// ── Messages ────────────────────────────────────────────────────────────────────────────────────
+
+export const mensajesContacto = pgTable('mensajes_contacto', {
+  id: serial('id').primaryKey(),
+  id_usuario_sender: ref('id_usuario_sender').references(() => usuarios.id, { onDelete: 'cascade' }),
+  id_usuario_receiver: ref('id_usuario_receiver').references(() => usuarios.id, { onDelete: 'cascade' }),
+  asunto: text('asunto').notNull(),
+  mensaje: text('mensaje').notNull(),
+  fecha_creacion: creado(),
+});
+
+export const mensajesAyuda = pgTable('mensajes_ayuda', {
+  id: serial('id').primaryKey(),
+  id_usuario_sender: ref('id_usuario_sender').references(() => usuarios.id, { onDelete: 'cascade' }),
+  asunto: text('asunto').notNull(),
+  mensaje: text('mensaje').notNull(),
+  fecha_creacion: creado(),
+});
+
+// ── Durable jobs (video transcoding, mail retries) ──────────────────────────────────────────────
+
+export const trabajos = pgTable(
+  'trabajos',
+  {
+    id: serial('id').primaryKey(),
+    tipo: text('tipo').notNull(),
+    datos: jsonb('datos').notNull(),
+    estado: text('estado', { enum: ['pendiente', 'en_curso', 'hecho', 'fallido'] })
+      .notNull()
+      .default('pendiente'),
+    intentos: integer('intentos').notNull().default(0),
+    max_intentos: integer('max_intentos').notNull().default(5),
+    ejecutar_desde: timestamp('ejecutar_desde', { withTimezone: true }).notNull().defaultNow(),
+    /** A claimed job whose lease passed (its worker died) is claimed again. */
+    bloqueado_hasta: timestamp('bloqueado_hasta', { withTimezone: true }),
+    ultimo_error: text('ultimo_error'),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('trabajos_pendientes_idx').on(t.estado, t.ejecutar_desde)],
+);

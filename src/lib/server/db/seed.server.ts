@@ -1,0 +1,90 @@
+/**
+ * Idempotent seed: the Chilean curriculum lookups, methodologies, material types and schools,
+ * plus the first admin on an empty database. Running it again changes nothing (names and
+ * descriptions are refreshed from the data file, ids stay).
+ */
+import { randomBytes } from 'node:crypto';
+import { count, sql } from 'drizzle-orm';
+import { hashPassword } from '../auth/password.server.ts';
+import type { Db } from './client.server.ts';
+import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades, usuarios } from './schema.server.ts';
+import * as data from './seed/curriculum-data.ts';
+
+export async function seedCatalogos(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(niveles)
+      .values([...data.niveles])
+      .onConflictDoUpdate({
+        target: niveles.codigo,
+        set: { nombre: sql`excluded.nombre`, ciclo: sql`excluded.ciclo`, orden: sql`excluded.orden` },
+      });
+    const areaRows = await tx
+      .insert(areas)
+      .values(data.areas.map(({ codigo, nombre }) => ({ codigo, nombre })))
+      .onConflictDoUpdate({ target: areas.codigo, set: { nombre: sql`excluded.nombre` } })
+      .returning({ id: areas.id, codigo: areas.codigo });
+    const areaId = new Map(areaRows.map((a) => [a.codigo, a.id]));
+    const idOf = (codigo: string) => {
+      const id = areaId.get(codigo);
+      if (id === undefined) throw new Error(`seed: unknown area ${codigo}`);
+      return id;
+    };
+    const taught = data.areas.flatMap((a) => a.niveles.map((codigo_nivel) => ({ id_area: idOf(a.codigo), codigo_nivel })));
+    if (taught.length > 0) await tx.insert(areasNiveles).values(taught).onConflictDoNothing();
+
+    for (const u of data.unidades) {
+      const [unidad] = await tx
+        .insert(unidades)
+        .values({ codigo: u.codigo, nombre: u.nombre, id_area: idOf(u.area), codigo_nivel: u.nivel })
+        .onConflictDoUpdate({ target: unidades.codigo, set: { nombre: sql`excluded.nombre` } })
+        .returning({ id: unidades.id });
+      if (!unidad) throw new Error(`seed: unit ${u.codigo} not stored`);
+      if (u.oas.length > 0) {
+        await tx
+          .insert(oas)
+          .values(u.oas.map((oa) => ({ codigo: oa.codigo, descripcion: oa.descripcion, unidad: unidad.id })))
+          .onConflictDoUpdate({ target: oas.codigo, set: { descripcion: sql`excluded.descripcion` } });
+      }
+    }
+    await tx
+      .insert(metodologias)
+      .values(data.metodologias.map((nombre) => ({ nombre })))
+      .onConflictDoNothing();
+    await tx
+      .insert(tiposMaterial)
+      .values(data.tiposMaterial.map((nombre) => ({ nombre })))
+      .onConflictDoNothing();
+    await tx
+      .insert(colegios)
+      .values(data.colegios.map((nombre) => ({ nombre })))
+      .onConflictDoNothing();
+  });
+}
+
+export const DEMO_ADMIN_EMAIL = 'admin@entredocentes.cl';
+
+export interface AdminSeed {
+  email: string;
+  /** Set only when this call created the account with a generated password. */
+  generatedPassword?: string;
+  created: boolean;
+}
+
+/** On an empty database, creates the first admin: ADMIN_EMAIL/ADMIN_PASSWORD, or a demo admin. */
+export async function seedAdmin(db: Db, env: { email?: string | undefined; password?: string | undefined }): Promise<AdminSeed> {
+  const [row] = await db.select({ n: count() }).from(usuarios);
+  const email = (env.email ?? DEMO_ADMIN_EMAIL).toLowerCase();
+  if ((row?.n ?? 0) > 0) return { email, created: false };
+  const generated = env.password ? undefined : `Demo-${randomBytes(6).toString('base64url')}9a`;
+  await db.insert(usuarios).values({
+    email,
+    password_hash: await hashPassword(env.password ?? generated ?? ''),
+    activo: true,
+    primer_nombre: 'Administración',
+    apellido_paterno: 'Red',
+    rol: 'Administrador',
+    groups: ['admin'],
+  });
+  return { email, created: true, ...(generated ? { generatedPassword: generated } : {}) };
+}

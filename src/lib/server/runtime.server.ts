@@ -1,0 +1,80 @@
+/**
+ * Builds the process's services once (database, mail, jobs, API) and shares them with the Astro
+ * endpoints and pages. Server code is not bundled by Astro (see astro.config.mjs), so the HTTP
+ * entry point and the pages import this same module instance.
+ */
+import { type Api, createApi } from './api/app.server.ts';
+import type { Config } from './config.server.ts';
+import { paths, persistentSecret } from './data-dir.server.ts';
+import { type Database, openDatabase } from './db/client.server.ts';
+import { type AdminSeed, seedAdmin, seedCatalogos } from './db/seed.server.ts';
+import { createJobRunner, type JobRunner } from './jobs/runner.server.ts';
+import type { Logger } from './log.server.ts';
+import { createMailer, type Mailer } from './mail/mailer.server.ts';
+
+export interface Runtime {
+  config: Config;
+  log: Logger;
+  database: Database;
+  mailer: Mailer;
+  jobs: JobRunner;
+  api: Api;
+  adminKey: string;
+  admin: AdminSeed;
+  close(): Promise<void>;
+}
+
+export async function createRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const dirs = paths(config.dataDir);
+  const database = await openDatabase(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { pgliteDir: dirs.pglite });
+  try {
+    await database.migrate();
+    await seedCatalogos(database.db);
+    const admin = await seedAdmin(database.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: dirs.outbox, log });
+    const jobs = createJobRunner({ db: database.db, log: log.child({ component: 'jobs' }), handlers: {} });
+    const adminKey = persistentSecret(config.dataDir, 'admin-key');
+    const jobsInServer = config.JOBS_IN_SERVER;
+    const api = createApi({
+      db: database.db,
+      mailer,
+      log,
+      config,
+      jwtSecret: config.JWT_SECRET ?? persistentSecret(config.dataDir, 'jwt'),
+      now: () => new Date(),
+      adminKey,
+      secureCookies: config.PUBLIC_URL.startsWith('https:'),
+      health: async () => ({ db: await database.ping(), jobs: jobsInServer ? jobs.healthy() : true }),
+    });
+    return {
+      config,
+      log,
+      database,
+      mailer,
+      jobs,
+      api,
+      adminKey,
+      admin,
+      async close() {
+        await jobs.stop();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+const key = Symbol.for('entre-docentes.runtime');
+type Holder = { [key]?: Runtime };
+
+export function setRuntime(runtime: Runtime | undefined): void {
+  (globalThis as Holder)[key] = runtime;
+}
+
+export function getRuntime(): Runtime {
+  const runtime = (globalThis as Holder)[key];
+  if (!runtime) throw new Error('runtime not started: run the server with `npm start`');
+  return runtime;
+}

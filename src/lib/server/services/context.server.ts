@@ -1,0 +1,15 @@
+/** What every service receives: passed in as arguments so tests can build their own. */
+import type { Config } from '../config.server.ts';
+import type { Db } from '../db/client.server.ts';
+import type { Logger } from '../log.server.ts';
+import type { Mailer } from '../mail/mailer.server.ts';
+
+export interface ServiceContext {
+  db: Db;
+  mailer: Mailer;
+  log: Logger;
+  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL'>;
+  /** HMAC key for access tokens. */
+  jwtSecret: string;
+  now: () => Date;
+}

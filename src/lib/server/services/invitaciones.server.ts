@@ -1,0 +1,83 @@
+/**
+ * Accounts created by admins: one at a time or from a school roster. Each new account gets an
+ * activation email; an email that already has an account is reported, never duplicated.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Invitacion } from '../../validation/invitacion.ts';
+import { ApiError } from '../api/errors.server.ts';
+import type { Db } from '../db/client.server.ts';
+import { colegios, perfilColegios, perfilesDocentes, usuarios } from '../db/schema.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import type { CuentasService } from './cuentas.server.ts';
+import { obtenerUsuario, type Usuario } from './usuarios.server.ts';
+
+export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese email';
+
+function partir(texto: string): [string, string] {
+  const [first = '', ...rest] = texto.trim().split(/\s+/);
+  return [first, rest.join(' ')];
+}
+
+/** Finds a school by name ignoring case and accents; creates it when the roster names a new one. */
+async function colegioPorNombre(db: Db, nombre: string): Promise<{ id: number; creado: boolean }> {
+  const [found] = await db
+    .select({ id: colegios.id })
+    .from(colegios)
+    .where(sql`lower(unaccent(${colegios.nombre})) = lower(unaccent(${nombre}))`);
+  if (found) return { id: found.id, creado: false };
+  const [created] = await db.insert(colegios).values({ nombre }).onConflictDoNothing().returning({ id: colegios.id });
+  if (created) return { id: created.id, creado: true };
+  return colegioPorNombre(db, nombre);
+}
+
+export interface Invitado {
+  usuario: Usuario;
+  activacion_enviada: boolean;
+  colegio_creado: boolean;
+}
+
+export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasService) {
+  const { db } = ctx;
+  return {
+    async invitar(input: Invitacion): Promise<Invitado> {
+      const [primer_nombre, segundo_nombre] = partir(input.nombres);
+      const [apellido_paterno, apellido_materno] = partir(input.apellidos);
+      const colegio = input.colegio ? await colegioPorNombre(db, input.colegio) : undefined;
+      const row = await db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(usuarios)
+          .values({
+            email: input.email,
+            primer_nombre,
+            segundo_nombre,
+            apellido_paterno,
+            apellido_materno,
+            rut: input.rut,
+            rol: input.admin ? 'Administrador' : 'Profesor',
+            groups: input.admin ? ['admin'] : [],
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (!created) throw new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
+        if (!input.admin) {
+          await tx.insert(perfilesDocentes).values({ id_usuario: created.id });
+          if (colegio) await tx.insert(perfilColegios).values({ id_usuario: created.id, id_colegio: colegio.id });
+        }
+        return created;
+      });
+      await cuentas.enviarActivacion(row);
+      ctx.log.info('account invited', { userId: row.id, admin: input.admin });
+      const usuario = await obtenerUsuario(db, row.id);
+      if (!usuario) throw new Error('invited user vanished');
+      return { usuario, activacion_enviada: true, colegio_creado: colegio?.creado ?? false };
+    },
+
+    /** Re-sends the activation link of a user that has not activated yet. */
+    async reenviar(email: string): Promise<void> {
+      const [row] = await db.select().from(usuarios).where(eq(usuarios.email, email.trim().toLowerCase()));
+      if (!row) throw new ApiError(404, 'Usuario no encontrado');
+      if (row.activo) throw new ApiError(409, 'La cuenta ya está activa');
+      await cuentas.enviarActivacion(row);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/** Users as the contract shows them (openapi.yaml Usuario), with the teacher profile. */
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.server.ts';
+import {
+  areas,
+  colegios,
+  especialidades,
+  perfilAreas,
+  perfilColegios,
+  perfilEspecialidades,
+  perfilesDocentes,
+  usuarios,
+} from '../db/schema.server.ts';
+
+export type UsuarioRow = typeof usuarios.$inferSelect;
+
+export interface PerfilDocente {
+  colegio: { id: number; nombre: string }[];
+  titulo_profesional: string;
+  especialidad: string[];
+  area: string[];
+}
+
+export interface Usuario {
+  id: number;
+  primer_nombre: string;
+  segundo_nombre: string;
+  apellido_paterno: string;
+  apellido_materno: string;
+  rut: string;
+  email: string;
+  genero: string;
+  nacionalidad: string;
+  telefono: string;
+  fecha_nacimiento: string | null;
+  foto_perfil: string;
+  rol: string;
+  groups: string[];
+  usuario_asociado: PerfilDocente | null;
+}
+
+/** The public URL of a user's photo, versioned by its storage key so caches refresh on change. */
+export function fotoUrl(row: Pick<UsuarioRow, 'id' | 'foto_perfil'>): string {
+  if (!row.foto_perfil) return '';
+  const version = row.foto_perfil.replace(/[^a-zA-Z0-9]/g, '').slice(-12);
+  return `/miniaturas/usuarios/${row.id}?v=${version}`;
+}
+
+export async function cargarPerfiles(db: Db, ids: number[]): Promise<Map<number, PerfilDocente>> {
+  const result = new Map<number, PerfilDocente>();
+  if (ids.length === 0) return result;
+  const [perfiles, cols, esps, ars] = await Promise.all([
+    db.select().from(perfilesDocentes).where(inArray(perfilesDocentes.id_usuario, ids)),
+    db
+      .select({ id_usuario: perfilColegios.id_usuario, id: colegios.id, nombre: colegios.nombre })
+      .from(perfilColegios)
+      .innerJoin(colegios, eq(colegios.id, perfilColegios.id_colegio))
+      .where(inArray(perfilColegios.id_usuario, ids))
+      .orderBy(colegios.nombre),
+    db
+      .select({ id_usuario: perfilEspecialidades.id_usuario, nombre: especialidades.nombre })
+      .from(perfilEspecialidades)
+      .innerJoin(especialidades, eq(especialidades.id, perfilEspecialidades.id_especialidad))
+      .where(inArray(perfilEspecialidades.id_usuario, ids))
+      .orderBy(especialidades.nombre),
+    db
+      .select({ id_usuario: perfilAreas.id_usuario, nombre: areas.nombre })
+      .from(perfilAreas)
+      .innerJoin(areas, eq(areas.id, perfilAreas.id_area))
+      .where(inArray(perfilAreas.id_usuario, ids))
+      .orderBy(areas.nombre),
+  ]);
+  for (const p of perfiles) {
+    result.set(p.id_usuario, { colegio: [], titulo_profesional: p.titulo_profesional, especialidad: [], area: [] });
+  }
+  for (const c of cols) result.get(c.id_usuario)?.colegio.push({ id: c.id, nombre: c.nombre });
+  for (const e of esps) result.get(e.id_usuario)?.especialidad.push(e.nombre);
+  for (const a of ars) result.get(a.id_usuario)?.area.push(a.nombre);
+  return result;
+}
+
+export function toUsuario(row: UsuarioRow, perfil: PerfilDocente | undefined): Usuario {
+  return {
+    id: row.id,
+    primer_nombre: row.primer_nombre,
+    segundo_nombre: row.segundo_nombre,
+    apellido_paterno: row.apellido_paterno,
+    apellido_materno: row.apellido_materno,
+    rut: row.rut,
+    email: row.email,
+    genero: row.genero,
+    nacionalidad: row.nacionalidad,
+    telefono: row.telefono,
+    fecha_nacimiento: row.fecha_nacimiento,
+    foto_perfil: fotoUrl(row),
+    rol: row.rol,
+    groups: row.groups,
+    usuario_asociado: perfil ?? null,
+  };
+}
+
+export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null> {
+  const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
+  if (!row) return null;
+  const perfiles = await cargarPerfiles(db, [row.id]);
+  return toUsuario(row, perfiles.get(row.id));
+}
+
+export const nombreCorto = (u: Pick<UsuarioRow, 'primer_nombre' | 'apellido_paterno'>) => `${u.primer_nombre} ${u.apellido_paterno}`.trim();

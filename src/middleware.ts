@@ -1,0 +1,38 @@
+/**
+ * Runs for every response rendered on request (pages and the API):
+ * - protected pages: the session from the cookies (renewed silently when the access token
+ *   expired) goes to `Astro.locals.usuario`; without one, a redirect to /ingresar/ that remembers
+ *   where the person was going;
+ * - a same-origin check for cookie-authenticated page form posts (the API instead requires a
+ *   Bearer header for every change, so requests without an Origin header reach it);
+ * - headers that keep per-user HTML out of shared caches, and compression.
+ */
+import { defineMiddleware } from 'astro:middleware';
+import { compressResponse } from './lib/server/http/compress.server.ts';
+import { resolveSession } from './lib/server/http/session.server.ts';
+
+const apiPrefixes = ['/api/', '/auth/', '/streaming/', '/miniaturas/'];
+const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const onRequest = defineMiddleware(async (context, next) => {
+  const { request, url } = context;
+  if (context.isPrerendered) return next();
+  const isApi = url.pathname === '/healthz' || apiPrefixes.some((p) => url.pathname.startsWith(p));
+  if (isApi) return compressResponse(request, await next());
+
+  if (unsafe.has(request.method) && request.headers.get('origin') !== url.origin) {
+    return new Response('Origen no permitido', { status: 403 });
+  }
+  const usuario = await resolveSession(context.cookies);
+  if (!usuario && context.routePattern !== '/404') {
+    const siguiente = url.pathname + url.search;
+    return context.redirect(siguiente === '/' ? '/ingresar/' : `/ingresar/?siguiente=${encodeURIComponent(siguiente)}`, 302);
+  }
+  context.locals.usuario = usuario ?? undefined;
+  const response = await next();
+  response.headers.set('cache-control', 'private, no-cache');
+  response.headers.set('x-content-type-options', 'nosniff');
+  response.headers.set('referrer-policy', 'same-origin');
+  response.headers.set('x-frame-options', 'DENY');
+  return compressResponse(request, response);
+});

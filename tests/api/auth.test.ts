@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApi, PASSWORD, type TestApi } from '../support/api.ts';
+
+let t: TestApi;
+beforeAll(async () => {
+  t = await createTestApi();
+});
+afterAll(() => t.close());
+
+const minutes = (n: number) => {
+  t.clock.now = new Date(t.clock.now.getTime() + n * 60_000);
+};
+
+describe('POST /auth/login/', () => {
+  it('signs in with the right password: statusCode 200, tokens, the user and both cookies', async () => {
+    const user = await t.createUser({ email: 'maria.soto@example.cl' });
+    const res = await t.call('POST', '/auth/login/', { json: { email: 'Maria.Soto@example.cl ', password: PASSWORD } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.statusCode).toBe(200);
+    expect(body.access).toEqual(expect.any(String));
+    expect(body.refresh).toEqual(expect.any(String));
+    expect(body.usuario).toMatchObject({ id: user.id, email: 'maria.soto@example.cl', rol: 'Profesor', groups: [] });
+    expect(body.usuario).not.toHaveProperty('password_hash');
+    const cookies = res.headers.getSetCookie().join('\n');
+    expect(cookies).toMatch(/ed_access=[^;]+;.*Max-Age=900/);
+    expect(cookies).toMatch(/ed_refresh=[^;]+;.*HttpOnly/);
+  });
+
+  it('answers 401 "Usuario y/o contraseña incorrectos" for a wrong password or an unknown email', async () => {
+    await t.createUser({ email: 'pedro@example.cl' });
+    for (const json of [
+      { email: 'pedro@example.cl', password: 'Incorrecta1' },
+      { email: 'nadie@example.cl', password: PASSWORD },
+    ]) {
+      const res = await t.call('POST', '/auth/login/', { json });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ statusCode: 401, non_field_errors: ['Usuario y/o contraseña incorrectos'] });
+    }
+  });
+
+  it('does not sign in an account that was never activated', async () => {
+    await t.createUser({ email: 'pendiente@example.cl', activo: false });
+    const res = await t.call('POST', '/auth/login/', { json: { email: 'pendiente@example.cl', password: PASSWORD } });
+    expect(res.status).toBe(401);
+  });
+
+  it('validates with the form messages', async () => {
+    const empty = await t.call('POST', '/auth/login/', { json: {} });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).errors).toEqual({ email: ['Debe ingresar un correo'], password: ['Debe ingresar una contraseña'] });
+    const bad = await t.call('POST', '/auth/login/', { json: { email: 'no-es-correo', password: 'x' } });
+    expect((await bad.json()).errors).toEqual({ email: ['Debe ingresar un correo válido'] });
+  });
+
+  it('limits failed attempts per account with 429 and a Spanish message, and lets the person in after the window', async () => {
+    await t.createUser({ email: 'limite@example.cl' });
+    for (let i = 0; i < 5; i++) {
+      expect((await t.call('POST', '/auth/login/', { json: { email: 'limite@example.cl', password: 'Mala12345' } })).status).toBe(401);
+    }
+    const blocked = await t.call('POST', '/auth/login/', { json: { email: 'limite@example.cl', password: PASSWORD } });
+    expect(blocked.status).toBe(429);
+    expect((await blocked.json()).detail).toMatch(/^Demasiados intentos\. Espere \d+ minutos? antes de volver a intentarlo\.$/);
+    expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+    minutes(16);
+    expect((await t.call('POST', '/auth/login/', { json: { email: 'limite@example.cl', password: PASSWORD } })).status).toBe(200);
+  });
+
+  it('limits failed attempts per address across accounts', async () => {
+    minutes(30);
+    for (let i = 0; i < 20; i++) {
+      await t.call('POST', '/auth/login/', { json: { email: `x${i}@example.cl`, password: 'Mala12345' } });
+    }
+    const res = await t.call('POST', '/auth/login/', { json: { email: 'otro@example.cl', password: 'Mala12345' } });
+    expect(res.status).toBe(429);
+    minutes(16);
+  });
+});
+
+describe('POST /auth/renovar_token/ and /auth/logout/', () => {
+  it('rotates the refresh token; the old one replayed later revokes the whole family', async () => {
+    const user = await t.createUser();
+    const first = await t.login(user.email);
+    const renewed = await t.call('POST', '/auth/renovar_token/', { json: { refresh: first.refresh } });
+    expect(renewed.status).toBe(200);
+    const second = await renewed.json();
+    expect(second).toMatchObject({ statusCode: 200, usuario: { id: user.id } });
+    expect(second.refresh).not.toBe(first.refresh);
+
+    minutes(1);
+    const replay = await t.call('POST', '/auth/renovar_token/', { json: { refresh: first.refresh } });
+    expect(replay.status).toBe(401);
+    expect((await replay.json()).statusCode).toBe(401);
+    // The family is gone: the newest token no longer works either.
+    expect((await t.call('POST', '/auth/renovar_token/', { json: { refresh: second.refresh } })).status).toBe(401);
+  });
+
+  it('treats two tabs renewing at the same moment as a race, not a replay', async () => {
+    const user = await t.createUser();
+    const { refresh } = await t.login(user.email);
+    const [a, b] = await Promise.all([
+      t.call('POST', '/auth/renovar_token/', { json: { refresh } }),
+      t.call('POST', '/auth/renovar_token/', { json: { refresh } }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+  });
+
+  it('accepts the refresh token from the httpOnly cookie', async () => {
+    const user = await t.createUser();
+    const { refresh } = await t.login(user.email);
+    const res = await t.call('POST', '/auth/renovar_token/', { headers: { cookie: `ed_refresh=${refresh}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it('never extends the absolute expiry of a session', async () => {
+    const user = await t.createUser();
+    let { refresh } = await t.login(user.email);
+    for (let day = 0; day < 3; day++) {
+      minutes(10 * 24 * 60);
+      const res = await t.call('POST', '/auth/renovar_token/', { json: { refresh } });
+      if (day < 2) {
+        expect(res.status).toBe(200);
+        refresh = (await res.json()).refresh;
+      } else expect(res.status).toBe(401);
+    }
+  });
+
+  it('logout revokes the session and clears the cookies', async () => {
+    const user = await t.createUser();
+    const { refresh } = await t.login(user.email);
+    const out = await t.call('POST', '/auth/logout/', { json: { refresh } });
+    expect(out.status).toBe(200);
+    expect(await out.json()).toEqual({ statusCode: 200, detail: 'Sesión cerrada' });
+    expect(out.headers.getSetCookie().join('\n')).toMatch(/ed_refresh=;.*Max-Age=0/);
+    expect((await t.call('POST', '/auth/renovar_token/', { json: { refresh } })).status).toBe(401);
+  });
+
+  it('access tokens last about 15 minutes', async () => {
+    const user = await t.createUser();
+    const { access } = await t.login(user.email);
+    expect((await t.call('GET', '/api/colegios/', { token: access })).status).toBe(200);
+    minutes(14);
+    expect((await t.call('GET', '/api/colegios/', { token: access })).status).toBe(200);
+    minutes(2);
+    const res = await t.call('GET', '/api/colegios/', { token: access });
+    expect(res.status).toBe(401);
+    expect((await res.json()).detail).toBe('Debe iniciar sesión para continuar');
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * In-process API harness: a fresh database (in-memory PGlite, or a new PostgreSQL database when
+ * DATABASE_URL is set), the Hono app with a recording mailer and a controllable clock, and a
+ * `call` helper that checks every response against openapi.yaml.
+ */
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { createApi } from '../../src/lib/server/api/app.server.ts';
+import { hashPassword } from '../../src/lib/server/auth/password.server.ts';
+import { openDatabase } from '../../src/lib/server/db/client.server.ts';
+import { perfilesDocentes, usuarios } from '../../src/lib/server/db/schema.server.ts';
+import { seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
+import { createLogger } from '../../src/lib/server/log.server.ts';
+import type { Message } from '../../src/lib/server/mail/mailer.server.ts';
+import { expectMatchesContract } from './openapi.ts';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+export const PASSWORD = 'Clave1234';
+
+async function freshDatabase() {
+  const url = process.env.DATABASE_URL;
+  if (!url) return { database: await openDatabase({}), drop: async () => {} };
+  const name = `ed_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: target.toString() });
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface CallOptions {
+  json?: unknown;
+  body?: BodyInit;
+  token?: string;
+  headers?: Record<string, string>;
+  /** Skip the contract check (only for requests the contract deliberately does not describe). */
+  unchecked?: boolean;
+}
+
+export async function createTestApi() {
+  const { database, drop } = await freshDatabase();
+  await database.migrate();
+  await seedCatalogos(database.db);
+  const mails: Message[] = [];
+  const clock = { now: new Date() };
+  const api = createApi({
+    db: database.db,
+    mailer: { send: async (m) => void mails.push(m) },
+    log: createLogger('silent'),
+    config: { PUBLIC_URL: 'http://localhost:4321', HELP_EMAIL: 'ayuda@example.cl' },
+    jwtSecret: 'test-secret-that-is-long-enough-0123456789',
+    now: () => clock.now,
+    adminKey: ADMIN_KEY,
+    secureCookies: false,
+    health: async () => ({ db: await database.ping(), jobs: true }),
+  });
+
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const response = await api.app.request(
+      path,
+      { method, headers, ...(body !== undefined ? { body } : {}) },
+      { clientAddress: '203.0.113.7' },
+    );
+    if (response.status >= 500) throw new Error(`${method} ${path} answered ${response.status}: ${await response.clone().text()}`);
+    if (!options.unchecked) await expectMatchesContract(method, path, response);
+    return response;
+  }
+
+  /** An active account, ready to sign in with PASSWORD. */
+  async function createUser(options: { email?: string; admin?: boolean; activo?: boolean; nombre?: string } = {}) {
+    const email = options.email ?? `docente.${randomBytes(4).toString('hex')}@example.cl`;
+    const [row] = await database.db
+      .insert(usuarios)
+      .values({
+        email,
+        password_hash: options.activo === false ? null : await hashPassword(PASSWORD),
+        activo: options.activo ?? true,
+        primer_nombre: options.nombre ?? 'Ana',
+        apellido_paterno: 'Pérez',
+        rol: options.admin ? 'Administrador' : 'Profesor',
+        groups: options.admin ? ['admin'] : [],
+      })
+      .returning();
+    if (!row) throw new Error('user not created');
+    if (!options.admin) await database.db.insert(perfilesDocentes).values({ id_usuario: row.id });
+    return row;
+  }
+
+  async function login(email: string, password = PASSWORD) {
+    const response = await call('POST', '/auth/login/', { json: { email, password } });
+    if (response.status !== 200) throw new Error(`login failed: ${response.status}`);
+    return (await response.json()) as { access: string; refresh: string; usuario: { id: number } };
+  }
+
+  /** The token at the end of the last mailed link to `to`. */
+  function lastLinkTo(to: string): string {
+    const mail = mails.filter((m) => m.to === to).at(-1);
+    if (!mail?.link) throw new Error(`no mail with a link to ${to}`);
+    return mail.link;
+  }
+
+  return {
+    api,
+    db: database.db,
+    mails,
+    clock,
+    call,
+    createUser,
+    login,
+    lastLinkTo,
+    tokenFrom: (link: string) => decodeURIComponent(link.split('/').filter(Boolean).at(-1) ?? ''),
+    findUser: async (email: string) => (await database.db.select().from(usuarios).where(eq(usuarios.email, email)))[0],
+    close: async () => {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+export type TestApi = Awaited<ReturnType<typeof createTestApi>>;

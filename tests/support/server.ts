@@ -1,0 +1,146 @@
+/**
+ * Starts the built server (`node src/lib/server/main.server.ts`, as `npm start` does after the
+ * build) on a free port and a fresh data directory, and reads what it mailed from the outbox.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const ADMIN = { email: 'admin@example.cl', password: 'Admin12345' };
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  process: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startServer(options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ed-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  };
+  const child = spawn(process.execPath, ['src/lib/server/main.server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    dataDir,
+    env,
+    process: child,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface OutboxMail {
+  file: string;
+  to: string;
+  subject: string;
+  text: string;
+  link: string | undefined;
+}
+
+function decodeQuotedPrintable(s: string): string {
+  const bytes = s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+function decodeHeader(value: string): string {
+  return value.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_, enc: string, text: string) =>
+    enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+  );
+}
+
+/** Every message in DATA_DIR/outbox, oldest first, with its first http link. */
+export function readOutbox(dataDir: string): OutboxMail[] {
+  const dir = path.join(dataDir, 'outbox');
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
+  } catch {
+    return [];
+  }
+  return files.map((name) => {
+    const raw = readFileSync(path.join(dir, name), 'utf8');
+    const unfolded = raw.replace(/\r?\n[ \t]+/g, ' ');
+    const header = (n: string) => decodeHeader(new RegExp(`^${n}: (.*)$`, 'mi').exec(unfolded)?.[1]?.trim() ?? '');
+    const plain = /Content-Type: text\/plain[\s\S]*?\r?\n\r?\n([\s\S]*?)\r?\n--/i.exec(raw)?.[1] ?? '';
+    const text = /quoted-printable/i.test(raw) ? decodeQuotedPrintable(plain) : plain;
+    return { file: name, to: header('To'), subject: header('Subject'), text, link: /https?:\/\/\S+/.exec(text)?.[0] };
+  });
+}
+
+/** Runs `npm run usuarios -- …` the way an admin would, against the server's data directory. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['src/lib/server/cli/usuarios.server.ts', ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
