@@ -1,0 +1,149 @@
+/**
+ * The built server over real HTTP: what only a real process shows (crash safety, the data
+ * directory lock, the admin CLI beside a running server, headers, compression).
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ADMIN, type RunningServer, readOutbox, removeDir, root, runCli, startServer } from '../support/server.ts';
+
+const adminKey = (dataDir: string) =>
+  import('node:fs').then((fs) => fs.readFileSync(path.join(dataDir, 'secretos', 'admin-key'), 'utf8').trim());
+
+const invite = (url: string, key: string, email: string) =>
+  fetch(`${url}/api/admin/usuarios/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-key': key },
+    body: JSON.stringify({ email, nombres: 'Docente', apellidos: 'Prueba' }),
+  });
+
+describe('crash safety', () => {
+  it('loses no acknowledged write when killed with SIGKILL mid-writes, and opens again', async () => {
+    const first = await startServer();
+    const key = await adminKey(first.dataDir);
+    const acknowledged: string[] = [];
+    let n = 0;
+    // Writers keep going while the process is killed under them.
+    const writers = Array.from({ length: 3 }, async () => {
+      for (;;) {
+        const email = `crash${n++}@example.cl`;
+        try {
+          const res = await invite(first.url, key, email);
+          if (res.status === 201) acknowledged.push(email);
+        } catch {
+          return;
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    first.process.kill('SIGKILL');
+    await Promise.all(writers);
+    await first.stop();
+    expect(acknowledged.length).toBeGreaterThan(5);
+
+    const second = await startServer({ dataDir: first.dataDir });
+    try {
+      const key2 = await adminKey(second.dataDir);
+      for (const email of acknowledged) {
+        expect((await invite(second.url, key2, email)).status, email).toBe(409);
+      }
+    } finally {
+      await second.stop();
+      removeDir(first.dataDir);
+    }
+  });
+});
+
+describe('one process per embedded database', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+    removeDir(server.dataDir);
+  });
+
+  it('refuses a second server on the same DATA_DIR with a clear message', async () => {
+    await expect(startServer({ dataDir: server.dataDir })).rejects.toThrow(
+      /Another server \(pid \d+, http:\/\/127\.0\.0\.1:\d+\) is already using the data directory/,
+    );
+  });
+
+  it('lets the admin CLI create an account through the running server', async () => {
+    const result = await runCli(
+      ['crear', '--email', 'cli@example.cl', '--nombres', 'Rosa Elena', '--apellidos', 'Núñez Vera', '--rut', '12.345.678-5'],
+      server.env,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('Cuenta creada para cli@example.cl; se envió el correo de activación.\n');
+    expect(result.code).toBe(0);
+    const mail = readOutbox(server.dataDir).find((m) => m.to === 'cli@example.cl');
+    expect(mail?.subject).toBe('Activa tu cuenta en Entre Docentes');
+    expect(mail?.link).toMatch(new RegExp(`^${server.url}/activar-cuenta/[\\w-]{43}$`));
+    const check = await fetch(`${server.url}/api/usuarios/activar-cuenta/?token=${mail?.link?.split('/').at(-1)}`);
+    expect(await check.json()).toEqual({ email: 'cli@example.cl' });
+  });
+
+  it('imports a roster: per-line errors, existing emails skipped', async () => {
+    const file = path.join(server.dataDir, 'roster.csv');
+    const fs = await import('node:fs');
+    fs.writeFileSync(
+      file,
+      'email;nombres;apellidos;colegio\nnuevo1@example.cl;Uno;Apellido;Escuela Básica Los Aromos\ncli@example.cl;Repetida;X;\nno-es-correo;Dos;Y;\n',
+    );
+    const result = await runCli(['importar', file], server.env);
+    expect(result.stdout).toContain('Línea 2: cuenta creada para nuevo1@example.cl.');
+    expect(result.stdout).toContain('Línea 3: ya existe una cuenta con cli@example.cl; se omitió.');
+    expect(result.stderr).toContain('Línea 4: Debe ingresar un email válido');
+    expect(result.stdout).toContain('1 creadas, 1 omitidas por existir, 1 con errores.');
+    expect(result.code).toBe(1);
+  });
+
+  it('accepts a multipart POST from a script with no Origin header', async () => {
+    const form = new FormData();
+    form.set('email', 'multipart@example.cl');
+    form.set('nombres', 'Multi');
+    form.set('apellidos', 'Parte');
+    const res = await fetch(`${server.url}/api/admin/usuarios/`, {
+      method: 'POST',
+      headers: { 'x-admin-key': await adminKey(server.dataDir) },
+      body: form,
+    });
+    expect(res.status).toBe(201);
+  });
+});
+
+describe('HTTP behaviour of the shared server', () => {
+  const url = () => inject('baseUrl');
+
+  it('answers unknown API routes with a JSON 404 and reports health', async () => {
+    const res = await fetch(`${url()}/api/nada/`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ statusCode: 404 });
+    expect(await (await fetch(`${url()}/healthz`)).json()).toEqual({ status: 'ok', db: true, jobs: true });
+  });
+
+  it('compresses API responses and keeps them out of shared caches', async () => {
+    const res = await fetch(`${url()}/auth/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'br, gzip' },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{36}$/);
+    expect((await res.json()).usuario.email).toBe(ADMIN.email);
+  });
+
+  it('caches hashed assets for a year and serves them precompressed', async () => {
+    const assets = readdirSync(path.join(root, 'dist/client/_astro')).filter((f) => /\.(js|css)$/.test(f));
+    expect(assets.length).toBeGreaterThan(0);
+    const res = await fetch(`${url()}/_astro/${assets[0]}`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const again = await fetch(`${url()}/_astro/${assets[0]}`, { headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
+    expect(again.status).toBe(304);
+  });
+});
