@@ -53,7 +53,10 @@ run('size budgets', npm, ['run', '-s', 'budgets']);
 
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'ed-vitest-'));
 const report = path.join(reportDir, 'report.json');
-const tests = spawnSync(vitest, ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd: root, stdio: 'inherit' });
+const tests = spawnSync(vitest, ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+  cwd: root,
+  stdio: 'inherit',
+});
 let summary = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0 };
 try {
   summary = JSON.parse(readFileSync(report, 'utf8'));

@@ -74,7 +74,9 @@ export function createApi(deps: ApiDeps) {
     return errorResponse(500, { detail: 'Ocurrió un error inesperado. Inténtelo nuevamente.', statusCode: 500 });
   });
 
-  app.notFound((c) => errorResponse(404, { detail: `No existe el recurso ${c.req.method} ${new URL(c.req.url).pathname}`, statusCode: 404 }));
+  app.notFound((c) =>
+    errorResponse(404, { detail: `No existe el recurso ${c.req.method} ${new URL(c.req.url).pathname}`, statusCode: 404 }),
+  );
 
   app.get('/healthz', async (c) => {
     const { db, jobs } = await deps.health();

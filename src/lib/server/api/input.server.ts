@@ -39,7 +39,9 @@ async function readBody(c: Context): Promise<unknown> {
  * Validates the request body, JSON or form (urlencoded or multipart), against a schema; handlers
  * read the result with `c.req.valid('json')`. Hono's own json validator would refuse form bodies.
  */
-export function body<S extends z.ZodType>(schema: S): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
+export function body<S extends z.ZodType>(
+  schema: S,
+): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
   return async (c, next) => {
     c.req.addValidatedData('json', parseWith(schema, await readBody(c)) as object);
     await next();

@@ -221,8 +221,7 @@ export const unidades: readonly UnidadSeed[] = [
       { codigo: 'MA07 OA 13', descripcion: 'Desarrollar y aplicar la fórmula del área de triángulos, paralelogramos y trapecios.' },
       {
         codigo: 'MA07 OA 14',
-        descripcion:
-          'Identificar puntos en el plano cartesiano, usando pares ordenados y vectores de forma concreta (juegos) y pictórica.',
+        descripcion: 'Identificar puntos en el plano cartesiano, usando pares ordenados y vectores de forma concreta (juegos) y pictórica.',
       },
     ],
   },
@@ -436,7 +435,8 @@ export const unidades: readonly UnidadSeed[] = [
       },
       {
         codigo: 'MA1M OA 09',
-        descripcion: 'Desarrollar el teorema de Tales mediante las propiedades de la homotecia, para aplicarlo en la resolución de problemas.',
+        descripcion:
+          'Desarrollar el teorema de Tales mediante las propiedades de la homotecia, para aplicarlo en la resolución de problemas.',
       },
       {
         codigo: 'MA1M OA 10',
@@ -843,7 +843,8 @@ export const unidades: readonly UnidadSeed[] = [
     oas: [
       {
         codigo: 'CN06 OA 04',
-        descripcion: 'Identificar y describir las funciones de las principales estructuras del sistema reproductor humano femenino y masculino.',
+        descripcion:
+          'Identificar y describir las funciones de las principales estructuras del sistema reproductor humano femenino y masculino.',
       },
       {
         codigo: 'CN06 OA 05',

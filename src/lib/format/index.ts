@@ -1,0 +1,35 @@
+/** Formatting shared by pages and islands: dates in es-CL, short view counts, truncation. */
+
+const fecha = new Intl.DateTimeFormat('es-CL', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'America/Santiago' });
+
+/** '5 de marzo de 2026'. */
+export function formatearFecha(value: string | Date): string {
+  return fecha.format(typeof value === 'string' ? new Date(value) : value);
+}
+
+const decimal = (n: number) => (Math.floor(n * 10) / 10).toLocaleString('es-CL', { maximumFractionDigits: 1 });
+
+/** View counts shortened as SPEC.md section 9 says: thousands 'mil', millions 'M', billions 'B'. */
+export function formatearVisitas(n: number): string {
+  if (n >= 1e9) return `${decimal(n / 1e9)} B`;
+  if (n >= 1e6) return `${decimal(n / 1e6)} M`;
+  if (n >= 1e3) return `${decimal(n / 1e3)} mil`;
+  return String(n);
+}
+
+/** Cuts at `max` characters, on a word boundary when one is close, with an ellipsis. */
+export function truncar(texto: string, max: number): string {
+  const chars = Array.from(texto);
+  if (chars.length <= max) return texto;
+  const cut = chars.slice(0, max - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** '1,2 MB', for download buttons. */
+export function formatearTamano(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${decimal(bytes / 1024)} KB`;
+  if (bytes < 1024 ** 3) return `${decimal(bytes / 1024 ** 2)} MB`;
+  return `${decimal(bytes / 1024 ** 3)} GB`;
+}

@@ -1,0 +1,149 @@
+/**
+ * Comments and likes on the three kinds of content (capsules, teacher materials, manuals): one
+ * implementation for all, so the sections reuse it and never copy it.
+ */
+import { and, asc, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { ApiError } from '../api/errors.server.ts';
+import type { Db } from '../db/client.server.ts';
+import {
+  capsulas,
+  comentarios,
+  likesCapsulas,
+  likesManuales,
+  likesMateriales,
+  manuales,
+  materiales,
+  usuarios,
+} from '../db/schema.server.ts';
+import { fotoUrl } from './usuarios.server.ts';
+
+export type TipoRecurso = 'capsula' | 'material' | 'manual';
+
+const recursos = {
+  capsula: { tabla: capsulas, columna: comentarios.id_capsula, likes: likesCapsulas, noEncontrado: 'No se encontró capsula' },
+  material: { tabla: materiales, columna: comentarios.id_material, likes: likesMateriales, noEncontrado: 'No se encontró material' },
+  manual: { tabla: manuales, columna: comentarios.id_manual, likes: likesManuales, noEncontrado: 'No se encontró manual' },
+} as const;
+
+export interface Autor {
+  id: number;
+  primer_nombre: string;
+  apellido_paterno: string;
+  foto_perfil: string;
+}
+
+export interface Comentario {
+  id: number;
+  contenido: string;
+  fecha_creacion: string;
+  id_usuario: Autor;
+  id_respuesta_comentario: number | null;
+  id_recurso: number;
+}
+
+const autorColumns = {
+  id: usuarios.id,
+  primer_nombre: usuarios.primer_nombre,
+  apellido_paterno: usuarios.apellido_paterno,
+  foto_perfil: usuarios.foto_perfil,
+};
+
+export const toAutor = (u: { id: number; primer_nombre: string; apellido_paterno: string; foto_perfil: string }): Autor => ({
+  id: u.id,
+  primer_nombre: u.primer_nombre,
+  apellido_paterno: u.apellido_paterno,
+  foto_perfil: fotoUrl(u),
+});
+
+export function createRecursosService(db: Db) {
+  async function existe(tipo: TipoRecurso, id: number): Promise<void> {
+    const { tabla, noEncontrado } = recursos[tipo];
+    const [row] = await db.select({ id: tabla.id }).from(tabla).where(eq(tabla.id, id));
+    if (!row) throw new ApiError(404, noEncontrado);
+  }
+
+  async function comentariosDe(tipo: TipoRecurso, id: number, padres: 'base' | 'hijos'): Promise<Comentario[]> {
+    const { columna } = recursos[tipo];
+    const rows = await db
+      .select({ c: comentarios, autor: autorColumns })
+      .from(comentarios)
+      .innerJoin(usuarios, eq(usuarios.id, comentarios.id_usuario))
+      .where(
+        and(
+          eq(columna, id),
+          padres === 'base' ? isNull(comentarios.id_respuesta_comentario) : isNotNull(comentarios.id_respuesta_comentario),
+        ),
+      )
+      .orderBy(desc(comentarios.fecha_creacion), desc(comentarios.id));
+    return rows.map(({ c, autor }) => ({
+      id: c.id,
+      contenido: c.contenido,
+      fecha_creacion: c.fecha_creacion.toISOString(),
+      id_usuario: toAutor(autor),
+      id_respuesta_comentario: c.id_respuesta_comentario,
+      id_recurso: id,
+    }));
+  }
+
+  return {
+    existe,
+
+    /** Top-level comments and replies, newest first (a new reply shows at the top). */
+    async comentarios(tipo: TipoRecurso, id: number) {
+      await existe(tipo, id);
+      const [comentarios_base, comentarios_hijos] = await Promise.all([comentariosDe(tipo, id, 'base'), comentariosDe(tipo, id, 'hijos')]);
+      return { comentarios_base, comentarios_hijos };
+    },
+
+    async comentar(tipo: TipoRecurso, id: number, idUsuario: number, contenido: string, padre: number | null): Promise<Comentario> {
+      await existe(tipo, id);
+      const { columna } = recursos[tipo];
+      if (padre !== null) {
+        const [parent] = await db
+          .select()
+          .from(comentarios)
+          .where(and(eq(comentarios.id, padre), eq(columna, id)));
+        if (!parent)
+          throw new ApiError(400, 'El comentario que responde no existe', {
+            errors: { id_respuesta_comentario: ['El comentario que responde no existe'] },
+          });
+        if (parent.id_respuesta_comentario !== null) {
+          throw new ApiError(400, 'Solo se puede responder un comentario principal', {
+            errors: { id_respuesta_comentario: ['Solo se puede responder un comentario principal'] },
+          });
+        }
+      }
+      const resource = tipo === 'capsula' ? { id_capsula: id } : tipo === 'material' ? { id_material: id } : { id_manual: id };
+      const [row] = await db
+        .insert(comentarios)
+        .values({ contenido, id_usuario: idUsuario, id_respuesta_comentario: padre, ...resource })
+        .returning();
+      const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, idUsuario));
+      if (!row || !autor) throw new Error('comment not stored');
+      return {
+        id: row.id,
+        contenido: row.contenido,
+        fecha_creacion: row.fecha_creacion.toISOString(),
+        id_usuario: toAutor(autor),
+        id_respuesta_comentario: row.id_respuesta_comentario,
+        id_recurso: id,
+      };
+    },
+
+    /** Likes or unlikes (idempotent) and answers the resource's likes after the change. */
+    async like(tipo: TipoRecurso, id: number, idUsuario: number, add: boolean): Promise<{ id: number }[]> {
+      await existe(tipo, id);
+      const { likes } = recursos[tipo];
+      if (add) await db.insert(likes).values({ id_recurso: id, id_usuario: idUsuario }).onConflictDoNothing();
+      else await db.delete(likes).where(and(eq(likes.id_recurso, id), eq(likes.id_usuario, idUsuario)));
+      return this.likes(tipo, id);
+    },
+
+    async likes(tipo: TipoRecurso, id: number): Promise<{ id: number }[]> {
+      const { likes } = recursos[tipo];
+      return db.select({ id: likes.id_usuario }).from(likes).where(eq(likes.id_recurso, id)).orderBy(asc(likes.fecha_creacion));
+    },
+  };
+}
+
+export type RecursosService = ReturnType<typeof createRecursosService>;

@@ -1,0 +1,73 @@
+/** The comments and likes shared by capsules, materials and manuals (service level). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { areas, manuales } from '../../src/lib/server/db/schema.server.ts';
+import { createRecursosService, type RecursosService } from '../../src/lib/server/services/recursos.server.ts';
+import { createTestApi, type TestApi } from '../support/api.ts';
+
+let t: TestApi;
+let recursos: RecursosService;
+let manualId: number;
+let ana: { id: number };
+let luis: { id: number };
+beforeAll(async () => {
+  t = await createTestApi();
+  recursos = createRecursosService(t.db);
+  ana = await t.createUser({ nombre: 'Ana' });
+  luis = await t.createUser({ nombre: 'Luis' });
+  const [area] = await t.db.select().from(areas).limit(1);
+  const [manual] = await t.db
+    .insert(manuales)
+    .values({
+      titulo: 'Manual',
+      autor: 'Ana Pérez',
+      descripcion: 'x',
+      extension: 'pdf',
+      archivo: 'manuales/1/original.pdf',
+      id_area: area?.id ?? 0,
+      id_usuario: ana.id,
+    })
+    .returning();
+  manualId = manual?.id ?? 0;
+});
+afterAll(() => t.close());
+
+describe('comments', () => {
+  it('lists top-level comments and replies apart, newest first, with their authors', async () => {
+    const primero = await recursos.comentar('manual', manualId, ana.id, 'Muy útil', null);
+    const segundo = await recursos.comentar('manual', manualId, luis.id, '¿Sirve para 4° básico?', null);
+    const respuesta = await recursos.comentar('manual', manualId, ana.id, 'Sí, con adaptaciones', segundo.id);
+    expect(respuesta).toMatchObject({
+      id_respuesta_comentario: segundo.id,
+      id_recurso: manualId,
+      id_usuario: { id: ana.id, primer_nombre: 'Ana', apellido_paterno: 'Pérez', foto_perfil: '' },
+    });
+    const { comentarios_base, comentarios_hijos } = await recursos.comentarios('manual', manualId);
+    expect(comentarios_base.map((c) => c.id)).toEqual([segundo.id, primero.id]);
+    expect(comentarios_hijos.map((c) => c.id)).toEqual([respuesta.id]);
+  });
+
+  it('replies only to a top-level comment of the same resource', async () => {
+    const base = await recursos.comentar('manual', manualId, ana.id, 'Base', null);
+    const reply = await recursos.comentar('manual', manualId, luis.id, 'Respuesta', base.id);
+    await expect(recursos.comentar('manual', manualId, ana.id, 'Respuesta a respuesta', reply.id)).rejects.toMatchObject({ status: 400 });
+    await expect(recursos.comentar('manual', manualId, ana.id, 'Huérfana', 999_999)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('answers 404 for a resource that does not exist', async () => {
+    await expect(recursos.comentarios('material', 999_999)).rejects.toMatchObject({
+      status: 404,
+      body: { detail: 'No se encontró material' },
+    });
+    await expect(recursos.comentarios('capsula', 999_999)).rejects.toMatchObject({ body: { detail: 'No se encontró capsula' } });
+  });
+});
+
+describe('likes', () => {
+  it('toggles idempotently and answers the likes after the change', async () => {
+    expect(await recursos.like('manual', manualId, ana.id, true)).toEqual([{ id: ana.id }]);
+    expect(await recursos.like('manual', manualId, ana.id, true)).toEqual([{ id: ana.id }]);
+    expect(await recursos.like('manual', manualId, luis.id, true)).toEqual([{ id: ana.id }, { id: luis.id }]);
+    expect(await recursos.like('manual', manualId, ana.id, false)).toEqual([{ id: luis.id }]);
+    expect(await recursos.like('manual', manualId, ana.id, false)).toEqual([{ id: luis.id }]);
+  });
+});

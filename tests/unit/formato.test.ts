@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { formatearFecha, formatearTamano, formatearVisitas, truncar } from '../../src/lib/format/index.ts';
+import { renderMarkdown } from '../../src/lib/server/markdown.server.ts';
+
+describe('view counts (SPEC 9)', () => {
+  it('shortens thousands, millions and billions', () => {
+    expect(formatearVisitas(0)).toBe('0');
+    expect(formatearVisitas(999)).toBe('999');
+    expect(formatearVisitas(1000)).toBe('1 mil');
+    expect(formatearVisitas(1550)).toBe('1,5 mil');
+    expect(formatearVisitas(2_345_678)).toBe('2,3 M');
+    expect(formatearVisitas(7_000_000_000)).toBe('7 B');
+  });
+});
+
+describe('dates and sizes', () => {
+  it("writes dates in Chilean Spanish, in Chile's time zone", () => {
+    expect(formatearFecha('2026-03-05T12:00:00Z')).toBe('5 de marzo de 2026');
+    expect(formatearFecha('2026-01-01T02:00:00Z')).toBe('31 de diciembre de 2025');
+  });
+  it('writes file sizes', () => {
+    expect(formatearTamano(512)).toBe('512 B');
+    expect(formatearTamano(1536)).toBe('1,5 KB');
+    expect(formatearTamano(25 * 1024 * 1024)).toBe('25 MB');
+  });
+});
+
+describe('truncation (SPEC 9)', () => {
+  it('keeps short text and cuts long text on a word with an ellipsis', () => {
+    expect(truncar('Fracciones', 70)).toBe('Fracciones');
+    const long = 'Aprendizaje basado en proyectos para la enseñanza de las fracciones en cuarto básico con material concreto';
+    const cut = truncar(long, 70);
+    expect(Array.from(cut).length).toBeLessThanOrEqual(70);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(long.startsWith(cut.slice(0, -1))).toBe(true);
+  });
+});
+
+describe('rich text', () => {
+  it('renders Markdown and escapes raw HTML and dangerous links', () => {
+    expect(renderMarkdown('**Objetivo**: sumar ~~mal~~')).toBe('<p><strong>Objetivo</strong>: sumar <del>mal</del></p>');
+    const html = renderMarkdown('<script>alert(1)</script>\n\n[x](javascript:alert(1)) <img src=x onerror=alert(1)>');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('javascript:');
+  });
+});
