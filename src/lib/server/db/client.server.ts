@@ -45,10 +45,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db,
       kind: 'postgres',
-      migrate: async () => {
-        await pool.query('create extension if not exists unaccent');
-        await migrateNodePg(db, { migrationsFolder });
-      },
+      migrate: () => migrateNodePg(db, { migrationsFolder }),
       ping: async () =>
         pool.query('select 1').then(
           () => true,
@@ -66,10 +63,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     kind: 'pglite',
-    migrate: async () => {
-      await client.exec('create extension if not exists unaccent');
-      await migratePglite(db, { migrationsFolder });
-    },
+    migrate: () => migratePglite(db, { migrationsFolder }),
     ping: async () =>
       client.query('select 1').then(
         () => true,

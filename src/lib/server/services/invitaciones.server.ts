@@ -23,7 +23,7 @@ async function colegioPorNombre(db: Db, nombre: string): Promise<{ id: number; c
   const [found] = await db
     .select({ id: colegios.id })
     .from(colegios)
-    .where(sql`lower(unaccent(${colegios.nombre})) = lower(unaccent(${nombre}))`);
+    .where(sql`lower(f_unaccent(${colegios.nombre})) = lower(f_unaccent(${nombre}))`);
   if (found) return { id: found.id, creado: false };
   const [created] = await db.insert(colegios).values({ nombre }).onConflictDoNothing().returning({ id: colegios.id });
   if (created) return { id: created.id, creado: true };

@@ -1,0 +1,28 @@
+/**
+ * Text search for every list: PostgreSQL full-text search with the 'spanish' configuration over
+ * accent-free text (migration 0001), so 'matematicas' finds 'Matemáticas' and 'fraccion' finds
+ * 'fracciones'. Each word the person typed must match, the last one as a prefix (search as you
+ * type). The document expression must be the one the migration indexes.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+
+/** Words of the query as tsquery terms: letters and digits only, so no input can break the syntax. */
+export function terminos(q: string): string[] {
+  return q
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .slice(0, 12);
+}
+
+/** `busqueda_es(a || ' ' || b) @@ query`, or undefined when the query has no words. */
+export function coincideTexto(columns: [PgColumn, PgColumn], q: string | undefined): SQL | undefined {
+  const words = terminos(q ?? '');
+  if (words.length === 0) return undefined;
+  const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+  const [a, b] = columns;
+  return sql`busqueda_es(${a} || ' ' || ${b}) @@ to_tsquery('spanish', f_unaccent(${query}))`;
+}
