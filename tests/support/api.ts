@@ -4,6 +4,9 @@
  * `call` helper that checks every response against openapi.yaml.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { createApi } from '../../src/lib/server/api/app.server.ts';
@@ -13,6 +16,7 @@ import { perfilesDocentes, usuarios } from '../../src/lib/server/db/schema.serve
 import { seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
 import type { Message } from '../../src/lib/server/mail/mailer.server.ts';
+import { createDiskStorage } from '../../src/lib/server/storage/storage.server.ts';
 import { expectMatchesContract } from './openapi.ts';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -53,13 +57,23 @@ export async function createTestApi() {
   const { database, drop } = await freshDatabase();
   await database.migrate();
   await seedCatalogos(database.db);
+  const filesDir = mkdtempSync(path.join(os.tmpdir(), 'ed-api-files-'));
+  const storage = createDiskStorage(filesDir);
   const mails: Message[] = [];
   const clock = { now: new Date() };
   const api = createApi({
     db: database.db,
     mailer: { send: async (m) => void mails.push(m) },
     log: createLogger('silent'),
-    config: { PUBLIC_URL: 'http://localhost:4321', HELP_EMAIL: 'ayuda@example.cl' },
+    config: {
+      PUBLIC_URL: 'http://localhost:4321',
+      HELP_EMAIL: 'ayuda@example.cl',
+      MAX_VIDEO_MB: 50,
+      MAX_MANUAL_MB: 5,
+      MAX_MATERIAL_MB: 5,
+      MAX_IMAGEN_MB: 2,
+    },
+    storage,
     jwtSecret: 'test-secret-that-is-long-enough-0123456789',
     now: () => clock.now,
     adminKey: ADMIN_KEY,
@@ -129,9 +143,11 @@ export async function createTestApi() {
     lastLinkTo,
     tokenFrom: (link: string) => decodeURIComponent(link.split('/').filter(Boolean).at(-1) ?? ''),
     findUser: async (email: string) => (await database.db.select().from(usuarios).where(eq(usuarios.email, email)))[0],
+    storage,
     close: async () => {
       await database.close();
       await drop();
+      rmSync(filesDir, { recursive: true, force: true });
     },
   };
 }

@@ -139,6 +139,8 @@ const expectedCalls = [
   ['GET', '/streaming/{id}/{file}'],
   ['POST', '/api/admin/usuarios/'],
   ['GET', '/healthz'],
+  // Issue 6: 'Leer' opens the PDF inline.
+  ['GET', '/api/manuales/{id}/leer/'],
 ] as const;
 
 const publicOperations = new Set([

@@ -704,6 +704,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/manuales/{id}/leer/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Open a manual's PDF in the browser's own viewer.
+         * @description Not in SPEC.md (issue 6, 'Leer'): the same file as the download with an inline
+         *     Content-Disposition, so a teacher on a phone can read without saving. Supports Range.
+         */
+        get: operations["readManual"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/manuales/comentarios/{id}/": {
         parameters: {
             query?: never;
@@ -1708,6 +1732,10 @@ export interface components {
         /** @description A pedagogical manual (PDF). `comentarios` is the number of comments. */
         Manual: {
             id: number;
+            /** @description Size of the PDF in bytes (shown on the download button). */
+            tamano: number;
+            /** @description Pages of the PDF. */
+            paginas: number | null;
             titulo: string;
             /** @description The uploader's primer_nombre and apellido_paterno at upload time. */
             autor: string;
@@ -2220,6 +2248,8 @@ export interface components {
             content: {
                 "image/webp": string;
                 "image/jpeg": string;
+                /** @description A placeholder where no thumbnail could be made. */
+                "image/svg+xml": string;
             };
         };
     };
@@ -3550,6 +3580,42 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    readManual: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Part of the PDF (a Range request). */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];

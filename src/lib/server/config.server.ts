@@ -25,6 +25,11 @@ const schema = z.object({
   ADMIN_PASSWORD: optional,
   JWT_SECRET: optional.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Upload limits in megabytes. */
+  MAX_VIDEO_MB: z.coerce.number().positive().default(2048),
+  MAX_MANUAL_MB: z.coerce.number().positive().default(200),
+  MAX_MATERIAL_MB: z.coerce.number().positive().default(100),
+  MAX_IMAGEN_MB: z.coerce.number().positive().default(10),
   /** Run the job worker inside the web server (default) or only in `npm run worker`. */
   JOBS_IN_SERVER: z
     .enum(['true', 'false'])

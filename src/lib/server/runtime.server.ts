@@ -11,12 +11,14 @@ import { type AdminSeed, seedAdmin, seedCatalogos } from './db/seed.server.ts';
 import { createJobRunner, type JobRunner } from './jobs/runner.server.ts';
 import type { Logger } from './log.server.ts';
 import { createMailer, type Mailer } from './mail/mailer.server.ts';
+import { createDiskStorage, type Storage } from './storage/storage.server.ts';
 
 export interface Runtime {
   config: Config;
   log: Logger;
   database: Database;
   mailer: Mailer;
+  storage: Storage;
   jobs: JobRunner;
   api: Api;
   adminKey: string;
@@ -34,12 +36,14 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: dirs.outbox, log });
     const jobs = createJobRunner({ db: database.db, log: log.child({ component: 'jobs' }), handlers: {} });
     const adminKey = persistentSecret(config.dataDir, 'admin-key');
+    const storage = createDiskStorage(dirs.files);
     const jobsInServer = config.JOBS_IN_SERVER;
     const api = createApi({
       db: database.db,
       mailer,
       log,
       config,
+      storage,
       jwtSecret: config.JWT_SECRET ?? persistentSecret(config.dataDir, 'jwt'),
       now: () => new Date(),
       adminKey,
@@ -51,6 +55,7 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
       log,
       database,
       mailer,
+      storage,
       jobs,
       api,
       adminKey,

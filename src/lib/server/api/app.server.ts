@@ -12,11 +12,13 @@ import { createCatalogosService } from '../services/catalogos.server.ts';
 import type { ServiceContext } from '../services/context.server.ts';
 import { createCuentasService } from '../services/cuentas.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
+import { createManualesService } from '../services/manuales.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { authRoutes } from './auth.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { ApiError, type ErrorBody } from './errors.server.ts';
+import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
 
 export interface ApiDeps extends ServiceContext {
@@ -40,6 +42,7 @@ export function createApi(deps: ApiDeps) {
   const ayuda = createAyudaService(deps);
   const invitaciones = createInvitacionesService(deps, cuentas);
   const keys = { secret: deps.jwtSecret, now: deps.now };
+  const manuales = createManualesService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
 
@@ -89,8 +92,10 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/curriculum_escolar', curriculumRoutes(catalogos, keys));
   app.route('/api', catalogosRoutes(catalogos, keys));
   app.route('/api/admin', adminRoutes({ invitaciones, keys, adminKey: deps.adminKey }));
+  app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
+  app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
 
-  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones } };
+  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales } };
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   date,
@@ -212,6 +213,8 @@ export const capsulas = pgTable(
     extension: text('extension').notNull(),
     /** Storage key of the uploaded original. */
     archivo: text('archivo').notNull(),
+    /** Bytes of the original, shown on the download button. */
+    tamano: bigint('tamano', { mode: 'number' }).notNull().default(0),
     estado: text('estado', { enum: ['procesando', 'listo', 'error'] })
       .notNull()
       .default('procesando'),
@@ -235,6 +238,9 @@ export const materiales = pgTable(
     descripcion: text('descripcion').notNull(),
     extension: text('extension').notNull(),
     archivo: text('archivo').notNull(),
+    tamano: bigint('tamano', { mode: 'number' }).notNull().default(0),
+    /** Pages of a PDF material; null for other files. */
+    paginas: integer('paginas'),
     id_area: ref('id_area').references(() => areas.id),
     codigo_nivel: text('codigo_nivel')
       .notNull()
@@ -266,6 +272,8 @@ export const manuales = pgTable(
     descripcion: text('descripcion').notNull(),
     extension: text('extension').notNull(),
     archivo: text('archivo').notNull(),
+    tamano: bigint('tamano', { mode: 'number' }).notNull().default(0),
+    paginas: integer('paginas'),
     id_area: ref('id_area').references(() => areas.id),
     id_usuario: ref('id_usuario').references(() => usuarios.id),
     n_visitas: integer('n_visitas').notNull().default(0),
@@ -313,6 +321,21 @@ export const comentarios = pgTable(
     index('comentarios_material_idx').on(t.id_material),
     index('comentarios_manual_idx').on(t.id_manual),
   ],
+);
+
+/**
+ * The last time each person viewed each item: a view counts once per person per visit (a visit
+ * ends after 30 minutes away), so reloading a page does not inflate n_visitas.
+ */
+export const visitas = pgTable(
+  'visitas',
+  {
+    tipo: text('tipo', { enum: ['capsula', 'material', 'manual', 'conversacion', 'categoria'] }).notNull(),
+    id_recurso: integer('id_recurso').notNull(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    ultima: timestamp('ultima', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tipo, t.id_recurso, t.id_usuario] })],
 );
 
 // ── Forum ───────────────────────────────────────────────────────────────────────────────────────

@@ -3,12 +3,14 @@ import type { Config } from '../config.server.ts';
 import type { Db } from '../db/client.server.ts';
 import type { Logger } from '../log.server.ts';
 import type { Mailer } from '../mail/mailer.server.ts';
+import type { Storage } from '../storage/storage.server.ts';
 
 export interface ServiceContext {
   db: Db;
   mailer: Mailer;
   log: Logger;
-  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'>;
+  storage: Storage;
   /** HMAC key for access tokens. */
   jwtSecret: string;
   now: () => Date;

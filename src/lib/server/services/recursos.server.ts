@@ -2,7 +2,7 @@
  * Comments and likes on the three kinds of content (capsules, teacher materials, manuals): one
  * implementation for all, so the sections reuse it and never copy it.
  */
-import { and, asc, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
@@ -14,6 +14,7 @@ import {
   manuales,
   materiales,
   usuarios,
+  visitas,
 } from '../db/schema.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
@@ -55,7 +56,10 @@ export const toAutor = (u: { id: number; primer_nombre: string; apellido_paterno
   foto_perfil: fotoUrl(u),
 });
 
-export function createRecursosService(db: Db) {
+/** A visit ends after this long away: a reload within it does not count again. */
+const VISITA_MINUTOS = 30;
+
+export function createRecursosService(db: Db, now: () => Date = () => new Date()) {
   async function existe(tipo: TipoRecurso, id: number): Promise<void> {
     const { tabla, noEncontrado } = recursos[tipo];
     const [row] = await db.select({ id: tabla.id }).from(tabla).where(eq(tabla.id, id));
@@ -137,6 +141,29 @@ export function createRecursosService(db: Db) {
       if (add) await db.insert(likes).values({ id_recurso: id, id_usuario: idUsuario }).onConflictDoNothing();
       else await db.delete(likes).where(and(eq(likes.id_recurso, id), eq(likes.id_usuario, idUsuario)));
       return this.likes(tipo, id);
+    },
+
+    /** Counts a view once per person per visit; answers whether this one counted. */
+    async visitar(tipo: TipoRecurso, id: number, idUsuario: number): Promise<boolean> {
+      const at = now();
+      const { tabla } = recursos[tipo];
+      return db.transaction(async (tx) => {
+        const [last] = await tx
+          .select({ ultima: visitas.ultima })
+          .from(visitas)
+          .where(and(eq(visitas.tipo, tipo), eq(visitas.id_recurso, id), eq(visitas.id_usuario, idUsuario)));
+        await tx
+          .insert(visitas)
+          .values({ tipo, id_recurso: id, id_usuario: idUsuario, ultima: at })
+          .onConflictDoUpdate({ target: [visitas.tipo, visitas.id_recurso, visitas.id_usuario], set: { ultima: at } });
+        const cuenta = !last || at.getTime() - last.ultima.getTime() > VISITA_MINUTOS * 60_000;
+        if (cuenta)
+          await tx
+            .update(tabla)
+            .set({ n_visitas: sql`${tabla.n_visitas} + 1` })
+            .where(eq(tabla.id, id));
+        return cuenta;
+      });
     },
 
     async likes(tipo: TipoRecurso, id: number): Promise<{ id: number }[]> {

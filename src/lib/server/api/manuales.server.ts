@@ -1,0 +1,115 @@
+/** /api/manuales/ (SPEC.md section 7) and the manual thumbnails. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { comentarioSchema } from '../../validation/comentarios.ts';
+import { filtroId, paginacion, texto } from '../../validation/listas.ts';
+import { manualEdicionSchema, manualSchema } from '../../validation/manuales.ts';
+import type { TokenKeys } from '../auth/tokens.server.ts';
+import { fileResponse } from '../http/file-response.server.ts';
+import { receiveUpload } from '../http/upload.server.ts';
+import { placeholderResponse } from '../media/placeholder.server.ts';
+import type { ManualesService } from '../services/manuales.server.ts';
+import type { Comentario } from '../services/recursos.server.ts';
+import type { Storage } from '../storage/storage.server.ts';
+import { type AppEnv, autenticado, mismoUsuario, soloAdmin } from './env.server.ts';
+import { body, params, parseWith, query } from './input.server.ts';
+import { id, idParam } from './schemas.server.ts';
+
+const listaQuery = z.object({ titulo: texto, area: filtroId, ...paginacion });
+
+const comentarioEntrada = comentarioSchema.extend({
+  id_usuario: id().optional(),
+  id_recurso: id('Manual no válido'),
+  tipo_recurso: z.literal('id_manual', { error: "tipo_recurso debe ser 'id_manual'" }),
+  id_respuesta_comentario: id().nullable().optional(),
+});
+
+const likeEntrada = z.object({
+  id_usuario: id().optional(),
+  id_manual: id('Manual no válido'),
+  add: z.coerce.boolean({ error: 'add debe ser true o false' }),
+});
+
+const comentarioManual = (c: Comentario) => ({ ...c, tipo_recurso: 'id_manual' as const });
+
+export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKeys; storage: Storage }) {
+  const auth = autenticado(deps.keys);
+  const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, groups: claims.groups });
+
+  return new Hono<AppEnv>({ strict: false })
+    .get('/', auth, query(listaQuery), async (c) => c.json(await manuales.listar(c.req.valid('query')), 200))
+    .post('/', auth, async (c) => {
+      // Refuse before receiving a large body nobody may send.
+      soloAdmin(c);
+      const upload = await receiveUpload(c.req.raw, deps.storage.tempDir, { maxFileBytes: manuales.limiteBytes() });
+      try {
+        const input = parseWith(manualSchema, upload.fields);
+        const archivo = upload.files.find((f) => f.field === 'archivo');
+        return c.json(await manuales.crear(actor(c.var.auth), input, archivo), 201);
+      } finally {
+        await upload.discard();
+      }
+    })
+    .put('/', auth, body(manualEdicionSchema), async (c) => {
+      await manuales.editar(actor(c.var.auth), c.req.valid('json'));
+      return c.body(null, 204);
+    })
+    .get('/comentarios/:id', auth, params(idParam), async (c) => {
+      const { comentarios_base, comentarios_hijos } = await manuales.recursos.comentarios('manual', c.req.valid('param').id);
+      return c.json(
+        { comentarios_base: comentarios_base.map(comentarioManual), comentarios_hijos: comentarios_hijos.map(comentarioManual) },
+        200,
+      );
+    })
+    .post('/comentarios', auth, body(comentarioEntrada), async (c) => {
+      const input = c.req.valid('json');
+      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
+      const comentario = await manuales.recursos.comentar(
+        'manual',
+        input.id_recurso,
+        c.var.auth.sub,
+        input.contenido,
+        input.id_respuesta_comentario ?? null,
+      );
+      return c.json(comentarioManual(comentario), 201);
+    })
+    .post('/like', auth, body(likeEntrada), async (c) => {
+      const input = c.req.valid('json');
+      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
+      const likes = await manuales.recursos.like('manual', input.id_manual, c.var.auth.sub, input.add);
+      return c.json({ detail: input.add ? 'Me gusta registrado' : 'Me gusta quitado', likes }, 200);
+    })
+    .get('/:id', auth, params(idParam), async (c) => c.json(await manuales.obtener(c.req.valid('param').id, c.var.auth.sub), 200))
+    .delete('/:id', auth, params(idParam), async (c) => {
+      await manuales.eliminar(actor(c.var.auth), c.req.valid('param').id);
+      return c.body(null, 204);
+    })
+    .get('/:id/descargar', auth, params(idParam), async (c) => {
+      const { key, titulo } = await manuales.archivo(c.req.valid('param').id);
+      return fileResponse(deps.storage, {
+        key,
+        contentType: 'application/octet-stream',
+        filename: `${titulo}.pdf`,
+        range: c.req.header('range'),
+      });
+    })
+    .get('/:id/leer', auth, params(idParam), async (c) => {
+      const { key, titulo } = await manuales.archivo(c.req.valid('param').id);
+      return fileResponse(deps.storage, {
+        key,
+        contentType: 'application/pdf',
+        filename: `${titulo}.pdf`,
+        disposition: 'inline',
+        range: c.req.header('range'),
+      });
+    });
+}
+
+/** /miniaturas/manuales/{id}/: img tags cannot send headers, so the session cookie is accepted. */
+export function miniaturasManualesRoutes(manuales: ManualesService, deps: { keys: TokenKeys; storage: Storage }) {
+  return new Hono<AppEnv>({ strict: false }).get('/:id', autenticado(deps.keys, { cookie: true }), params(idParam), async (c) => {
+    const key = await manuales.miniatura(c.req.valid('param').id);
+    if (!key) return placeholderResponse('PDF');
+    return fileResponse(deps.storage, { key, contentType: 'image/jpeg', cacheControl: 'private, max-age=86400' });
+  });
+}

@@ -1,0 +1,234 @@
+/**
+ * Pedagogical manuals (SPEC.md sections 2, 5, 6, 7): PDFs uploaded by admins, listed and searched
+ * by everyone, edited and deleted by their owner (and admins, for moderation).
+ */
+import { rm } from 'node:fs/promises';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { numPaginas } from '../../validation/listas.ts';
+import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
+import { ApiError } from '../api/errors.server.ts';
+import { areas, comentarios, likesManuales, manuales, usuarios } from '../db/schema.server.ts';
+import { coincideTexto } from '../db/search.server.ts';
+import type { UploadedFile } from '../http/upload.server.ts';
+import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
+import { sniffFile } from '../media/sniff.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { type Autor, createRecursosService, toAutor } from './recursos.server.ts';
+
+export const NO_ENCONTRADO = 'No se encontró manual';
+
+export interface Manual {
+  id: number;
+  titulo: string;
+  autor: string;
+  descripcion: string;
+  id_area: { id: number; codigo: string; nombre: string };
+  id_usuario: Autor;
+  n_visitas: number;
+  fecha_creacion: string;
+  comentarios: number;
+  likes: { id: number }[];
+  extension: string;
+  archivo: string;
+  tamano: number;
+  paginas: number | null;
+}
+
+export interface FiltrosManuales {
+  titulo?: string | undefined;
+  area?: number | undefined;
+  pagina: number;
+  tamano_pagina: number;
+  order: 'fecha' | 'n_visitas';
+}
+
+export interface Actor {
+  id: number;
+  groups: string[];
+}
+
+const clave = (id: number) => ({
+  archivo: `manuales/${id}/manual.pdf`,
+  miniatura: `manuales/${id}/miniatura.jpg`,
+  carpeta: `manuales/${id}`,
+});
+
+export function createManualesService(ctx: ServiceContext) {
+  const { db, storage } = ctx;
+  const recursos = createRecursosService(db, ctx.now);
+
+  async function componer(ids: number[]): Promise<Manual[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({ m: manuales, area: { id: areas.id, codigo: areas.codigo, nombre: areas.nombre }, autor: usuarios })
+      .from(manuales)
+      .innerJoin(areas, eq(areas.id, manuales.id_area))
+      .innerJoin(usuarios, eq(usuarios.id, manuales.id_usuario))
+      .where(inArray(manuales.id, ids));
+    const [nComentarios, likes] = await Promise.all([
+      db
+        .select({ id: comentarios.id_manual, n: count() })
+        .from(comentarios)
+        .where(inArray(comentarios.id_manual, ids))
+        .groupBy(comentarios.id_manual),
+      db
+        .select({ id: likesManuales.id_recurso, usuario: likesManuales.id_usuario })
+        .from(likesManuales)
+        .where(inArray(likesManuales.id_recurso, ids))
+        .orderBy(asc(likesManuales.fecha_creacion)),
+    ]);
+    const byId = new Map(rows.map((r) => [r.m.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      return [
+        {
+          id: r.m.id,
+          titulo: r.m.titulo,
+          autor: r.m.autor,
+          descripcion: r.m.descripcion,
+          id_area: r.area,
+          id_usuario: toAutor(r.autor),
+          n_visitas: r.m.n_visitas,
+          fecha_creacion: r.m.fecha_creacion.toISOString(),
+          comentarios: nComentarios.find((c) => c.id === id)?.n ?? 0,
+          likes: likes.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
+          extension: r.m.extension,
+          archivo: `/api/manuales/${id}/descargar/`,
+          tamano: r.m.tamano,
+          paginas: r.m.paginas,
+        },
+      ];
+    });
+  }
+
+  async function fila(id: number) {
+    const [row] = await db.select().from(manuales).where(eq(manuales.id, id));
+    if (!row) throw new ApiError(404, NO_ENCONTRADO);
+    return row;
+  }
+
+  function puedeModificar(actor: Actor, idDueno: number) {
+    if (actor.id !== idDueno && !actor.groups.includes('admin')) throw new ApiError(403, 'No tienes permisos');
+  }
+
+  async function areaValida(id: number): Promise<number> {
+    const [row] = await db.select({ id: areas.id }).from(areas).where(eq(areas.id, id));
+    if (!row) throw new ApiError(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
+    return row.id;
+  }
+
+  return {
+    recursos,
+
+    async listar(f: FiltrosManuales) {
+      const where = and(
+        coincideTexto([manuales.titulo, manuales.descripcion], f.titulo),
+        f.area ? eq(manuales.id_area, f.area) : undefined,
+      );
+      const [total] = await db.select({ n: count() }).from(manuales).where(where);
+      const page = await db
+        .select({ id: manuales.id })
+        .from(manuales)
+        .where(where)
+        .orderBy(
+          ...(f.order === 'n_visitas' ? [desc(manuales.n_visitas), desc(manuales.id)] : [desc(manuales.fecha_creacion), desc(manuales.id)]),
+        )
+        .limit(f.tamano_pagina)
+        .offset((f.pagina - 1) * f.tamano_pagina);
+      const num_results = total?.n ?? 0;
+      return { manuales: await componer(page.map((p) => p.id)), num_pages: numPaginas(num_results, f.tamano_pagina), num_results };
+    },
+
+    /** One manual; with `visitante`, the view is counted (once per person per visit). */
+    async obtener(id: number, visitante?: number): Promise<Manual> {
+      await fila(id);
+      if (visitante !== undefined) await recursos.visitar('manual', id, visitante);
+      const [manual] = await componer([id]);
+      if (!manual) throw new ApiError(404, NO_ENCONTRADO);
+      return manual;
+    },
+
+    /** Admins only. The file must be a real PDF that poppler can read; nothing stays behind otherwise. */
+    async crear(actor: Actor, input: ManualInput, archivo: UploadedFile | undefined): Promise<Manual> {
+      if (!actor.groups.includes('admin')) throw new ApiError(403, 'No tienes permisos');
+      if (!archivo || archivo.size === 0) throw new ApiError(400, MANUAL_REQUERIDO, { errors: { archivo: [MANUAL_REQUERIDO] } });
+      const invalido = () => new ApiError(400, MANUAL_INVALIDO, { errors: { archivo: [MANUAL_INVALIDO] } });
+      if ((await sniffFile(archivo.tmpPath)) !== 'pdf') throw invalido();
+      const paginas = await contarPaginas(archivo.tmpPath);
+      if (paginas === null) throw invalido();
+      const idArea = await areaValida(input.id_area);
+      const [autor] = await db.select().from(usuarios).where(eq(usuarios.id, actor.id));
+      if (!autor) throw new ApiError(401, 'Debe iniciar sesión para continuar');
+
+      const [row] = await db
+        .insert(manuales)
+        .values({
+          titulo: input.titulo,
+          descripcion: input.descripcion,
+          id_area: idArea,
+          autor: `${autor.primer_nombre} ${autor.apellido_paterno}`.trim(),
+          extension: 'pdf',
+          archivo: 'pendiente',
+          tamano: archivo.size,
+          paginas,
+          id_usuario: actor.id,
+        })
+        .returning({ id: manuales.id });
+      if (!row) throw new Error('manual not stored');
+      const keys = clave(row.id);
+      try {
+        await storage.adopt(keys.archivo, archivo.tmpPath);
+        await miniaturaPdf(storage.path(keys.archivo), storage.path(keys.miniatura));
+        await db.update(manuales).set({ archivo: keys.archivo }).where(eq(manuales.id, row.id));
+      } catch (error) {
+        await db.delete(manuales).where(eq(manuales.id, row.id));
+        await storage.remove(keys.carpeta);
+        throw error;
+      }
+      ctx.log.info('manual created', { manualId: row.id, userId: actor.id, bytes: archivo.size, pages: paginas });
+      return this.obtener(row.id);
+    },
+
+    async editar(actor: Actor, input: ManualEdicionInput): Promise<void> {
+      const row = await fila(input.id);
+      puedeModificar(actor, row.id_usuario);
+      const byName = await db
+        .select({ id: areas.id })
+        .from(areas)
+        .where(sql`lower(f_unaccent(${areas.nombre})) = lower(f_unaccent(${input.id_area}))`);
+      const idArea = byName[0]?.id ?? (/^\d+$/.test(input.id_area) ? await areaValida(Number(input.id_area)) : undefined);
+      if (idArea === undefined) throw new ApiError(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
+      await db
+        .update(manuales)
+        .set({ titulo: input.titulo, descripcion: input.descripcion, id_area: idArea })
+        .where(eq(manuales.id, row.id));
+    },
+
+    /** Removes the manual with its comments, likes (cascade) and files. */
+    async eliminar(actor: Actor, id: number): Promise<string> {
+      const row = await fila(id);
+      puedeModificar(actor, row.id_usuario);
+      await db.delete(manuales).where(eq(manuales.id, id));
+      await storage.remove(clave(id).carpeta);
+      ctx.log.info('manual deleted', { manualId: id, userId: actor.id });
+      return row.titulo;
+    },
+
+    async archivo(id: number) {
+      const row = await fila(id);
+      return { key: row.archivo, titulo: row.titulo };
+    },
+
+    async miniatura(id: number): Promise<string | null> {
+      await fila(id);
+      const key = clave(id).miniatura;
+      return (await storage.size(key)) ? key : null;
+    },
+
+    limiteBytes: () => ctx.config.MAX_MANUAL_MB * 1024 * 1024,
+    descartar: (file: UploadedFile) => rm(file.tmpPath, { force: true }),
+  };
+}
+
+export type ManualesService = ReturnType<typeof createManualesService>;
