@@ -1,12 +1,5 @@
-import { describe, it, expect } from 'vitest';
-import {
-  areas,
-  colegios,
-  metodologias,
-  niveles,
-  tiposMaterial,
-  unidades,
-} from '../../src/lib/server/db/seed/curriculum-data.ts';
+import { describe, expect, it } from 'vitest';
+import { areas, colegios, metodologias, niveles, tiposMaterial, unidades } from '../../src/lib/server/db/seed/curriculum-data.ts';
 
 const OA_CODE = /^[A-Z]{2}(0[1-8]|[1-4]M) OA \d{2}$/;
 

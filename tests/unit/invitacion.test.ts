@@ -19,7 +19,11 @@ describe('RUT', () => {
 
 describe('invitation', () => {
   it('lower-cases the email and reads admin flags from a roster', () => {
-    expect(invitacionSchema.parse({ email: ' Ana@X.CL ', nombres: 'Ana', apellidos: 'Soto', admin: 'si' })).toMatchObject({ email: 'ana@x.cl', admin: true, rut: '' });
+    expect(invitacionSchema.parse({ email: ' Ana@X.CL ', nombres: 'Ana', apellidos: 'Soto', admin: 'si' })).toMatchObject({
+      email: 'ana@x.cl',
+      admin: true,
+      rut: '',
+    });
     expect(invitacionSchema.parse({ email: 'a@x.cl', nombres: 'A', apellidos: 'B', admin: '' }).admin).toBe(false);
   });
 });

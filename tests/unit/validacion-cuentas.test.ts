@@ -9,7 +9,10 @@ const errors = (schema: { safeParse(v: unknown): { success: boolean; error?: unk
 
 describe('login form (SPEC 5)', () => {
   it('requires an email and a password', () => {
-    expect(errors(loginSchema, { email: '', password: '' })).toEqual({ email: ['Debe ingresar un correo'], password: ['Debe ingresar una contraseña'] });
+    expect(errors(loginSchema, { email: '', password: '' })).toEqual({
+      email: ['Debe ingresar un correo'],
+      password: ['Debe ingresar una contraseña'],
+    });
   });
   it('wants a well-formed email', () => {
     expect(errors(loginSchema, { email: 'ana@', password: 'x' })).toEqual({ email: ['Debe ingresar un correo válido'] });
@@ -40,9 +43,13 @@ describe('new password (SPEC 5)', () => {
     });
   });
   it('wants 8 to 100 characters', () => {
-    expect(errors(nuevaContrasenaSchema, { password: 'Ab1', password_confirmation: 'Ab1' }).password).toContain('La contraseña debe tener entre 8 a 100 caracteres');
+    expect(errors(nuevaContrasenaSchema, { password: 'Ab1', password_confirmation: 'Ab1' }).password).toContain(
+      'La contraseña debe tener entre 8 a 100 caracteres',
+    );
     const long = `Ab1${'x'.repeat(98)}`;
-    expect(errors(nuevaContrasenaSchema, { password: long, password_confirmation: long }).password).toEqual(['La contraseña debe tener entre 8 a 100 caracteres']);
+    expect(errors(nuevaContrasenaSchema, { password: long, password_confirmation: long }).password).toEqual([
+      'La contraseña debe tener entre 8 a 100 caracteres',
+    ]);
   });
   it('wants upper case, lower case and a digit; special characters are allowed', () => {
     for (const weak of ['abcdefg1', 'ABCDEFG1', 'Abcdefgh']) {
@@ -56,7 +63,10 @@ describe('new password (SPEC 5)', () => {
 
 describe('help form (SPEC 5)', () => {
   it('requires a subject among the three and a message', () => {
-    expect(errors(ayudaSchema, { asunto: '', mensaje: ' ' })).toEqual({ asunto: ['Debe ingresar un asunto'], mensaje: ['Debe ingresar un mensaje'] });
+    expect(errors(ayudaSchema, { asunto: '', mensaje: ' ' })).toEqual({
+      asunto: ['Debe ingresar un asunto'],
+      mensaje: ['Debe ingresar un mensaje'],
+    });
     expect(ayudaSchema.parse({ asunto: 'Sugerencia', mensaje: 'Hola' })).toEqual({ asunto: 'Sugerencia', mensaje: 'Hola' });
   });
 });

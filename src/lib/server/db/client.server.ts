@@ -58,6 +58,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
     extensions: { unaccent },
+    // PostgreSQL's default 128 MB of shared buffers lives in the WebAssembly heap, which never
+    // shrinks; a school network's data fits in far less (measured: ~190 MB less RSS on open).
+    postgresqlconf: ['shared_buffers=32MB'],
   });
   const db = drizzlePglite(client, { schema });
   return {

@@ -1,0 +1,191 @@
+/**
+ * `npm run bench` (after `npm run build`): figures, not a test. Starts the built server on a fresh
+ * PGlite data directory, seeds ~100 teacher accounts through the admin API, then measures over
+ * real HTTP on loopback: sign-in latency, two list queries, list throughput with 8 concurrent
+ * clients, the time from spawn to healthy and the server's memory. Fails only if something crashes.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { ADMIN } from '../tests/support/server.ts';
+import { type ApiClient, apiClient, requireBuild, signIn, withServer } from './lib/api.ts';
+import { type Summary, summarize } from './lib/stats.ts';
+import { formatTable } from './lib/table.ts';
+
+const TEACHERS = 100;
+const SEED_CONCURRENCY = 4;
+/** Teachers go to the seeded schools and to this many new ones (created by name), so /api/colegios/ grows. */
+const NEW_SCHOOLS = 20;
+const LOGIN_WARMUP = 3;
+const LOGIN_RUNS = 30;
+const LIST_WARMUP = 5;
+const LIST_RUNS = 200;
+const CLIENTS = 8;
+const THROUGHPUT_MS = 5_000;
+
+const NOMBRES = ['Ana María', 'José', 'Camila', 'Matías Ignacio', 'Valentina', 'Benjamín', 'Fernanda', 'Tomás', 'Catalina', 'Joaquín'];
+const APELLIDOS = ['González Muñoz', 'Rojas Díaz', 'Pérez Soto', 'Contreras Silva', 'Martínez Sepúlveda', 'Morales', 'Araya Fuentes'];
+
+/** Runs `call` and returns how long it took, in ms; throws when the answer is not a success. */
+async function timed(call: () => Promise<{ response: Response; error?: unknown }>): Promise<number> {
+  const start = performance.now();
+  const { response, error } = await call();
+  const ms = performance.now() - start;
+  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${JSON.stringify(error)}`);
+  return ms;
+}
+
+async function repeat(times: number, call: () => Promise<{ response: Response; error?: unknown }>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) samples.push(await timed(call));
+  return samples;
+}
+
+async function seedTeachers(api: ApiClient): Promise<{ created: number; ms: number; perCall: Summary }> {
+  const { data: colegios } = await api.GET('/api/colegios/');
+  const escuelas = (colegios ?? []).map((c) => c.nombre);
+  const stamp = Date.now().toString(36);
+  let next = 0;
+  const samples: number[] = [];
+  const start = performance.now();
+  const worker = async () => {
+    for (let i = next++; i < TEACHERS; i = next++) {
+      const body = {
+        email: `docente.bench.${stamp}.${i}@example.cl`,
+        nombres: NOMBRES[i % NOMBRES.length] ?? 'Docente',
+        apellidos: APELLIDOS[i % APELLIDOS.length] ?? 'Prueba',
+        colegio: escuelas[i % (escuelas.length + NEW_SCHOOLS)] ?? `Escuela de Prueba Nº ${i % (escuelas.length + NEW_SCHOOLS)}`,
+        admin: false,
+      };
+      samples.push(await timed(() => api.POST('/api/admin/usuarios/', { body })));
+    }
+  };
+  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
+  return { created: samples.length, ms: performance.now() - start, perCall: summarize(samples) };
+}
+
+/** A unit of Mathematics (area 'MA') in level '01' that has learning objectives. */
+async function findUnidad(api: ApiClient): Promise<{ id: number; nombre: string; oas: number }> {
+  const { data: areas } = await api.GET('/api/curriculum_escolar/areas/');
+  const ma = areas?.find((a) => a.codigo === 'MA');
+  if (!ma) throw new Error(`No area with codigo 'MA' in /api/curriculum_escolar/areas/ (got ${areas?.length ?? 0} areas).`);
+  const { data: unidades } = await api.GET('/api/curriculum_escolar/unidades/', { params: { query: { area: ma.id, nivel: '01' } } });
+  if (!unidades?.length) throw new Error(`No units for area MA (id ${ma.id}) in level 01.`);
+  for (const unidad of unidades) {
+    const { data: oas } = await api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad.id } } });
+    if (oas?.length) return { id: unidad.id, nombre: unidad.nombre, oas: oas.length };
+  }
+  const first = unidades[0];
+  return { id: first?.id ?? 0, nombre: first?.nombre ?? '', oas: 0 };
+}
+
+async function throughput(
+  call: () => Promise<{ response: Response }>,
+): Promise<{ rps: number; ok: number; failed: number; latency: Summary }> {
+  const samples: number[] = [];
+  let failed = 0;
+  const start = performance.now();
+  const end = start + THROUGHPUT_MS;
+  const client = async () => {
+    while (performance.now() < end) {
+      const t = performance.now();
+      try {
+        const { response } = await call();
+        if (response.ok) samples.push(performance.now() - t);
+        else failed++;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, client));
+  const elapsed = (performance.now() - start) / 1000;
+  return { rps: samples.length / elapsed, ok: samples.length, failed, latency: summarize(samples) };
+}
+
+function memoryOf(pid: number | undefined): { rss: string; peak: string } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => {
+      const kB = Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+      return Number.isFinite(kB) ? `${(kB / 1024).toFixed(1)} MB` : 'n/a';
+    };
+    return { rss: field('VmRSS'), peak: field('VmHWM') };
+  } catch {
+    return { rss: 'n/a', peak: 'n/a' };
+  }
+}
+
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+
+async function main(): Promise<void> {
+  requireBuild();
+  const runStart = performance.now();
+  process.stdout.write('Starting the built server on a fresh PGlite data directory…\n');
+  await withServer('ed-bench-', async (server, startupMs) => {
+    const url = server.url;
+    const admin = await signIn(url, ADMIN);
+    const api = apiClient(url, admin.access);
+    process.stdout.write(`Seeding ${TEACHERS} teacher accounts through POST /api/admin/usuarios/…\n`);
+    const seed = await seedTeachers(api);
+
+    process.stdout.write('Measuring…\n');
+    const anonymous = apiClient(url);
+    const login = () => anonymous.POST('/auth/login/', { body: ADMIN });
+    await repeat(LOGIN_WARMUP, login);
+    const loginSamples = await repeat(LOGIN_RUNS, login);
+
+    const unidad = await findUnidad(api);
+    const oas = () => api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad.id } } });
+    const colegios = () => api.GET('/api/colegios/');
+    await repeat(LIST_WARMUP, oas);
+    await repeat(LIST_WARMUP, colegios);
+    const oasSamples = await repeat(LIST_RUNS, oas);
+    const colegiosSamples = await repeat(LIST_RUNS, colegios);
+    const { data: listaColegios } = await colegios();
+    const load = await throughput(oas);
+    const memory = memoryOf(server.process.pid);
+    const runSeconds = (performance.now() - runStart) / 1000;
+
+    const row = (what: string, s: Summary, note: string) => [what, String(s.count), ms(s.p50), ms(s.p95), ms(s.max), note];
+    const oasPath = `GET /api/curriculum_escolar/oas/?unidad=${unidad.id}`;
+    const latency = formatTable(
+      ['measure', 'n', 'p50 ms', 'p95 ms', 'max ms', 'note'],
+      [
+        row('POST /auth/login/ (admin)', summarize(loginSamples), `sequential, after ${LOGIN_WARMUP} warm-up calls; argon2id`),
+        row(oasPath, summarize(oasSamples), `sequential, Bearer; ${unidad.oas} OAs (${unidad.nombre.slice(0, 40)})`),
+        row('GET /api/colegios/', summarize(colegiosSamples), `sequential, Bearer; ${listaColegios?.length ?? 0} schools`),
+        row(
+          `${oasPath}, ${CLIENTS} clients`,
+          load.latency,
+          `${THROUGHPUT_MS / 1000} s: ${load.rps.toFixed(0)} req/s, ${load.failed} failed`,
+        ),
+        row(
+          'POST /api/admin/usuarios/ (seeding)',
+          seed.perCall,
+          `${seed.created} accounts, ${SEED_CONCURRENCY} at a time, ${(seed.ms / 1000).toFixed(1)} s`,
+        ),
+      ],
+      ['left', 'right', 'right', 'right', 'right', 'left'],
+    );
+    const serverTable = formatTable(
+      ['server', 'value'],
+      [
+        ['spawn to healthy (fresh data dir: migrate + seed)', `${startupMs.toFixed(0)} ms (startServer polls /healthz every 200 ms)`],
+        [`throughput, ${CLIENTS} concurrent clients`, `${load.rps.toFixed(0)} req/s (${load.ok} ok, ${load.failed} failed)`],
+        ['RSS after the run (VmRSS)', memory.rss],
+        ['peak RSS (VmHWM)', memory.peak],
+        ['whole run', `${runSeconds.toFixed(1)} s`],
+      ],
+      ['left', 'left'],
+    );
+    process.stdout.write(`\n${latency}\n\n${serverTable}\n\nNode ${process.version}, loopback HTTP, server pid ${server.process.pid}.\n`);
+  });
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`\nbench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,103 @@
+/**
+ * What both measuring scripts need from a running server: a client typed by openapi.yaml, the
+ * admin's session (tokens and the cookies a browser would send), and a clear stop when the site
+ * has not been built.
+ */
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import createClient from 'openapi-fetch';
+import type { paths } from '../../src/lib/api/schema.d.ts';
+import { type RunningServer, removeDir, root, startServer } from '../../tests/support/server.ts';
+
+export type ApiClient = ReturnType<typeof createClient<paths>>;
+
+export function apiClient(baseUrl: string, access?: string): ApiClient {
+  return createClient<paths>({ baseUrl, headers: access ? { authorization: `Bearer ${access}` } : {} });
+}
+
+export interface Session {
+  access: string;
+  refresh: string;
+  /** `ed_access=…; ed_refresh=…`, the Cookie header of a signed-in browser. */
+  cookie: string;
+  usuarioId: number;
+}
+
+/** The `name=value` pairs of Set-Cookie headers, joined as one Cookie request header. */
+export function cookieHeader(setCookies: string[]): string {
+  return setCookies
+    .map((c) => c.split(';')[0]?.trim() ?? '')
+    .filter((pair) => pair.includes('=') && !pair.endsWith('='))
+    .join('; ');
+}
+
+/** POST /auth/login/; throws with the server's answer when the sign-in fails. */
+export async function signIn(baseUrl: string, credentials: { email: string; password: string }): Promise<Session> {
+  const { data, error, response } = await apiClient(baseUrl).POST('/auth/login/', { body: credentials });
+  if (!data) {
+    throw new Error(`Sign-in as ${credentials.email} failed (HTTP ${response.status}): ${JSON.stringify(error)}`);
+  }
+  const cookie = cookieHeader(response.headers.getSetCookie());
+  if (!/(^|; )ed_access=/.test(cookie) || !/(^|; )ed_refresh=/.test(cookie)) {
+    throw new Error(
+      `Sign-in as ${credentials.email} answered 200 but did not set the ed_access and ed_refresh cookies (got: ${cookie || 'none'}).`,
+    );
+  }
+  return { access: data.access, refresh: data.refresh, cookie, usuarioId: data.usuario.id };
+}
+
+const entry = path.join(root, 'dist/server/entry.mjs');
+
+/** Exits with 'Run npm run build first' when there is no build; warns when sources are newer than it. */
+export function requireBuild(): void {
+  if (!existsSync(entry) || !existsSync(path.join(root, 'dist/client'))) {
+    process.stderr.write('The site is not built. Run npm run build first.\n');
+    process.exit(1);
+  }
+  const built = statSync(entry).mtimeMs;
+  const newer = ['src/pages', 'src/layouts', 'src/islands']
+    .flatMap((dir) => listFiles(path.join(root, dir)))
+    .filter((file) => statSync(file).mtimeMs > built);
+  if (newer.length > 0) {
+    const shown = newer.slice(0, 3).map((f) => path.relative(root, f));
+    process.stderr.write(
+      `Warning: ${newer.length} source file(s) changed after the last build (${shown.join(', ')}${newer.length > 3 ? ', …' : ''}); run npm run build for current figures.\n`,
+    );
+  }
+}
+
+/** Every file under a folder (none when it does not exist). */
+export function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/**
+ * Runs `work` against the built server started on a fresh, empty data directory; stops the server
+ * and removes the directory afterwards, also when `work` throws or the run is interrupted.
+ */
+export async function withServer<T>(prefix: string, work: (server: RunningServer, startupMs: number) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const started = performance.now();
+  const starting = startServer({ dataDir });
+  const cleanup = async () => {
+    const server = await starting.catch(() => undefined);
+    await server?.stop();
+    removeDir(dataDir);
+  };
+  const interrupted = () => void cleanup().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    const server = await starting;
+    return await work(server, performance.now() - started);
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await cleanup();
+  }
+}
