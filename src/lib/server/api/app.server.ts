@@ -94,6 +94,8 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/admin', adminRoutes({ invitaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
+  // Sections still to come mount here, each in its own block:
+  // capsulas (issue 4) · bdocente (issue 5) · comunidad y perfiles (issue 7) · foro (issue 8)
 
   return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales } };
 }
