@@ -14,6 +14,7 @@ import { hashPassword } from '../../src/lib/server/auth/password.server.ts';
 import { openDatabase } from '../../src/lib/server/db/client.server.ts';
 import { perfilesDocentes, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
+import { createJobRunner } from '../../src/lib/server/jobs/runner.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
 import type { Message } from '../../src/lib/server/mail/mailer.server.ts';
 import { createDiskStorage } from '../../src/lib/server/storage/storage.server.ts';
@@ -59,6 +60,7 @@ export async function createTestApi() {
   await seedCatalogos(database.db);
   const filesDir = mkdtempSync(path.join(os.tmpdir(), 'ed-api-files-'));
   const storage = createDiskStorage(filesDir);
+  const jobs = createJobRunner({ db: database.db, log: createLogger('silent') });
   const mails: Message[] = [];
   const clock = { now: new Date() };
   const api = createApi({
@@ -68,12 +70,14 @@ export async function createTestApi() {
     config: {
       PUBLIC_URL: 'http://localhost:4321',
       HELP_EMAIL: 'ayuda@example.cl',
+      FFMPEG_PATH: 'ffmpeg',
       MAX_VIDEO_MB: 50,
       MAX_MANUAL_MB: 5,
       MAX_MATERIAL_MB: 5,
       MAX_IMAGEN_MB: 2,
     },
     storage,
+    jobs,
     jwtSecret: 'test-secret-that-is-long-enough-0123456789',
     now: () => clock.now,
     adminKey: ADMIN_KEY,
@@ -144,6 +148,8 @@ export async function createTestApi() {
     tokenFrom: (link: string) => decodeURIComponent(link.split('/').filter(Boolean).at(-1) ?? ''),
     findUser: async (email: string) => (await database.db.select().from(usuarios).where(eq(usuarios.email, email)))[0],
     storage,
+    /** Runs every due background job now (tests do not start the polling loop). */
+    jobs,
     close: async () => {
       await database.close();
       await drop();

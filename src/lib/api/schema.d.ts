@@ -973,7 +973,8 @@ export interface paths {
          * Send a message to another user by email.
          * @description The path id and `id_usuario_sender` must be the signed-in user (403 otherwise). The mail goes
          *     to the receiver's address with the sender's address as Reply-To; the receiver's address is
-         *     never shown to the sender.
+         *     never shown to the sender. The message is kept. A sender may send at most 10 messages per
+         *     hour (429 with `Retry-After` after that), so the directory cannot be used to send mail in bulk.
          */
         post: operations["sendContactEmail"];
         delete?: never;
@@ -1675,6 +1676,12 @@ export interface components {
          */
         Capsula: {
             id: number;
+            /** @description Bytes of the original video (shown on the download button). */
+            tamano: number;
+            /** @description Seconds of video. */
+            duracion: number | null;
+            /** @description Why processing failed ('error'), in Spanish, for the author. */
+            mensaje_error: string | null;
             titulo: string;
             /** @description Markdown as the author wrote it. */
             descripcion: string;
@@ -1808,7 +1815,7 @@ export interface components {
             nombre: string;
             descripcion: string;
             activa: boolean;
-            /** @description URL path of the category image, '/miniaturas/categorias/{id}/'. */
+            /** @description URL path of the category image, '/miniaturas/categorias/{id}/?v={version}' (the version changes with the image, so caches refresh). */
             archivo: string;
             /** Format: date-time */
             fecha_creacion: string;
@@ -2162,6 +2169,26 @@ export interface components {
         };
     };
     responses: {
+        /** @description Part of the file, for a single `Range` request (resumed downloads, video seeking). */
+        PartialContent: {
+            headers: {
+                /** @description 'bytes start-end/size'. */
+                "Content-Range"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        /** @description The requested range lies outside the file (`Content-Range` gives the size). */
+        RangeNotSatisfiable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body is neither JSON nor a form (urlencoded or multipart). */
         UnsupportedMediaType: {
             headers: {
@@ -2865,9 +2892,11 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listCapsulaComentarios: {
@@ -3310,9 +3339,11 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     likeMaterial: {
@@ -3582,9 +3613,11 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     readManual: {
@@ -3621,6 +3654,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     listManualComentarios: {
@@ -4024,7 +4058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detalle"];
                 };
             };
-            /** @description Invalid fields. Messages: 'Debe ingresar un asunto', 'Debe ingresar un mensaje'. */
+            /** @description Invalid fields (messages 'Debe ingresar un asunto', 'Debe ingresar un mensaje'), or the receiver is the sender. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4045,6 +4079,7 @@ export interface operations {
                 };
             };
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     sendHelpEmail: {
@@ -4367,6 +4402,19 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The account started too many conversations recently (5 per hour): 'Ha publicado
+             *     demasiadas conversaciones en poco tiempo. Espere N minutos antes de publicar otra.'
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getConversacionReaccionesUsuario: {
@@ -4457,6 +4505,19 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The account posted too many comments recently (40 per hour): 'Ha publicado demasiados
+             *     comentarios en poco tiempo. Espere N minutos antes de volver a comentar.'
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getConversacion: {
@@ -4701,9 +4762,11 @@ export interface operations {
                     "video/mp2t": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getHealth: {

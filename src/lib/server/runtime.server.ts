@@ -34,7 +34,7 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     await seedCatalogos(database.db);
     const admin = await seedAdmin(database.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: dirs.outbox, log });
-    const jobs = createJobRunner({ db: database.db, log: log.child({ component: 'jobs' }), handlers: {} });
+    const jobs = createJobRunner({ db: database.db, log: log.child({ component: 'jobs' }) });
     const adminKey = persistentSecret(config.dataDir, 'admin-key');
     const storage = createDiskStorage(dirs.files);
     const jobsInServer = config.JOBS_IN_SERVER;
@@ -44,6 +44,7 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
       log,
       config,
       storage,
+      jobs,
       jwtSecret: config.JWT_SECRET ?? persistentSecret(config.dataDir, 'jwt'),
       now: () => new Date(),
       adminKey,

@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../log.server.ts';
 import { createAyudaService } from '../services/ayuda.server.ts';
+import { createCapsulasService } from '../services/capsulas.server.ts';
 import { createCatalogosService } from '../services/catalogos.server.ts';
 import type { ServiceContext } from '../services/context.server.ts';
 import { createCuentasService } from '../services/cuentas.server.ts';
@@ -18,6 +19,7 @@ import { authRoutes } from './auth.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { ApiError, type ErrorBody } from './errors.server.ts';
+import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
 
@@ -43,6 +45,7 @@ export function createApi(deps: ApiDeps) {
   const invitaciones = createInvitacionesService(deps, cuentas);
   const keys = { secret: deps.jwtSecret, now: deps.now };
   const manuales = createManualesService(deps);
+  const capsulas = createCapsulasService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
 
@@ -95,9 +98,12 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
   // Sections still to come mount here, each in its own block:
-  // capsulas (issue 4) · bdocente (issue 5) · comunidad y perfiles (issue 7) · foro (issue 8)
+  // bdocente (issue 5) · comunidad y perfiles (issue 7) · foro (issue 8)
+  app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage: deps.storage }));
+  app.route('/streaming', streamingRoutes(capsulas, { keys, storage: deps.storage }));
+  app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage: deps.storage }));
 
-  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales } };
+  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas } };
 }
 
 export type Api = ReturnType<typeof createApi>;

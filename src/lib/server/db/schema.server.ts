@@ -15,6 +15,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   serial,
   smallint,
   text,
@@ -218,6 +219,10 @@ export const capsulas = pgTable(
     estado: text('estado', { enum: ['procesando', 'listo', 'error'] })
       .notNull()
       .default('procesando'),
+    /** Why processing failed, in Spanish, for the author's 'Capsulas procesando' panel. */
+    mensaje_error: text('mensaje_error'),
+    /** Seconds of video, read by ffprobe at upload. */
+    duracion: real('duracion'),
     n_visitas: integer('n_visitas').notNull().default(0),
     id_area: ref('id_area').references(() => areas.id),
     codigo_nivel: text('codigo_nivel')

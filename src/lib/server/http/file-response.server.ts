@@ -49,7 +49,10 @@ export async function fileResponse(storage: Storage, options: FileResponseOption
       if (to !== '') end = Math.min(Number(to), size - 1);
     }
     if (start > end || start >= size) {
-      return new Response(null, { status: 416, headers: { 'content-range': `bytes */${size}` } });
+      return new Response(JSON.stringify({ detail: 'El rango pedido no está dentro del archivo', statusCode: 416 }), {
+        status: 416,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'content-range': `bytes */${size}` },
+      });
     }
     status = 206;
     headers.set('content-range', `bytes ${start}-${end}/${size}`);

@@ -8,17 +8,20 @@ import type { Db } from '../db/client.server.ts';
 import { trabajos } from '../db/schema.server.ts';
 import type { Logger } from '../log.server.ts';
 
-export type JobHandler = (datos: unknown, job: { id: number; intento: number }) => Promise<void>;
+/** `ultimo` is true on the last attempt: a handler records a final failure for people to see. */
+export type JobHandler = (datos: unknown, job: { id: number; intento: number; ultimo: boolean }) => Promise<void>;
 
 export interface JobRunnerOptions {
   db: Db;
   log: Logger;
-  handlers: Record<string, JobHandler>;
+  handlers?: Record<string, JobHandler>;
   pollMs?: number;
   leaseSeconds?: number;
 }
 
 export interface JobRunner {
+  /** Adds the handler of a job type (services register theirs when they are built). */
+  register(tipo: string, handler: JobHandler): void;
   enqueue(tipo: string, datos: unknown, options?: { maxIntentos?: number }): Promise<number>;
   start(): void;
   stop(): Promise<void>;
@@ -28,7 +31,12 @@ export interface JobRunner {
   drain(): Promise<number>;
 }
 
-export function createJobRunner({ db, log, handlers, pollMs = 1000, leaseSeconds = 15 * 60 }: JobRunnerOptions): JobRunner {
+/**
+ * A running job's lease is renewed every third of `leaseSeconds`; if its process dies, another
+ * worker (or this one after a restart) takes the job once the lease passes.
+ */
+export function createJobRunner({ db, log, handlers: initial = {}, pollMs = 1000, leaseSeconds = 120 }: JobRunnerOptions): JobRunner {
+  const handlers: Record<string, JobHandler> = { ...initial };
   let running = false;
   let lastPollOk = false;
   let timer: NodeJS.Timeout | undefined;
@@ -64,9 +72,18 @@ export function createJobRunner({ db, log, handlers, pollMs = 1000, leaseSeconds
     if (!job) return false;
     const handler = handlers[job.tipo];
     const jobLog = log.child({ jobId: job.id, jobType: job.tipo, attempt: job.intentos });
+    const heartbeat = setInterval(
+      () => {
+        db.update(trabajos)
+          .set({ bloqueado_hasta: sql`now() + make_interval(secs => ${leaseSeconds})` })
+          .where(eq(trabajos.id, job.id))
+          .catch((error: unknown) => jobLog.warn('lease renewal failed', { error }));
+      },
+      (leaseSeconds * 1000) / 3,
+    );
     try {
       if (!handler) throw new Error(`no handler for job type ${job.tipo}`);
-      await handler(job.datos, { id: job.id, intento: job.intentos });
+      await handler(job.datos, { id: job.id, intento: job.intentos, ultimo: job.intentos >= job.max_intentos });
       await db.update(trabajos).set({ estado: 'hecho', bloqueado_hasta: null, ultimo_error: null }).where(eq(trabajos.id, job.id));
       jobLog.info('job done');
     } catch (error) {
@@ -83,6 +100,8 @@ export function createJobRunner({ db, log, handlers, pollMs = 1000, leaseSeconds
         })
         .where(eq(trabajos.id, job.id));
       jobLog.error(final ? 'job failed for good' : 'job failed; will retry', { error, retryInSeconds: final ? undefined : backoff });
+    } finally {
+      clearInterval(heartbeat);
     }
     return true;
   }
@@ -112,6 +131,9 @@ export function createJobRunner({ db, log, handlers, pollMs = 1000, leaseSeconds
   }
 
   return {
+    register(tipo, handler) {
+      handlers[tipo] = handler;
+    },
     async enqueue(tipo, datos, options = {}) {
       const [row] = await db
         .insert(trabajos)

@@ -1,6 +1,7 @@
 /** What every service receives: passed in as arguments so tests can build their own. */
 import type { Config } from '../config.server.ts';
 import type { Db } from '../db/client.server.ts';
+import type { JobRunner } from '../jobs/runner.server.ts';
 import type { Logger } from '../log.server.ts';
 import type { Mailer } from '../mail/mailer.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
@@ -9,8 +10,10 @@ export interface ServiceContext {
   db: Db;
   mailer: Mailer;
   log: Logger;
-  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'>;
+  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL' | 'FFMPEG_PATH' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'>;
   storage: Storage;
+  /** Background work: services register their job handlers and enqueue jobs. */
+  jobs: Pick<JobRunner, 'enqueue' | 'register'>;
   /** HMAC key for access tokens. */
   jwtSecret: string;
   now: () => Date;

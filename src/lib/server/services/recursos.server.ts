@@ -8,6 +8,8 @@ import type { Db } from '../db/client.server.ts';
 import {
   capsulas,
   comentarios,
+  foroCategorias,
+  foroConversaciones,
   likesCapsulas,
   likesManuales,
   likesMateriales,
@@ -25,6 +27,16 @@ const recursos = {
   material: { tabla: materiales, columna: comentarios.id_material, likes: likesMateriales, noEncontrado: 'No se encontró material' },
   manual: { tabla: manuales, columna: comentarios.id_manual, likes: likesManuales, noEncontrado: 'No se encontró manual' },
 } as const;
+
+/** Everything whose views are counted: the three kinds of content, and the forum (issue 8). */
+const visitables = {
+  capsula: capsulas,
+  material: materiales,
+  manual: manuales,
+  conversacion: foroConversaciones,
+  categoria: foroCategorias,
+} as const;
+export type TipoVisitable = keyof typeof visitables;
 
 export interface Autor {
   id: number;
@@ -144,9 +156,9 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
     },
 
     /** Counts a view once per person per visit; answers whether this one counted. */
-    async visitar(tipo: TipoRecurso, id: number, idUsuario: number): Promise<boolean> {
+    async visitar(tipo: TipoVisitable, id: number, idUsuario: number): Promise<boolean> {
       const at = now();
-      const { tabla } = recursos[tipo];
+      const tabla = visitables[tipo];
       return db.transaction(async (tx) => {
         const [last] = await tx
           .select({ ultima: visitas.ultima })

@@ -1,0 +1,317 @@
+/**
+ * Teaching capsules (SPEC.md sections 2-9, issue 4): admins upload a video, a durable job turns it
+ * into HLS for slow connections, and only then does it appear in the list. Authors (and admins,
+ * for moderation) edit and delete; everyone signed in watches, likes, comments and downloads.
+ */
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
+import { numPaginas } from '../../validation/listas.ts';
+import { ApiError } from '../api/errors.server.ts';
+import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, usuarios, visitas } from '../db/schema.server.ts';
+import { coincideTexto } from '../db/search.server.ts';
+import type { UploadedFile } from '../http/upload.server.ts';
+import type { JobHandler } from '../jobs/runner.server.ts';
+import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
+import { poster, probarVideo, transcodificarHls } from '../media/video.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { type Autor, createRecursosService, toAutor } from './recursos.server.ts';
+
+export const NO_ENCONTRADA = 'No se encontró capsula';
+export const TRABAJO_HLS = 'capsula-hls';
+const ERROR_PROCESO = 'No se pudo procesar el video. Súbalo nuevamente o en otro formato (.mp4 recomendado).';
+
+const extensiones: Partial<Record<Sniffed, string>> = { mp4: 'mp4', mov: 'mov', avi: 'avi', mpeg: 'mpeg' };
+const tipos: Record<string, string> = { mp4: 'video/mp4', mov: 'video/quicktime', avi: 'video/x-msvideo', mpeg: 'video/mpeg' };
+
+export interface Capsula {
+  id: number;
+  titulo: string;
+  descripcion: string;
+  extension: string;
+  n_visitas: number;
+  fecha_creacion: string;
+  likes: { id: number }[];
+  comentarios: number;
+  id_area: { id: number; nombre: string };
+  id_nivel: { codigo: string; nombre: string };
+  id_metodologia: { id: number; nombre: string };
+  id_usuario: Autor;
+  estado: 'procesando' | 'listo' | 'error';
+  tamano: number;
+  duracion: number | null;
+  mensaje_error: string | null;
+}
+
+export interface FiltrosCapsulas {
+  titulo?: string | undefined;
+  area?: number | undefined;
+  metodologia?: number | undefined;
+  nivel?: string | undefined;
+  pagina: number;
+  tamano_pagina: number;
+  order: 'fecha' | 'n_visitas';
+}
+
+export interface Actor {
+  id: number;
+  groups: string[];
+}
+
+const esAdmin = (a: Actor) => a.groups.includes('admin');
+export const claves = (id: number, extension = 'mp4') => ({
+  carpeta: `capsulas/${id}`,
+  original: `capsulas/${id}/original.${extension}`,
+  hls: `capsulas/${id}/hls`,
+  poster: `capsulas/${id}/poster.jpg`,
+});
+
+export function createCapsulasService(ctx: ServiceContext) {
+  const { db, storage } = ctx;
+  const recursos = createRecursosService(db, ctx.now);
+  const ffmpeg = ctx.config.FFMPEG_PATH;
+
+  async function componer(ids: number[]): Promise<Capsula[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({
+        c: capsulas,
+        area: { id: areas.id, nombre: areas.nombre },
+        nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
+        metodologia: { id: metodologias.id, nombre: metodologias.nombre },
+        autor: usuarios,
+      })
+      .from(capsulas)
+      .innerJoin(areas, eq(areas.id, capsulas.id_area))
+      .innerJoin(niveles, eq(niveles.codigo, capsulas.codigo_nivel))
+      .innerJoin(metodologias, eq(metodologias.id, capsulas.id_metodologia))
+      .innerJoin(usuarios, eq(usuarios.id, capsulas.id_usuario))
+      .where(inArray(capsulas.id, ids));
+    const [nComentarios, likes] = await Promise.all([
+      db
+        .select({ id: comentarios.id_capsula, n: count() })
+        .from(comentarios)
+        .where(inArray(comentarios.id_capsula, ids))
+        .groupBy(comentarios.id_capsula),
+      db
+        .select({ id: likesCapsulas.id_recurso, usuario: likesCapsulas.id_usuario })
+        .from(likesCapsulas)
+        .where(inArray(likesCapsulas.id_recurso, ids))
+        .orderBy(asc(likesCapsulas.fecha_creacion)),
+    ]);
+    const byId = new Map(rows.map((r) => [r.c.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      return [
+        {
+          id,
+          titulo: r.c.titulo,
+          descripcion: r.c.descripcion,
+          extension: r.c.extension,
+          n_visitas: r.c.n_visitas,
+          fecha_creacion: r.c.fecha_creacion.toISOString(),
+          likes: likes.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
+          comentarios: nComentarios.find((c) => c.id === id)?.n ?? 0,
+          id_area: r.area,
+          id_nivel: r.nivel,
+          id_metodologia: r.metodologia,
+          id_usuario: toAutor(r.autor),
+          estado: r.c.estado,
+          tamano: r.c.tamano,
+          duracion: r.c.duracion,
+          mensaje_error: r.c.mensaje_error,
+        },
+      ];
+    });
+  }
+
+  /** The row, if this person may see it: a capsule not ready yet is its author's and admins' only. */
+  async function visible(id: number, actor: Actor) {
+    const [row] = await db.select().from(capsulas).where(eq(capsulas.id, id));
+    if (!row || (row.estado !== 'listo' && row.id_usuario !== actor.id && !esAdmin(actor))) throw new ApiError(404, NO_ENCONTRADA);
+    return row;
+  }
+
+  function puedeModificar(actor: Actor, idAutor: number) {
+    if (actor.id !== idAutor && !esAdmin(actor)) throw new ApiError(403, 'No tienes permisos');
+  }
+
+  /** Area, methodology and level must exist; each missing one gets the form's message. */
+  async function referencias(input: { id_area: number; id_metodologia: number; id_nivel: string }) {
+    const [[area], [metodologia], [nivel]] = await Promise.all([
+      db.select({ id: areas.id }).from(areas).where(eq(areas.id, input.id_area)),
+      db.select({ id: metodologias.id }).from(metodologias).where(eq(metodologias.id, input.id_metodologia)),
+      db.select({ codigo: niveles.codigo }).from(niveles).where(eq(niveles.codigo, input.id_nivel)),
+    ]);
+    const errors: Record<string, string[]> = {};
+    if (!area) errors.id_area = ['Debe seleccionar una area'];
+    if (!metodologia) errors.id_metodologia = ['Debe seleccionar una metodologia'];
+    if (!nivel) errors.id_nivel = ['Debe seleccionar un nivel'];
+    const first = Object.values(errors)[0]?.[0];
+    if (first) throw new ApiError(400, first, { errors });
+  }
+
+  const procesar: JobHandler = async (datos, job) => {
+    const id = Number((datos as { id?: unknown }).id);
+    const [row] = await db.select().from(capsulas).where(eq(capsulas.id, id));
+    if (!row) return; // deleted before its turn
+    const keys = claves(id, row.extension);
+    try {
+      const input = storage.path(keys.original);
+      const info = await probarVideo(input, ffmpeg);
+      if (!info) throw new Error('ffprobe found no video stream');
+      await transcodificarHls(input, storage.path(keys.hls), info, ffmpeg);
+      await poster(input, storage.path(keys.poster), info, ffmpeg);
+      const updated = await db
+        .update(capsulas)
+        .set({ estado: 'listo', mensaje_error: null, duracion: info.duration })
+        .where(eq(capsulas.id, id))
+        .returning({ id: capsulas.id });
+      if (updated.length === 0) await storage.remove(keys.carpeta); // deleted while transcoding
+      ctx.log.info('capsule ready', { capsulaId: id, seconds: info.duration });
+    } catch (error) {
+      if (job.ultimo) await db.update(capsulas).set({ estado: 'error', mensaje_error: ERROR_PROCESO }).where(eq(capsulas.id, id));
+      throw error;
+    }
+  };
+  ctx.jobs.register(TRABAJO_HLS, procesar);
+
+  return {
+    recursos,
+
+    async listar(f: FiltrosCapsulas) {
+      const where = and(
+        eq(capsulas.estado, 'listo'),
+        coincideTexto([capsulas.titulo, capsulas.descripcion], f.titulo),
+        f.area ? eq(capsulas.id_area, f.area) : undefined,
+        f.metodologia ? eq(capsulas.id_metodologia, f.metodologia) : undefined,
+        f.nivel ? eq(capsulas.codigo_nivel, f.nivel) : undefined,
+      );
+      const [total] = await db.select({ n: count() }).from(capsulas).where(where);
+      const page = await db
+        .select({ id: capsulas.id })
+        .from(capsulas)
+        .where(where)
+        .orderBy(
+          ...(f.order === 'n_visitas' ? [desc(capsulas.n_visitas), desc(capsulas.id)] : [desc(capsulas.fecha_creacion), desc(capsulas.id)]),
+        )
+        .limit(f.tamano_pagina)
+        .offset((f.pagina - 1) * f.tamano_pagina);
+      const num_results = total?.n ?? 0;
+      return { capsula: await componer(page.map((p) => p.id)), num_pages: numPaginas(num_results, f.tamano_pagina), num_results };
+    },
+
+    /** The author's capsules still processing or failed (admins may ask for anyone's). */
+    async procesando(actor: Actor, idUsuario = actor.id) {
+      if (idUsuario !== actor.id && !esAdmin(actor)) throw new ApiError(403, 'No tienes permisos');
+      const rows = await db
+        .select({ id: capsulas.id })
+        .from(capsulas)
+        .where(and(eq(capsulas.id_usuario, idUsuario), inArray(capsulas.estado, ['procesando', 'error'])))
+        .orderBy(desc(capsulas.fecha_creacion));
+      return { capsulas: await componer(rows.map((r) => r.id)) };
+    },
+
+    async obtener(id: number, actor: Actor, contarVisita = true): Promise<Capsula> {
+      const row = await visible(id, actor);
+      if (contarVisita && row.estado === 'listo') await recursos.visitar('capsula', id, actor.id);
+      const [capsula] = await componer([id]);
+      if (!capsula) throw new ApiError(404, NO_ENCONTRADA);
+      return capsula;
+    },
+
+    /** Admins only. The file must be a real, decodable video; nothing stays behind otherwise. */
+    async crear(actor: Actor, input: CapsulaInput, archivo: UploadedFile | undefined): Promise<Capsula> {
+      if (!esAdmin(actor)) throw new ApiError(403, 'No tienes permisos');
+      if (!archivo || archivo.size === 0) throw new ApiError(400, VIDEO_REQUERIDO, { errors: { archivo: [VIDEO_REQUERIDO] } });
+      const invalido = () => new ApiError(400, VIDEO_INVALIDO, { errors: { archivo: [VIDEO_INVALIDO] } });
+      const extension = extensiones[await sniffFile(archivo.tmpPath)];
+      if (!extension) throw invalido();
+      const info = await probarVideo(archivo.tmpPath, ffmpeg);
+      if (!info) throw invalido();
+      await referencias(input);
+      const [row] = await db
+        .insert(capsulas)
+        .values({
+          titulo: input.titulo,
+          descripcion: input.descripcion,
+          extension,
+          archivo: 'pendiente',
+          tamano: archivo.size,
+          duracion: info.duration,
+          id_area: input.id_area,
+          id_metodologia: input.id_metodologia,
+          codigo_nivel: input.id_nivel,
+          id_usuario: actor.id,
+        })
+        .returning({ id: capsulas.id });
+      if (!row) throw new Error('capsule not stored');
+      const keys = claves(row.id, extension);
+      try {
+        await storage.adopt(keys.original, archivo.tmpPath);
+        await db.update(capsulas).set({ archivo: keys.original }).where(eq(capsulas.id, row.id));
+        await ctx.jobs.enqueue(TRABAJO_HLS, { id: row.id }, { maxIntentos: 3 });
+      } catch (error) {
+        await db.delete(capsulas).where(eq(capsulas.id, row.id));
+        await storage.remove(keys.carpeta);
+        throw error;
+      }
+      ctx.log.info('capsule uploaded', { capsulaId: row.id, userId: actor.id, bytes: archivo.size, seconds: info.duration });
+      const [capsula] = await componer([row.id]);
+      if (!capsula) throw new Error('capsule vanished');
+      return capsula;
+    },
+
+    async editar(actor: Actor, input: CapsulaEdicionInput): Promise<void> {
+      const row = await visible(input.id, actor);
+      puedeModificar(actor, row.id_usuario);
+      await referencias(input);
+      await db
+        .update(capsulas)
+        .set({
+          titulo: input.titulo,
+          descripcion: input.descripcion,
+          id_area: input.id_area,
+          id_metodologia: input.id_metodologia,
+          codigo_nivel: input.id_nivel,
+        })
+        .where(eq(capsulas.id, row.id));
+    },
+
+    /** Removes the capsule, its comments and likes (cascade), its views, the original and renditions. */
+    async eliminar(actor: Actor, id: number): Promise<string> {
+      const row = await visible(id, actor);
+      puedeModificar(actor, row.id_usuario);
+      await db.transaction(async (tx) => {
+        await tx.delete(visitas).where(and(eq(visitas.tipo, 'capsula'), eq(visitas.id_recurso, id)));
+        await tx.delete(capsulas).where(eq(capsulas.id, id));
+      });
+      await storage.remove(claves(id).carpeta);
+      ctx.log.info('capsule deleted', { capsulaId: id, userId: actor.id });
+      return row.titulo;
+    },
+
+    async original(id: number, actor: Actor) {
+      const row = await visible(id, actor);
+      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}`, tipo: tipos[row.extension] ?? 'application/octet-stream' };
+    },
+
+    /** A playlist or segment of a ready capsule. */
+    async streaming(id: number, archivo: string, actor: Actor) {
+      const row = await visible(id, actor);
+      if (row.estado !== 'listo' || !/^[A-Za-z0-9_-]+\.(m3u8|ts)$/.test(archivo)) throw new ApiError(404, NO_ENCONTRADA);
+      return { key: `${claves(id).hls}/${archivo}`, tipo: archivo.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' };
+    },
+
+    async poster(id: number, actor: Actor): Promise<string | null> {
+      await visible(id, actor);
+      const key = claves(id).poster;
+      return (await storage.size(key)) ? key : null;
+    },
+
+    limiteBytes: () => ctx.config.MAX_VIDEO_MB * 1024 * 1024,
+    procesar,
+  };
+}
+
+export type CapsulasService = ReturnType<typeof createCapsulasService>;
