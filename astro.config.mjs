@@ -9,7 +9,9 @@ const serverCode = /\/src\/lib\/server\//;
 
 export default defineConfig({
   output: 'static',
-  adapter: node({ mode: 'middleware' }),
+  // No global body cap: uploads have their own limits per kind (MAX_VIDEO_MB...) and every other
+  // body is capped at 1 MB while it is read (src/lib/server/api/input.server.ts).
+  adapter: node({ mode: 'middleware', bodySizeLimit: 0 }),
   integrations: [react()],
   trailingSlash: 'ignore',
   security: { checkOrigin: false },

@@ -117,6 +117,69 @@ function memoryOf(pid: number | undefined): { rss: string; peak: string } {
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 
+const UPLOAD_BYTES = 1024 ** 3;
+const rssMb = (pid: number | undefined) => {
+  try {
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+};
+
+/**
+ * Issue 4's memory target: a 1 GiB capsule upload (an mp4 header, then zeros) streamed to the
+ * server while its RSS is sampled every 20 ms. The server must stream it to disk: the rise over
+ * the idle baseline stays under 64 MB. (The file is then refused as not a playable video.)
+ */
+async function uploadMemory(url: string, access: string, pid: number | undefined) {
+  const boundary = `----bench${Date.now()}`;
+  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const head = Buffer.from(
+    ['titulo', 'descripcion', 'id_area', 'id_metodologia', 'id_nivel']
+      .map((n, i) => field(n, ['Bench', 'Carga de 1 GiB', '1', '1', '01'][i] ?? ''))
+      .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="archivo"; filename="grande.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
+  const ftyp = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(1024 * 1024);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(head);
+      controller.enqueue(ftyp);
+      sent = ftyp.length;
+    },
+    pull(controller) {
+      const rest = UPLOAD_BYTES - sent;
+      if (rest <= 0) {
+        controller.enqueue(tail);
+        controller.close();
+        return;
+      }
+      const piece = rest >= chunk.length ? chunk : chunk.subarray(0, rest);
+      sent += piece.length;
+      controller.enqueue(piece);
+    },
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  const baseline = rssMb(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+  }, 20);
+  const start = performance.now();
+  const response = await fetch(`${url}/api/capsulas/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${access}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  await response.arrayBuffer();
+  clearInterval(sampler);
+  return { status: response.status, seconds: (performance.now() - start) / 1000, baseline, peak, rise: peak - baseline };
+}
+
 async function main(): Promise<void> {
   requireBuild();
   const runStart = performance.now();
@@ -143,6 +206,8 @@ async function main(): Promise<void> {
     const colegiosSamples = await repeat(LIST_RUNS, colegios);
     const { data: listaColegios } = await colegios();
     const load = await throughput(oas);
+    process.stdout.write("Uploading 1 GiB as a capsule video while sampling the server's memory…\n");
+    const upload = await uploadMemory(url, admin.access, server.process.pid);
     const memory = memoryOf(server.process.pid);
     const runSeconds = (performance.now() - runStart) / 1000;
 
@@ -172,6 +237,10 @@ async function main(): Promise<void> {
       [
         ['spawn to healthy (fresh data dir: migrate + seed)', `${startupMs.toFixed(0)} ms (startServer polls /healthz every 200 ms)`],
         [`throughput, ${CLIENTS} concurrent clients`, `${load.rps.toFixed(0)} req/s (${load.ok} ok, ${load.failed} failed)`],
+        [
+          '1 GiB capsule upload: RSS rise over idle',
+          `${upload.rise.toFixed(1)} MB (idle ${upload.baseline.toFixed(0)} MB, peak ${upload.peak.toFixed(0)} MB; target ≤ 64 MB; ${upload.seconds.toFixed(1)} s, answered ${upload.status})`,
+        ],
         ['RSS after the run (VmRSS)', memory.rss],
         ['peak RSS (VmHWM)', memory.peak],
         ['whole run', `${runSeconds.toFixed(1)} s`],

@@ -83,3 +83,12 @@ describe('bad input never becomes a 500', () => {
     expect(await res.json()).toEqual({ status: 'ok', db: true, jobs: true });
   });
 });
+
+describe('body size', () => {
+  it('refuses JSON bodies over 1 MB with 413 while reading them', async () => {
+    const huge = JSON.stringify({ email: 'a@b.cl', password: 'x'.repeat(1024 * 1024) });
+    const res = await t.call('POST', '/auth/login/', { body: huge, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect((await res.json()).detail).toBe('El contenido enviado es demasiado grande');
+  });
+});

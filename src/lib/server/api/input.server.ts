@@ -14,25 +14,63 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
   return result.data;
 }
 
+/** JSON and form bodies (not file uploads) are small: anything larger is refused while reading. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+async function readLimited(request: Request): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  const tooLarge = () => new ApiError(413, 'El contenido enviado es demasiado grande');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
 async function readBody(c: Context): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
-  if (type.startsWith('application/json')) {
+  const isJson = type.startsWith('application/json');
+  const isForm = type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data');
+  // No declared type: an empty body (e.g. a logout with the token in its cookie).
+  if (type === '') return {};
+  if (!isJson && !isForm) throw new ApiError(415, 'Tipo de contenido no soportado; envíe JSON o un formulario');
+  const bytes = await readLimited(c.req.raw);
+  if (isJson) {
     try {
-      return await c.req.json();
+      return bytes.length === 0 ? {} : JSON.parse(new TextDecoder().decode(bytes));
     } catch {
       throw new ApiError(400, 'El cuerpo de la solicitud no es un JSON válido');
     }
   }
-  if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
-    try {
-      return await c.req.parseBody({ all: true });
-    } catch {
-      throw new ApiError(400, 'El formulario enviado no es válido');
+  try {
+    const form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+    const out: Record<string, string | string[]> = {};
+    for (const [key, value] of form.entries()) {
+      if (typeof value !== 'string') continue;
+      const current = out[key];
+      out[key] = current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
     }
+    return out;
+  } catch {
+    throw new ApiError(400, 'El formulario enviado no es válido');
   }
-  // No declared type: an empty body (e.g. a logout with the token in its cookie).
-  if (type === '') return {};
-  throw new ApiError(415, 'Tipo de contenido no soportado; envíe JSON o un formulario');
 }
 
 /**
