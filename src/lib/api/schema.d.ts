@@ -1713,6 +1713,11 @@ export interface components {
         /** @description A teacher-library material. `comentarios` is the number of comments. */
         MaterialDocente: {
             id: number;
+            id_unidad: components["schemas"]["Unidad"];
+            /** @description Bytes of the file (shown on the download button). */
+            tamano: number;
+            /** @description Pages of a PDF; null for Office files. */
+            paginas: number | null;
             titulo: string;
             /** @description Markdown as the author wrote it. */
             descripcion: string;
@@ -2026,7 +2031,9 @@ export interface components {
             id_area: number;
             /** @description Level codigo. */
             id_nivel: string;
-            /** @description Learning-objective ids; one form part per id. */
+            /** @description The unit (of that area and level) chosen in the form; SPEC.md section 5 requires it. */
+            id_unidad: number;
+            /** @description Learning-objective ids of units of the same area and level; one form part per id. */
             oas: number[];
             /** @description Material type id. */
             tipo_material_docente: number;
@@ -2041,7 +2048,9 @@ export interface components {
             id_area: number;
             /** @description Level codigo. */
             id_nivel: string;
-            /** @description Learning-objective ids; one form part per id. */
+            /** @description The unit (of that area and level) chosen in the form; SPEC.md section 5 requires it. */
+            id_unidad: number;
+            /** @description Learning-objective ids of units of the same area and level; one form part per id. */
             oas: number[];
             /** @description Material type id. */
             tipo_material_docente: number;

@@ -14,6 +14,7 @@ import type { ServiceContext } from '../services/context.server.ts';
 import { createCuentasService } from '../services/cuentas.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
+import { createMaterialesService } from '../services/materiales.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { authRoutes } from './auth.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
@@ -21,6 +22,7 @@ import type { AppEnv } from './env.server.ts';
 import { ApiError, type ErrorBody } from './errors.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
+import { materialesRoutes, miniaturasMaterialesRoutes } from './materiales.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
 
 export interface ApiDeps extends ServiceContext {
@@ -46,6 +48,7 @@ export function createApi(deps: ApiDeps) {
   const keys = { secret: deps.jwtSecret, now: deps.now };
   const manuales = createManualesService(deps);
   const capsulas = createCapsulasService(deps);
+  const materiales = createMaterialesService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
 
@@ -98,12 +101,15 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
   // Sections still to come mount here, each in its own block:
-  // bdocente (issue 5) · comunidad y perfiles (issue 7) · foro (issue 8)
+  // comunidad y perfiles (issue 7) · foro (issue 8)
+  // bdocente (issue 5): after catalogosRoutes, whose /api/bdocente/tipo/ must match first.
+  app.route('/api/bdocente', materialesRoutes(materiales, { keys, storage: deps.storage }));
+  app.route('/miniaturas/bdocente', miniaturasMaterialesRoutes(materiales, { keys, storage: deps.storage }));
   app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage: deps.storage }));
   app.route('/streaming', streamingRoutes(capsulas, { keys, storage: deps.storage }));
   app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage: deps.storage }));
 
-  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas } };
+  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales } };
 }
 
 export type Api = ReturnType<typeof createApi>;

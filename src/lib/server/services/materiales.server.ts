@@ -1,0 +1,358 @@
+/**
+ * The teacher library (SPEC.md sections 2-9, issue 5): classroom materials aligned to the
+ * curriculum. Every teacher uploads (pdf, Word, Excel, PowerPoint, checked from the bytes); the
+ * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
+ */
+import { and, asc, count, desc, eq, exists, inArray } from 'drizzle-orm';
+import { numPaginas } from '../../validation/listas.ts';
+import {
+  EXTENSIONES_MATERIAL,
+  extensionDe,
+  MATERIAL_INVALIDO,
+  MATERIAL_REQUERIDO,
+  type MaterialEdicionInput,
+  type MaterialInput,
+} from '../../validation/materiales.ts';
+import { ApiError } from '../api/errors.server.ts';
+import {
+  areas,
+  comentarios,
+  likesMateriales,
+  materiales,
+  materialesOas,
+  niveles,
+  oas,
+  tiposMaterial,
+  unidades,
+  usuarios,
+  visitas,
+} from '../db/schema.server.ts';
+import { coincideTexto } from '../db/search.server.ts';
+import type { UploadedFile } from '../http/upload.server.ts';
+import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
+import type { Etiqueta } from '../media/placeholder.server.ts';
+import { sniffFile } from '../media/sniff.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { type Autor, createRecursosService, toAutor } from './recursos.server.ts';
+
+export const NO_ENCONTRADO = 'No se encontró material';
+
+export interface OA {
+  id: number;
+  codigo: string;
+  descripcion: string;
+  unidad: number;
+}
+
+export interface Material {
+  id: number;
+  titulo: string;
+  descripcion: string;
+  extension: string;
+  archivo: string;
+  id_area: { id: number; nombre: string };
+  id_nivel: { codigo: string; nombre: string };
+  id_unidad: { id: number; codigo: string; nombre: string };
+  oas: OA[];
+  tipo_material_docente: { id: number; nombre: string };
+  id_usuario: Autor;
+  fecha_creacion: string;
+  n_visitas: number;
+  likes: { id: number }[];
+  comentarios: number;
+  tamano: number;
+  paginas: number | null;
+}
+
+export interface FiltrosMateriales {
+  titulo?: string | undefined;
+  tipo_material_docente?: number | undefined;
+  id_nivel?: string | undefined;
+  id_area?: number | undefined;
+  id_unidad?: number | undefined;
+  oa?: number | undefined;
+  pagina: number;
+  tamano_pagina: number;
+  order: 'fecha' | 'n_visitas';
+}
+
+export interface Actor {
+  id: number;
+  groups: string[];
+}
+
+const claves = (id: number, extension: string) => ({
+  carpeta: `materiales/${id}`,
+  archivo: `materiales/${id}/material.${extension}`,
+  miniatura: `materiales/${id}/miniatura.jpg`,
+});
+const etiquetas: Record<string, Etiqueta> = { pdf: 'PDF', word: 'Word', excel: 'Excel', powerpoint: 'PowerPoint' };
+export const etiquetaDe = (extension: string): Etiqueta =>
+  etiquetas[EXTENSIONES_MATERIAL[extension as keyof typeof EXTENSIONES_MATERIAL] ?? 'pdf'] ?? 'PDF';
+
+export function createMaterialesService(ctx: ServiceContext) {
+  const { db, storage } = ctx;
+  const recursos = createRecursosService(db, ctx.now);
+
+  async function componer(ids: number[]): Promise<Material[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({
+        m: materiales,
+        area: { id: areas.id, nombre: areas.nombre },
+        nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
+        unidad: { id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre },
+        tipo: { id: tiposMaterial.id, nombre: tiposMaterial.nombre },
+        autor: usuarios,
+      })
+      .from(materiales)
+      .innerJoin(areas, eq(areas.id, materiales.id_area))
+      .innerJoin(niveles, eq(niveles.codigo, materiales.codigo_nivel))
+      .innerJoin(unidades, eq(unidades.id, materiales.id_unidad))
+      .innerJoin(tiposMaterial, eq(tiposMaterial.id, materiales.id_tipo_material))
+      .innerJoin(usuarios, eq(usuarios.id, materiales.id_usuario))
+      .where(inArray(materiales.id, ids));
+    const [nComentarios, likes, objetivos] = await Promise.all([
+      db
+        .select({ id: comentarios.id_material, n: count() })
+        .from(comentarios)
+        .where(inArray(comentarios.id_material, ids))
+        .groupBy(comentarios.id_material),
+      db
+        .select({ id: likesMateriales.id_recurso, usuario: likesMateriales.id_usuario })
+        .from(likesMateriales)
+        .where(inArray(likesMateriales.id_recurso, ids))
+        .orderBy(asc(likesMateriales.fecha_creacion)),
+      db
+        .select({ material: materialesOas.id_material, id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
+        .from(materialesOas)
+        .innerJoin(oas, eq(oas.id, materialesOas.id_oa))
+        .where(inArray(materialesOas.id_material, ids))
+        .orderBy(asc(oas.codigo)),
+    ]);
+    const byId = new Map(rows.map((r) => [r.m.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      return [
+        {
+          id,
+          titulo: r.m.titulo,
+          descripcion: r.m.descripcion,
+          extension: r.m.extension,
+          archivo: `/api/bdocente/${id}/descargar/`,
+          id_area: r.area,
+          id_nivel: r.nivel,
+          id_unidad: r.unidad,
+          oas: objetivos.filter((o) => o.material === id).map(({ material: _, ...oa }) => oa),
+          tipo_material_docente: r.tipo,
+          id_usuario: toAutor(r.autor),
+          fecha_creacion: r.m.fecha_creacion.toISOString(),
+          n_visitas: r.m.n_visitas,
+          likes: likes.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
+          comentarios: nComentarios.find((c) => c.id === id)?.n ?? 0,
+          tamano: r.m.tamano,
+          paginas: r.m.paginas,
+        },
+      ];
+    });
+  }
+
+  async function fila(id: number) {
+    const [row] = await db.select().from(materiales).where(eq(materiales.id, id));
+    if (!row) throw new ApiError(404, NO_ENCONTRADO);
+    return row;
+  }
+
+  function puedeModificar(actor: Actor, idAutor: number) {
+    if (actor.id !== idAutor && !actor.groups.includes('admin')) throw new ApiError(403, 'No tienes permisos');
+  }
+
+  /**
+   * The choices must fit together: the unit is of the chosen area and level, every OA is of a unit
+   * of that area and level (a teacher may pick OAs from several units), the type exists.
+   */
+  async function coherencia(input: MaterialInput) {
+    const errors: Record<string, string[]> = {};
+    const [[area], [nivel], [unidad], [tipo], objetivos] = await Promise.all([
+      db.select({ id: areas.id }).from(areas).where(eq(areas.id, input.id_area)),
+      db.select({ codigo: niveles.codigo }).from(niveles).where(eq(niveles.codigo, input.id_nivel)),
+      db.select().from(unidades).where(eq(unidades.id, input.id_unidad)),
+      db.select({ id: tiposMaterial.id }).from(tiposMaterial).where(eq(tiposMaterial.id, input.tipo_material_docente)),
+      db
+        .select({ id: oas.id })
+        .from(oas)
+        .innerJoin(unidades, eq(unidades.id, oas.unidad))
+        .where(and(inArray(oas.id, input.oas), eq(unidades.id_area, input.id_area), eq(unidades.codigo_nivel, input.id_nivel))),
+    ]);
+    if (!area) errors.id_area = ['Debe ingresar una area'];
+    if (!nivel) errors.id_nivel = ['Debe ingresar un nivel'];
+    if (!unidad || unidad.id_area !== input.id_area || unidad.codigo_nivel !== input.id_nivel)
+      errors.id_unidad = ['Debe ingresar una unidad'];
+    if (objetivos.length !== input.oas.length) errors.oas = ['Los OA elegidos no corresponden a la asignatura y el nivel'];
+    if (!tipo) errors.tipo_material_docente = ['Debe especificar el tipo de material docente'];
+    const first = Object.values(errors)[0]?.[0];
+    if (first) throw new ApiError(400, first, { errors });
+  }
+
+  return {
+    recursos,
+
+    async listar(f: FiltrosMateriales) {
+      const where = and(
+        coincideTexto([materiales.titulo, materiales.descripcion], f.titulo),
+        f.tipo_material_docente ? eq(materiales.id_tipo_material, f.tipo_material_docente) : undefined,
+        f.id_nivel ? eq(materiales.codigo_nivel, f.id_nivel) : undefined,
+        f.id_area ? eq(materiales.id_area, f.id_area) : undefined,
+        f.id_unidad ? eq(materiales.id_unidad, f.id_unidad) : undefined,
+        f.oa
+          ? exists(
+              db
+                .select()
+                .from(materialesOas)
+                .where(and(eq(materialesOas.id_material, materiales.id), eq(materialesOas.id_oa, f.oa))),
+            )
+          : undefined,
+      );
+      const [total] = await db.select({ n: count() }).from(materiales).where(where);
+      const page = await db
+        .select({ id: materiales.id })
+        .from(materiales)
+        .where(where)
+        .orderBy(
+          ...(f.order === 'n_visitas'
+            ? [desc(materiales.n_visitas), desc(materiales.id)]
+            : [desc(materiales.fecha_creacion), desc(materiales.id)]),
+        )
+        .limit(f.tamano_pagina)
+        .offset((f.pagina - 1) * f.tamano_pagina);
+      const num_results = total?.n ?? 0;
+      return { material: await componer(page.map((p) => p.id)), num_pages: numPaginas(num_results, f.tamano_pagina), num_results };
+    },
+
+    /** An OA by its official code ('MA04 OA 03'), for the page that lists what is aligned to it. */
+    async oaPorCodigo(codigo: string) {
+      const [row] = await db
+        .select({
+          id: oas.id,
+          codigo: oas.codigo,
+          descripcion: oas.descripcion,
+          unidad: { id: unidades.id, nombre: unidades.nombre },
+          area: { id: areas.id, nombre: areas.nombre },
+          nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
+        })
+        .from(oas)
+        .innerJoin(unidades, eq(unidades.id, oas.unidad))
+        .innerJoin(areas, eq(areas.id, unidades.id_area))
+        .innerJoin(niveles, eq(niveles.codigo, unidades.codigo_nivel))
+        .where(eq(oas.codigo, codigo));
+      return row ?? null;
+    },
+
+    async obtener(id: number, visitante?: number): Promise<Material> {
+      await fila(id);
+      if (visitante !== undefined) await recursos.visitar('material', id, visitante);
+      const [material] = await componer([id]);
+      if (!material) throw new ApiError(404, NO_ENCONTRADO);
+      return material;
+    },
+
+    /** Any teacher. The name's extension must be allowed and the bytes must be of that family. */
+    async crear(actor: Actor, input: MaterialInput, archivo: UploadedFile | undefined): Promise<Material> {
+      if (!archivo || archivo.size === 0) throw new ApiError(400, MATERIAL_REQUERIDO, { errors: { archivo: [MATERIAL_REQUERIDO] } });
+      const invalido = () => new ApiError(400, MATERIAL_INVALIDO, { errors: { archivo: [MATERIAL_INVALIDO] } });
+      const extension = extensionDe(archivo.filename);
+      if (!extension) throw invalido();
+      const familia = EXTENSIONES_MATERIAL[extension];
+      const sniffed = await sniffFile(archivo.tmpPath);
+      const legacy = extension === 'doc' || extension === 'xls' || extension === 'ppt';
+      if (!(sniffed === familia || (legacy && sniffed === 'office-legacy'))) throw invalido();
+      const paginas = familia === 'pdf' ? await contarPaginas(archivo.tmpPath) : null;
+      if (familia === 'pdf' && paginas === null) throw invalido();
+      await coherencia(input);
+
+      const id = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(materiales)
+          .values({
+            titulo: input.titulo,
+            descripcion: input.descripcion,
+            extension,
+            archivo: 'pendiente',
+            tamano: archivo.size,
+            paginas,
+            id_area: input.id_area,
+            codigo_nivel: input.id_nivel,
+            id_unidad: input.id_unidad,
+            id_tipo_material: input.tipo_material_docente,
+            id_usuario: actor.id,
+          })
+          .returning({ id: materiales.id });
+        if (!row) throw new Error('material not stored');
+        await tx.insert(materialesOas).values(input.oas.map((id_oa) => ({ id_material: row.id, id_oa })));
+        return row.id;
+      });
+      const keys = claves(id, extension);
+      try {
+        await storage.adopt(keys.archivo, archivo.tmpPath);
+        if (familia === 'pdf') await miniaturaPdf(storage.path(keys.archivo), storage.path(keys.miniatura));
+        await db.update(materiales).set({ archivo: keys.archivo }).where(eq(materiales.id, id));
+      } catch (error) {
+        await db.delete(materiales).where(eq(materiales.id, id));
+        await storage.remove(keys.carpeta);
+        throw error;
+      }
+      ctx.log.info('material created', { materialId: id, userId: actor.id, bytes: archivo.size, extension });
+      return this.obtener(id);
+    },
+
+    async editar(actor: Actor, input: MaterialEdicionInput): Promise<void> {
+      const row = await fila(input.id);
+      puedeModificar(actor, row.id_usuario);
+      await coherencia(input);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(materiales)
+          .set({
+            titulo: input.titulo,
+            descripcion: input.descripcion,
+            id_area: input.id_area,
+            codigo_nivel: input.id_nivel,
+            id_unidad: input.id_unidad,
+            id_tipo_material: input.tipo_material_docente,
+          })
+          .where(eq(materiales.id, row.id));
+        await tx.delete(materialesOas).where(eq(materialesOas.id_material, row.id));
+        await tx.insert(materialesOas).values(input.oas.map((id_oa) => ({ id_material: row.id, id_oa })));
+      });
+    },
+
+    async eliminar(actor: Actor, id: number): Promise<string> {
+      const row = await fila(id);
+      puedeModificar(actor, row.id_usuario);
+      await db.transaction(async (tx) => {
+        await tx.delete(visitas).where(and(eq(visitas.tipo, 'material'), eq(visitas.id_recurso, id)));
+        await tx.delete(materiales).where(eq(materiales.id, id));
+      });
+      await storage.remove(claves(id, row.extension).carpeta);
+      ctx.log.info('material deleted', { materialId: id, userId: actor.id });
+      return row.titulo;
+    },
+
+    async archivo(id: number) {
+      const row = await fila(id);
+      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}`, extension: row.extension };
+    },
+
+    /** The first-page thumbnail of a PDF, or the type picture for Office files. */
+    async miniatura(id: number): Promise<{ key: string } | { etiqueta: Etiqueta }> {
+      const row = await fila(id);
+      const key = claves(id, row.extension).miniatura;
+      return (await storage.size(key)) ? { key } : { etiqueta: etiquetaDe(row.extension) };
+    },
+
+    limiteBytes: () => ctx.config.MAX_MATERIAL_MB * 1024 * 1024,
+  };
+}
+
+export type MaterialesService = ReturnType<typeof createMaterialesService>;
