@@ -14,6 +14,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // A browser answers in its own time: poll for up to 10 s, not vitest's default 1 s.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

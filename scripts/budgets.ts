@@ -39,6 +39,8 @@ interface SampleContext {
   adminId: number;
   /** An inactive teacher created for the run, or null when that failed. */
   teacherId: number | null;
+  /** A forum category with one conversation, created for the run, or null when that failed. */
+  foro: { categoriaId: number; conversacionId: number } | null;
 }
 
 /**
@@ -52,6 +54,12 @@ const SAMPLES: Record<string, (ctx: SampleContext) => string | null> = {
   '/comunidad/[id]/contactar/': (c) => (c.teacherId === null ? null : `/comunidad/${c.teacherId}/contactar/`),
   '/activar-cuenta/[token]/': () => '/activar-cuenta/token-de-muestra/',
   '/cambiar-contraseña/[token]/': () => '/cambiar-contraseña/token-de-muestra/',
+  '/foro/categorias/[id]/': (c) => (c.foro ? `/foro/categorias/${c.foro.categoriaId}/` : null),
+  '/foro/categorias/editar/[id]/': (c) => (c.foro ? `/foro/categorias/editar/${c.foro.categoriaId}/` : null),
+  '/foro/categorias/[idCategoria]/conversaciones/nueva/': (c) =>
+    c.foro ? `/foro/categorias/${c.foro.categoriaId}/conversaciones/nueva/` : null,
+  '/foro/categorias/[idCategoria]/conversacion/[id]/': (c) =>
+    c.foro ? `/foro/categorias/${c.foro.categoriaId}/conversacion/${c.foro.conversacionId}/` : null,
 };
 
 /** Served by the 404 page for a signed-in user. */
@@ -186,6 +194,36 @@ async function createTeacher(baseUrl: string, session: Session): Promise<number 
   return data?.usuario.id ?? null;
 }
 
+/** A 1x1 PNG: the server crops any category image to 640x360. */
+const SAMPLE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** A forum category with a conversation and a comment, as the forum's pages show them. */
+async function createForumSample(baseUrl: string, session: Session): Promise<SampleContext['foro']> {
+  const client = apiClient(baseUrl, session.access);
+  const campos = { nombre: 'Categoría de muestra', descripcion: 'Para medir las páginas del foro', activa: true };
+  const form = new FormData();
+  for (const [k, v] of Object.entries(campos)) form.set(k, String(v));
+  form.set('archivo', new Blob([Buffer.from(SAMPLE_PNG, 'base64')], { type: 'image/png' }), 'muestra.png');
+  const { data: categoria } = await client.POST('/api/foro/categorias/', {
+    body: { ...campos, archivo: 'muestra.png' },
+    bodySerializer: () => form,
+  });
+  if (!categoria) return null;
+  const { data: conversacion } = await client.POST('/api/foro/conversacion/nueva/', {
+    body: {
+      id_usuario: session.usuarioId,
+      id_categoria: categoria.id,
+      titulo: 'Conversación de muestra',
+      contenido: 'Un párrafo con **negrita**, una lista:\n\n- uno\n- dos\n\ny un [enlace](https://example.cl).',
+    },
+  });
+  if (!conversacion) return null;
+  await client.POST('/api/foro/conversacion/comentar/', {
+    body: { id_conversacion: conversacion.id, id_categoria: categoria.id, contenido: 'Un comentario de muestra', comentario_padre: null },
+  });
+  return { categoriaId: categoria.id, conversacionId: conversacion.id };
+}
+
 function verdictText(row: Measured): string {
   if (row.skipped) return row.skipped;
   if (row.problems.length > 0) return `FAIL: ${row.problems.join('; ')}`;
@@ -257,7 +295,11 @@ async function main(): Promise<number> {
   process.stdout.write(`Starting the built server on a fresh data directory (${pages.length} page files found)…\n`);
   return withServer('ed-budgets-', async (server) => {
     const session = await signIn(server.url, ADMIN);
-    const ctx: SampleContext = { adminId: session.usuarioId, teacherId: await createTeacher(server.url, session) };
+    const ctx: SampleContext = {
+      adminId: session.usuarioId,
+      teacherId: await createTeacher(server.url, session),
+      foro: await createForumSample(server.url, session),
+    };
     const load = assetLoader(server.url, session.cookie);
 
     const rows: Measured[] = [];

@@ -12,15 +12,17 @@ import { createCapsulasService } from '../services/capsulas.server.ts';
 import { createCatalogosService } from '../services/catalogos.server.ts';
 import type { ServiceContext } from '../services/context.server.ts';
 import { createCuentasService } from '../services/cuentas.server.ts';
+import { createForoService } from '../services/foro.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
 import { createMaterialesService } from '../services/materiales.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { authRoutes } from './auth.server.ts';
+import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { ApiError, type ErrorBody } from './errors.server.ts';
-import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
+import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { materialesRoutes, miniaturasMaterialesRoutes } from './materiales.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
@@ -49,6 +51,8 @@ export function createApi(deps: ApiDeps) {
   const manuales = createManualesService(deps);
   const capsulas = createCapsulasService(deps);
   const materiales = createMaterialesService(deps);
+  // foro (issue 8)
+  const foro = createForoService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
 
@@ -101,15 +105,17 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
   // Sections still to come mount here, each in its own block:
-  // comunidad y perfiles (issue 7) · foro (issue 8)
   // bdocente (issue 5): after catalogosRoutes, whose /api/bdocente/tipo/ must match first.
   app.route('/api/bdocente', materialesRoutes(materiales, { keys, storage: deps.storage }));
   app.route('/miniaturas/bdocente', miniaturasMaterialesRoutes(materiales, { keys, storage: deps.storage }));
   app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage: deps.storage }));
   app.route('/streaming', streamingRoutes(capsulas, { keys, storage: deps.storage }));
   app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage: deps.storage }));
+  // foro (issue 8)
+  app.route('/api/foro', foroRoutes(foro, { keys, storage: deps.storage, now: deps.now }));
+  app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage: deps.storage }));
 
-  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales } };
+  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales, foro } };
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -10,7 +10,10 @@ export interface ServiceContext {
   db: Db;
   mailer: Mailer;
   log: Logger;
-  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL' | 'FFMPEG_PATH' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'>;
+  config: Pick<
+    Config,
+    'PUBLIC_URL' | 'HELP_EMAIL' | 'FFMPEG_PATH' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'
+  >;
   storage: Storage;
   /** Background work: services register their job handlers and enqueue jobs. */
   jobs: Pick<JobRunner, 'enqueue' | 'register'>;

@@ -1,0 +1,93 @@
+/**
+ * A labelled form field with its message (SPEC.md section 5): the label is read by screen
+ * readers, the message is tied to the input and marks it invalid.
+ */
+
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import { useEffect, useState } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+
+interface Base {
+  id: string;
+  etiqueta: string;
+  error?: string;
+  ayuda?: string;
+  registro?: UseFormRegisterReturn;
+}
+
+type Descrito = Pick<Base, 'id' | 'error' | 'ayuda'>;
+
+function descripcion({ id, error, ayuda }: Descrito) {
+  const ids = [ayuda ? `${id}-ayuda` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return { 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined };
+}
+
+/** The hint goes under the label (read before the field), the message right after the field. */
+function Ayuda({ id, ayuda }: Descrito) {
+  return ayuda ? (
+    <small id={`${id}-ayuda`} className="ayuda-campo">
+      {ayuda}
+    </small>
+  ) : null;
+}
+
+function Mensaje({ id, error }: Descrito) {
+  return error ? <small id={`${id}-error`}>{error}</small> : null;
+}
+
+type CampoProps = Base & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>;
+
+export function Campo({ id, etiqueta, error, ayuda, registro, ...input }: CampoProps) {
+  return (
+    <>
+      <label htmlFor={id}>{etiqueta}</label>
+      <Ayuda id={id} ayuda={ayuda} />
+      <input id={id} {...input} {...registro} {...descripcion({ id, error, ayuda })} />
+      <Mensaje id={id} error={error} />
+    </>
+  );
+}
+
+type AreaProps = Base & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'>;
+
+export function AreaTexto({ id, etiqueta, error, ayuda, registro, ...area }: AreaProps) {
+  return (
+    <>
+      <label htmlFor={id}>{etiqueta}</label>
+      <Ayuda id={id} ayuda={ayuda} />
+      <textarea id={id} {...area} {...registro} {...descripcion({ id, error, ayuda })} />
+      <Mensaje id={id} error={error} />
+    </>
+  );
+}
+
+type SelectorProps = Base & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & { children: ReactNode };
+
+export function Selector({ id, etiqueta, error, ayuda, registro, children, ...select }: SelectorProps) {
+  return (
+    <>
+      <label htmlFor={id}>{etiqueta}</label>
+      <Ayuda id={id} ayuda={ayuda} />
+      <select id={id} {...select} {...registro} {...descripcion({ id, error, ayuda })}>
+        {children}
+      </select>
+      <Mensaje id={id} error={error} />
+    </>
+  );
+}
+
+/** A message for the whole form (the auth error above the sign-in form, SPEC.md section 8). */
+export function ErrorFormulario({ mensaje }: { mensaje: string | null }) {
+  return mensaje ? (
+    <p className="alerta" role="alert">
+      {mensaje}
+    </p>
+  ) : null;
+}
+
+/** Enables the submit button only once the island is live, so a press never posts the raw form. */
+export function useHidratado(): boolean {
+  const [hidratado, setHidratado] = useState(false);
+  useEffect(() => setHidratado(true), []);
+  return hidratado;
+}

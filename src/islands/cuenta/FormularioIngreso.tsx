@@ -1,0 +1,79 @@
+/**
+ * /ingresar/: email and password, the auth error above the form (SPEC.md sections 2, 5 and 8).
+ * A visitor who already has a session goes straight on; after signing in, to `siguiente`.
+ */
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { iniciarSesion, marcarNoAutenticado } from '../../lib/stores/session';
+import type { LoginInput } from '../../lib/validation/cuentas';
+import { Campo, ErrorFormulario, useHidratado } from '../comun/Campo';
+import { validacionDiferida } from '../comun/validacion';
+import { destinoSeguro, haySesion, ingresar } from './cuenta';
+
+const validacion = validacionDiferida(() => import('../comun/resolvers').then((m) => m.ingreso));
+
+const destino = () => destinoSeguro(new URLSearchParams(window.location.search).get('siguiente'));
+
+export default function FormularioIngreso() {
+  const hidratado = useHidratado();
+  const [error, setError] = useState<string | null>(null);
+  const [entrando, setEntrando] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: validacion.resolver, mode: 'onTouched' }); // no defaults: keep what was typed before hydration
+
+  useEffect(() => {
+    haySesion().then((conSesion) => {
+      if (conSesion) {
+        setEntrando(true);
+        window.location.replace(destino());
+      }
+    });
+  }, []);
+
+  const enviar = handleSubmit(async (datos) => {
+    setError(null);
+    // The start-up check may still be renewing the session: let it finish first.
+    if (await haySesion()) return window.location.replace(destino());
+    const resultado = await ingresar(datos);
+    if (!resultado.ok) {
+      marcarNoAutenticado();
+      setError(resultado.mensaje);
+      return;
+    }
+    setEntrando(true);
+    iniciarSesion(resultado.valor);
+    window.location.assign(destino());
+  });
+
+  const ocupado = isSubmitting || entrando;
+  return (
+    <form method="post" noValidate onSubmit={enviar} onFocus={validacion.precargar} aria-labelledby="titulo">
+      <ErrorFormulario mensaje={error} />
+      <Campo
+        id="email"
+        etiqueta="Correo"
+        type="email"
+        placeholder="Correo"
+        autoComplete="username"
+        inputMode="email"
+        error={errors.email?.message}
+        registro={register('email')}
+      />
+      <Campo
+        id="password"
+        etiqueta="Contraseña"
+        type="password"
+        placeholder="Contraseña"
+        autoComplete="current-password"
+        error={errors.password?.message}
+        registro={register('password')}
+      />
+      <button type="submit" disabled={!hidratado || ocupado} aria-busy={ocupado || undefined}>
+        Ingresar
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * One reaction as a toggle button (aria-pressed): its icon from the forum's sprite, its name and
+ * the count the server answered. Disabled until the island is live and while its call is out,
+ * so a double click sends one call.
+ */
+export interface BotonReaccionProps {
+  nombre: string;
+  icono: string;
+  cantidad: number;
+  activa: boolean;
+  ocupada: boolean;
+  hidratado: boolean;
+  chica?: boolean;
+  onAlternar: () => void;
+}
+
+export function BotonReaccion({ nombre, icono, cantidad, activa, ocupada, hidratado, chica, onAlternar }: BotonReaccionProps) {
+  return (
+    <button
+      type="button"
+      className={chica ? 'reaccion chica' : 'reaccion'}
+      aria-pressed={activa}
+      aria-busy={ocupada || undefined}
+      disabled={!hidratado || ocupada}
+      onClick={onAlternar}
+      title={`${nombre}: ${cantidad}`}
+    >
+      <svg className="icono" aria-hidden="true" focusable="false">
+        <use href={`#i-${icono}`} />
+      </svg>
+      <span>{nombre}</span>
+      <span className="conteo">{cantidad}</span>
+    </button>
+  );
+}

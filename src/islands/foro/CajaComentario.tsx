@@ -1,0 +1,71 @@
+/**
+ * The box to write a comment or a reply (SPEC.md sections 4 and 5): Comentar and Borrar appear
+ * only when there is text; an empty (blank) comment says 'Debe ingresar un comentario'.
+ * The text stays when the call fails, so nothing written is lost.
+ */
+import { type SubmitEvent, useId, useState } from 'react';
+
+export const COMENTARIO_MAX = 2000;
+
+export interface CajaComentarioProps {
+  etiqueta: string;
+  /** Publishes the text; resolves to whether it was published. */
+  onEnviar: (texto: string) => Promise<boolean>;
+  hidratado: boolean;
+  autoFocus?: boolean;
+}
+
+export function CajaComentario({ etiqueta, onEnviar, hidratado, autoFocus }: CajaComentarioProps) {
+  const id = useId();
+  const [texto, setTexto] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [enviando, setEnviando] = useState(false);
+
+  async function enviar(event: SubmitEvent) {
+    event.preventDefault();
+    const limpio = texto.trim();
+    if (limpio === '') return setError('Debe ingresar un comentario');
+    if (limpio.length > COMENTARIO_MAX) return setError(`Puede ingresar hasta ${COMENTARIO_MAX} caracteres`);
+    setError(null);
+    setEnviando(true);
+    const publicado = await onEnviar(limpio);
+    setEnviando(false);
+    if (publicado) setTexto('');
+  }
+
+  function borrar() {
+    setTexto('');
+    setError(null);
+    document.getElementById(id)?.focus();
+  }
+
+  return (
+    <form className="caja-comentario" onSubmit={enviar} noValidate>
+      <label htmlFor={id}>{etiqueta}</label>
+      <textarea
+        id={id}
+        rows={3}
+        value={texto}
+        // biome-ignore lint/a11y/noAutofocus: the box opens because the person asked to reply
+        autoFocus={autoFocus}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => {
+          setTexto(e.target.value);
+          if (error) setError(null);
+        }}
+      />
+      {error && <small id={`${id}-error`}>{error}</small>}
+      {texto !== '' && (
+        <div className="acciones">
+          <button type="submit" disabled={!hidratado || enviando} aria-busy={enviando || undefined}>
+            Comentar
+          </button>
+          <button type="button" className="secundario" onClick={borrar} disabled={enviando}>
+            Borrar
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * The state of the forum's two forms (a new post; a category), judged by the shared zod schemas
+ * loaded lazily. Like the other forms of the product a field is checked from its first blur on,
+ * then as it changes, and every field on submit, where focus goes to the first wrong one.
+ * Not react-hook-form: its 12 kB (gzip) put these pages, which also carry the editor or an image
+ * field, over the 90 kB budget of DESIGN.md.
+ */
+import { type SubmitEvent, useRef, useState } from 'react';
+import type { z } from 'zod';
+
+export interface OpcionesFormulario<C extends string> {
+  campos: readonly C[];
+  inicial: Record<C, string>;
+  /** The schema, loaded at the first need (and retried if that load failed). */
+  esquema: () => Promise<z.ZodType>;
+  /** Element ids that differ from the field's name (to move focus to the first wrong field). */
+  ids?: Partial<Record<C, string>>;
+}
+
+export function useFormulario<C extends string>({ campos, inicial, esquema, ids = {} }: OpcionesFormulario<C>) {
+  const [valores, setValores] = useState(inicial);
+  const [errores, setErrores] = useState<Partial<Record<C, string>>>({});
+  const [enviando, setEnviando] = useState(false);
+  const tocados = useRef(new Set<C>());
+  const carga = useRef<Promise<z.ZodType> | undefined>(undefined);
+
+  const obtener = () => {
+    carga.current ??= esquema().catch((error: unknown) => {
+      carga.current = undefined;
+      throw error;
+    });
+    return carga.current;
+  };
+
+  /** The schema's first message per field. */
+  async function juzgar(v: Record<C, string>): Promise<Partial<Record<C, string>>> {
+    const resultado = (await obtener()).safeParse(v);
+    const mensajes: Partial<Record<C, string>> = {};
+    if (resultado.success) return mensajes;
+    for (const issue of resultado.error.issues) {
+      const campo = campos.find((c) => c === issue.path[0]);
+      if (campo && !mensajes[campo]) mensajes[campo] = issue.message;
+    }
+    return mensajes;
+  }
+
+  async function revisar(campo: C, v: Record<C, string>) {
+    // Without the rules (connection lost) the server still checks everything.
+    const mensajes = await juzgar(v).catch(() => ({}) as Partial<Record<C, string>>);
+    setErrores((actuales) => ({ ...actuales, [campo]: mensajes[campo] }));
+  }
+
+  return {
+    valores,
+    errores,
+    enviando,
+    precargar: () => void obtener().catch(() => undefined),
+    cambiar(campo: C, valor: string) {
+      const siguientes = { ...valores, [campo]: valor };
+      setValores(siguientes);
+      if (tocados.current.has(campo)) void revisar(campo, siguientes);
+    },
+    tocar(campo: C) {
+      tocados.current.add(campo);
+      void revisar(campo, valores);
+    },
+    /** Messages the server answered, per field. */
+    ponerErrores(mensajes: Partial<Record<C, string>>) {
+      setErrores((actuales) => ({ ...actuales, ...mensajes }));
+    },
+    /** A submit handler: `alEnviar` runs only with valid values; `extra` adds checks of its own. */
+    enviar(alEnviar: (v: Record<C, string>) => Promise<void>, extra?: () => Promise<boolean>) {
+      return async (event: SubmitEvent) => {
+        event.preventDefault();
+        if (enviando) return;
+        for (const c of campos) tocados.current.add(c);
+        setEnviando(true);
+        try {
+          const [mensajes, extraOk] = await Promise.all([
+            juzgar(valores).catch(() => ({}) as Partial<Record<C, string>>),
+            extra ? extra() : Promise.resolve(true),
+          ]);
+          setErrores(mensajes);
+          const primero = campos.find((c) => mensajes[c]);
+          if (primero) document.getElementById(ids[primero] ?? primero)?.focus();
+          if (primero || !extraOk) return;
+          await alEnviar(valores);
+        } finally {
+          setEnviando(false);
+        }
+      };
+    },
+  };
+}

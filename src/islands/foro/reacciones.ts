@@ -1,0 +1,34 @@
+/**
+ * The forum's reactions (SPEC.md section 3): ids, names, the counter each one has in the contract
+ * and its icon in the forum's sprite. Comments take only Me gusta (1) and Me interesa (3).
+ */
+export const REACCIONES = [
+  { id: 1, nombre: 'Me gusta', campo: 'n_me_gusta', icono: 'me-gusta' },
+  { id: 2, nombre: 'Gran idea', campo: 'n_gran_idea', icono: 'gran-idea' },
+  { id: 3, nombre: 'Me interesa', campo: 'n_me_interesa', icono: 'me-interesa' },
+  { id: 4, nombre: 'Lo utilizaré', campo: 'n_lo_utilizare', icono: 'lo-utilizare' },
+  { id: 5, nombre: 'Me asombra', campo: 'n_me_asombra', icono: 'me-asombra' },
+] as const;
+
+export type Reaccion = (typeof REACCIONES)[number];
+export type IdReaccion = Reaccion['id'];
+
+export const REACCIONES_COMENTARIO = [REACCIONES[0], REACCIONES[2]] as const;
+export type IdReaccionComentario = (typeof REACCIONES_COMENTARIO)[number]['id'];
+
+export type Contadores = Record<Reaccion['campo'], number>;
+
+/** A border colour per author, the same on every page (SPEC.md section 9); dark enough for text on white. */
+export function colorAutor(id: number): string {
+  return `hsl(${(id * 137) % 360} 60% 28%)`;
+}
+
+/** 'AP' for Ana Pérez: the avatar when there is no photo. */
+export function iniciales(nombre: string): string {
+  return nombre
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((p) => p.charAt(0).toUpperCase())
+    .join('');
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { seccionActual } from './secciones';
+
+describe('seccionActual', () => {
+  it('highlights Inicio only on /, and each section on its whole subtree', () => {
+    expect(seccionActual('/')).toBe('/');
+    expect(seccionActual('/capsulas/')).toBe('/capsulas/');
+    expect(seccionActual('/capsulas/12')).toBe('/capsulas/');
+    expect(seccionActual('/capsulas')).toBe('/capsulas/');
+    expect(seccionActual('/biblioteca-docente/subir')).toBe('/biblioteca-docente/');
+    expect(seccionActual('/perfil/editar')).toBe('/perfil/editar');
+    expect(seccionActual('/perfil/5')).toBe('/perfil/editar');
+    expect(seccionActual('/ayuda')).toBeUndefined();
+    expect(seccionActual('/foros/')).toBeUndefined();
+  });
+});

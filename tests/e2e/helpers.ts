@@ -1,0 +1,114 @@
+/** Shared steps of the browser suite: signing in, inviting a teacher, routes to fake, axe. */
+import { createRequire } from 'node:module';
+import type { Browser, Page, Route } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { DESKTOP, MOBILE, newPage } from '../support/browser.ts';
+import { ADMIN, readOutbox, runCli } from '../support/server.ts';
+
+export const ANCHOS = [
+  ['escritorio', DESKTOP],
+  ['móvil', MOBILE],
+] as const;
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+
+export function abrir(browser: Browser, viewport = DESKTOP): Promise<Page> {
+  return newPage(browser, inject('baseUrl'), viewport);
+}
+
+/** Waits until every island of the page is live (Astro drops `ssr` once it hydrated). */
+export async function hidratada(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await expect.poll(() => page.locator('astro-island[ssr]').count()).toBe(0);
+}
+
+/** The base URL with a path, for comparing with page.url(). */
+export const url = (path: string) => new URL(path, inject('baseUrl')).toString();
+
+export async function ingresar(page: Page, email = ADMIN.email, password = ADMIN.password): Promise<void> {
+  await page.goto('/ingresar/');
+  await completarIngreso(page, email, password);
+}
+
+/** Signs in on the sign-in page already open (keeping its `siguiente`). */
+export async function completarIngreso(page: Page, email = ADMIN.email, password = ADMIN.password): Promise<void> {
+  await page.getByLabel('Correo').fill(email);
+  await page.getByLabel('Contraseña').fill(password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.waitForURL((u) => u.pathname !== '/ingresar/');
+}
+
+let contador = 0;
+/** A unique address per call, so tests never share an account. */
+export function correoNuevo(prefijo: string): string {
+  contador += 1;
+  return `${prefijo}.${Date.now().toString(36)}${contador}@colegio.cl`;
+}
+
+/** Invites a teacher with the admin CLI and returns the activation link mailed to them. */
+export async function invitar(email: string, nombres: string, apellidos: string): Promise<string> {
+  const salida = await runCli(['crear', '--email', email, '--nombres', nombres, '--apellidos', apellidos], inject('serverEnv'));
+  expect(salida.code, salida.stderr + salida.stdout).toBe(0);
+  return enlaceEnviadoA(email);
+}
+
+/** The link of the last mail sent to an address (activation or password reset). */
+export function enlaceEnviadoA(email: string): string {
+  const correo = readOutbox(inject('dataDir'))
+    .filter((m) => m.to.includes(email))
+    .at(-1);
+  if (!correo?.link) throw new Error(`no mail with a link was sent to ${email}`);
+  return correo.link;
+}
+
+/** Invites a teacher and activates the account through the API, as the activation page would. */
+export async function docenteActivo(email: string, password: string): Promise<void> {
+  const enlace = await invitar(email, 'Docente', 'Prueba Activa');
+  const token = new URL(enlace).pathname.split('/').at(-1) ?? '';
+  const res = await fetch(url('/api/usuarios/activar-cuenta/'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, password, password_confirmation: password }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** Answers a call with a status and a JSON body, optionally after a delay. */
+export function responder(status: number, body: unknown = {}, demoraMs = 0) {
+  return async (route: Route) => {
+    if (demoraMs) await new Promise((r) => setTimeout(r, demoraMs));
+    await route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  };
+}
+
+/** A call that never reaches the server (no response). */
+export const sinRespuesta = (route: Route) => route.abort('internetdisconnected');
+
+/** The message of a field, tied to its input by aria-describedby. */
+export async function mensajeDe(page: Page, etiqueta: string): Promise<string> {
+  const campo = page.getByLabel(etiqueta, { exact: true });
+  await expect.poll(() => campo.getAttribute('aria-invalid')).toBe('true');
+  const ids = (await campo.getAttribute('aria-describedby')) ?? '';
+  const id = ids.split(' ').find((i) => i.endsWith('-error'));
+  return (await page.locator(`#${id}`).textContent()) ?? '';
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** Runs axe-core on the page; returns the serious and critical violations. */
+export async function violacionesGraves(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violaciones: AxeViolation[] = await page.evaluate(async () => {
+    const resultado = await Reflect.get(window, 'axe').run(document);
+    return resultado.violations;
+  });
+  return violaciones
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
