@@ -10,12 +10,14 @@ import type { Logger } from '../log.server.ts';
 import { createAyudaService } from '../services/ayuda.server.ts';
 import { createCapsulasService } from '../services/capsulas.server.ts';
 import { createCatalogosService } from '../services/catalogos.server.ts';
+import { createComunidadService } from '../services/comunidad.server.ts';
 import type { ServiceContext } from '../services/context.server.ts';
 import { createCuentasService } from '../services/cuentas.server.ts';
 import { createForoService } from '../services/foro.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
 import { createMaterialesService } from '../services/materiales.server.ts';
+import { createPerfilesService } from '../services/perfiles.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { authRoutes } from './auth.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
@@ -25,6 +27,7 @@ import { ApiError, type ErrorBody } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { materialesRoutes, miniaturasMaterialesRoutes } from './materiales.server.ts';
+import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
 
 export interface ApiDeps extends ServiceContext {
@@ -51,6 +54,9 @@ export function createApi(deps: ApiDeps) {
   const manuales = createManualesService(deps);
   const capsulas = createCapsulasService(deps);
   const materiales = createMaterialesService(deps);
+  // comunidad y perfiles (issue 7)
+  const comunidad = createComunidadService(deps);
+  const perfiles = createPerfilesService(deps, { manuales, capsulas, materiales });
   // foro (issue 8)
   const foro = createForoService(deps);
 
@@ -104,6 +110,10 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/admin', adminRoutes({ invitaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
+  // comunidad y perfiles (issue 7): after usuariosRoutes, so the account routes match first.
+  app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage: deps.storage }));
+  app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'grande'));
+  app.route('/miniaturas/usuarios_min', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'min'));
   // Sections still to come mount here, each in its own block:
   // bdocente (issue 5): after catalogosRoutes, whose /api/bdocente/tipo/ must match first.
   app.route('/api/bdocente', materialesRoutes(materiales, { keys, storage: deps.storage }));
@@ -115,7 +125,7 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/foro', foroRoutes(foro, { keys, storage: deps.storage, now: deps.now }));
   app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage: deps.storage }));
 
-  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales, foro } };
+  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales, comunidad, perfiles, foro } };
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -46,6 +46,9 @@ export function fotoUrl(row: Pick<UsuarioRow, 'id' | 'foto_perfil'>): string {
   return `/miniaturas/usuarios/${row.id}?v=${version}`;
 }
 
+/** The small version of a photo URL (avatars, the top bar): same version, /miniaturas/usuarios_min/. */
+export const fotoPequena = (url: string): string => url.replace(/^\/miniaturas\/usuarios\//, '/miniaturas/usuarios_min/');
+
 export async function cargarPerfiles(db: Db, ids: number[]): Promise<Map<number, PerfilDocente>> {
   const result = new Map<number, PerfilDocente>();
   if (ids.length === 0) return result;

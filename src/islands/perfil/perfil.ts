@@ -1,0 +1,74 @@
+/**
+ * The profile calls of SPEC.md section 7 for the editing islands. Each answers what the island
+ * needs (the new data, or the Spanish sentence the server gave) and never throws: a network
+ * failure is `{ ok: false }`, and the island shows SPEC's message for it.
+ */
+import { api } from '../../lib/api/client';
+import type { components } from '../../lib/api/schema';
+import { $sesion, iniciarSesion } from '../../lib/stores/session';
+import type { DatosPersonales } from '../../lib/validation/perfil';
+
+export type Usuario = components['schemas']['Usuario'];
+export type PerfilDocente = components['schemas']['PerfilDocente'];
+export type Error = components['schemas']['Error'];
+
+export type Resultado<T> = { ok: true; data: T } | { ok: false; error?: Error | undefined };
+
+async function intentar<T>(llamada: () => Promise<{ data?: T; error?: Error }>): Promise<Resultado<T>> {
+  try {
+    const { data, error } = await llamada();
+    return data !== undefined ? { ok: true, data } : { ok: false, error };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The form as multipart, the encoding the contract gives PUT /api/usuarios/{id}/. */
+function formulario(campos: Record<string, string | number>): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(campos)) form.set(k, String(v));
+  return form;
+}
+
+export const actualizarDatos = (id: number, datos: DatosPersonales) =>
+  intentar(() =>
+    api.PUT('/api/usuarios/{id}/', {
+      params: { path: { id } },
+      body: { usuario: id, ...datos },
+      bodySerializer: formulario,
+    }),
+  );
+
+/**
+ * The cropped photo as multipart. The generated type of a binary field is a string, so the body
+ * names the file and the serializer sends the bytes.
+ */
+export function subirFoto(id: number, foto: Blob) {
+  const nombre = foto.type === 'image/webp' ? 'foto.webp' : 'foto.jpg';
+  const form = new FormData();
+  form.set('foto', foto, nombre);
+  return intentar(() =>
+    api.POST('/api/usuarios/{id}/foto/', { params: { path: { id } }, body: { foto: nombre }, bodySerializer: () => form }),
+  );
+}
+
+export const agregarEspecialidad = (id: number, especialidad: string) =>
+  intentar(() => api.POST('/api/usuarios/profesores/{id}/especialidades/', { params: { path: { id } }, body: { especialidad } }));
+
+export const quitarEspecialidad = (id: number, nombre: string) =>
+  intentar(() => api.DELETE('/api/usuarios/profesores/{id}/especialidades/{nombre}/', { params: { path: { id, nombre } } }));
+
+export const agregarArea = (id: number, area: string) =>
+  intentar(() => api.POST('/api/usuarios/profesores/{id}/areas/', { params: { path: { id } }, body: { area } }));
+
+export const quitarArea = (id: number, nombre: string) =>
+  intentar(() => api.DELETE('/api/usuarios/profesores/{id}/areas/{nombre}/', { params: { path: { id, nombre } } }));
+
+/**
+ * The new photo everywhere at once: the session store holds the signed-in user's photo, and the
+ * shell's top bar follows the store (src/layouts/shell.ts), so no reload is needed.
+ */
+export function mostrarFotoNueva(url: string): void {
+  const { usuario } = $sesion.get();
+  if (usuario) iniciarSesion({ ...usuario, foto_perfil: url });
+}

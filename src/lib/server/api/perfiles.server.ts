@@ -1,0 +1,119 @@
+/**
+ * Community and profiles under /api/usuarios (SPEC.md section 7, issue 7) and the profile photos
+ * under /miniaturas. Mounted after usuariosRoutes, and user ids only match digits, so the account
+ * routes (/activar-cuenta, /recuperar-cuenta, /cambiar-contrasena) are never taken for an id.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { contactoSchema } from '../../validation/cuentas.ts';
+import { areaPerfilSchema, busquedaProfesoresSchema, datosPersonalesSchema, especialidadSchema } from '../../validation/perfil.ts';
+import type { TokenKeys } from '../auth/tokens.server.ts';
+import { fileResponse } from '../http/file-response.server.ts';
+import { receiveUpload } from '../http/upload.server.ts';
+import type { ComunidadService } from '../services/comunidad.server.ts';
+import type { PerfilesService } from '../services/perfiles.server.ts';
+import type { Storage } from '../storage/storage.server.ts';
+import { type AppEnv, autenticado, mismoUsuario } from './env.server.ts';
+import { ApiError } from './errors.server.ts';
+import { body, params, query } from './input.server.ts';
+import { id, idParam } from './schemas.server.ts';
+
+const nombreParam = z.object({
+  id: id(),
+  nombre: z.string().trim().min(1, 'Nombre no válido').max(200, 'Nombre no válido'),
+});
+
+const edicionEntrada = datosPersonalesSchema.extend({ usuario: id().optional() });
+
+const contactoEntrada = contactoSchema.extend({
+  id_usuario_receiver: id('Destinatario no válido'),
+  id_usuario_sender: id().optional(),
+});
+
+/** Digits only: '/activar-cuenta' and the other account routes are not user ids. */
+const ID = ':id{[0-9]+}';
+
+export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: PerfilesService; keys: TokenKeys; storage: Storage }) {
+  const { comunidad, perfiles } = deps;
+  const auth = autenticado(deps.keys);
+  const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, groups: claims.groups });
+
+  return new Hono<AppEnv>({ strict: false })
+    .get('/profesores', auth, query(busquedaProfesoresSchema), async (c) => c.json(await comunidad.buscar(c.req.valid('query')), 200))
+    .get('/profesores/especialidades', auth, async (c) => c.json(await perfiles.especialidades(), 200))
+    .post(`/profesores/${ID}/especialidades`, auth, params(idParam), body(especialidadSchema), async (c) => {
+      const perfil = await perfiles.agregarEspecialidad(actor(c.var.auth), c.req.valid('param').id, c.req.valid('json').especialidad);
+      return c.json(perfil, 201);
+    })
+    .delete(`/profesores/${ID}/especialidades/:nombre`, auth, params(nombreParam), async (c) => {
+      const { id: idUsuario, nombre } = c.req.valid('param');
+      return c.json(await perfiles.quitarEspecialidad(actor(c.var.auth), idUsuario, nombre), 200);
+    })
+    .post(`/profesores/${ID}/areas`, auth, params(idParam), body(areaPerfilSchema), async (c) => {
+      const perfil = await perfiles.agregarArea(actor(c.var.auth), c.req.valid('param').id, c.req.valid('json').area);
+      return c.json(perfil, 201);
+    })
+    .delete(`/profesores/${ID}/areas/:nombre`, auth, params(nombreParam), async (c) => {
+      const { id: idUsuario, nombre } = c.req.valid('param');
+      return c.json(await perfiles.quitarArea(actor(c.var.auth), idUsuario, nombre), 200);
+    })
+    .get(`/${ID}`, auth, params(idParam), async (c) => c.json(await perfiles.obtener(actor(c.var.auth), c.req.valid('param').id), 200))
+    .put(
+      `/${ID}`,
+      auth,
+      params(idParam),
+      async (c, next) => {
+        // Permission before validation: nobody learns the rules of another person's form.
+        mismoUsuario(c, c.req.valid('param').id);
+        await next();
+      },
+      body(edicionEntrada),
+      async (c) => {
+        const { id: pathId } = c.req.valid('param');
+        const { usuario, ...datos } = c.req.valid('json');
+        if (usuario !== undefined && usuario !== pathId) throw new ApiError(403, 'No tienes permisos');
+        return c.json(await perfiles.actualizar(actor(c.var.auth), pathId, datos), 200);
+      },
+    )
+    .post(`/${ID}/enviar-email`, auth, params(idParam), body(contactoEntrada), async (c) => {
+      const { id: pathId } = c.req.valid('param');
+      const input = c.req.valid('json');
+      mismoUsuario(c, pathId);
+      if (input.id_usuario_sender !== undefined) mismoUsuario(c, input.id_usuario_sender);
+      await comunidad.contactar(pathId, input.id_usuario_receiver, input);
+      return c.json({ detail: 'Mensaje enviado!' }, 200);
+    })
+    .post(`/${ID}/foto`, auth, params(idParam), async (c) => {
+      // Refuse before receiving a body nobody may send.
+      mismoUsuario(c, c.req.valid('param').id);
+      const upload = await receiveUpload(c.req.raw, deps.storage.tempDir, { maxFileBytes: perfiles.limiteFotoBytes() });
+      try {
+        const foto = upload.files.find((f) => f.field === 'foto');
+        const url = await perfiles.subirFoto(actor(c.var.auth), c.req.valid('param').id, foto);
+        return c.json({ detail: 'Tu foto de perfil se actualizo correctamente!', foto_perfil: url }, 201);
+      } finally {
+        await upload.discard();
+      }
+    })
+    .get(`/${ID}/contenidos-subidos`, auth, params(idParam), async (c) =>
+      c.json(await perfiles.contenidosSubidos(actor(c.var.auth), c.req.valid('param').id), 200),
+    );
+}
+
+/**
+ * /miniaturas/usuarios/{id} (200x200) and /miniaturas/usuarios_min/{id}: the session cookie is
+ * accepted (img tags send no headers). The URL carries the photo's version (?v=), so a request
+ * for the current version may be kept for a year; any other is revalidated.
+ */
+export function miniaturasUsuariosRoutes(perfiles: PerfilesService, deps: { keys: TokenKeys; storage: Storage }, tamano: 'grande' | 'min') {
+  return new Hono<AppEnv>({ strict: false }).get(`/${ID}`, autenticado(deps.keys, { cookie: true }), params(idParam), async (c) => {
+    const foto = await perfiles.foto(c.req.valid('param').id, tamano);
+    if (!foto) throw new ApiError(404, 'El usuario no tiene foto de perfil');
+    const vigente = c.req.query('v') === foto.version;
+    return fileResponse(deps.storage, {
+      key: foto.key,
+      contentType: 'image/webp',
+      cacheControl: vigente ? 'private, max-age=31536000, immutable' : 'private, no-cache',
+    });
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * The community directory and contact (SPEC.md sections 2, 3, 7 and issue 7): search of active
+ * teachers by name, school and area, and messages to a colleague by email through the platform.
+ * The receiver's address never reaches the sender, and the directory cannot be used to send mail
+ * in bulk (CONTACTOS_POR_HORA per sender).
+ */
+import { and, asc, count, eq, exists, ne, type SQL, sql } from 'drizzle-orm';
+import type { ContactoInput } from '../../validation/cuentas.ts';
+import { numPaginas } from '../../validation/listas.ts';
+import { ApiError } from '../api/errors.server.ts';
+import { createRateLimiter, type Limit } from '../auth/rate-limit.server.ts';
+import { mensajesContacto, perfilAreas, perfilColegios, perfilesDocentes, usuarios } from '../db/schema.server.ts';
+import { terminos } from '../db/search.server.ts';
+import * as plantillas from '../mail/templates.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { cargarPerfiles, fotoUrl, nombreCorto, type PerfilDocente, type Usuario } from './usuarios.server.ts';
+
+export const USUARIO_NO_ENCONTRADO = 'Usuario no encontrado';
+
+/** Issue 7: enough for real conversations, too few to mail the whole network. */
+export const CONTACTOS_POR_HORA: Limit = { max: 10, windowSeconds: 60 * 60 };
+
+export type UsuarioPublico = Pick<
+  Usuario,
+  'id' | 'primer_nombre' | 'segundo_nombre' | 'apellido_paterno' | 'apellido_materno' | 'foto_perfil'
+>;
+
+export interface ProfesorResultado extends PerfilDocente {
+  usuario: UsuarioPublico;
+}
+
+export interface ProfesorLista {
+  profesor: ProfesorResultado[];
+  num_pages: number;
+  num_results: number;
+}
+
+export interface FiltrosProfesores {
+  profesor?: string | undefined;
+  colegio?: number | undefined;
+  area?: number | undefined;
+  pagina: number;
+  tamano_pagina: number;
+  /** A user left out of the results (the person searching). */
+  usuario?: number | undefined;
+}
+
+/** Each word must start a word of the full name, accents and case aside ('jose' finds 'José'). */
+function coincideNombre(q: string | undefined): SQL | undefined {
+  const palabras = terminos(q ?? '');
+  if (palabras.length === 0) return undefined;
+  const nombre = sql`' ' || lower(public.f_unaccent(${usuarios.primer_nombre} || ' ' || ${usuarios.segundo_nombre} || ' ' || ${usuarios.apellido_paterno} || ' ' || ${usuarios.apellido_materno}))`;
+  return and(...palabras.map((p) => sql`${nombre} like ${`% ${p}%`}`));
+}
+
+function demasiadosMensajes(segundos: number): ApiError {
+  const minutos = Math.max(1, Math.ceil(segundos / 60));
+  return new ApiError(
+    429,
+    `Enviaste demasiados mensajes en la última hora. Espera ${minutos} ${minutos === 1 ? 'minuto' : 'minutos'} antes de enviar otro.`,
+    {},
+    { 'Retry-After': String(segundos) },
+  );
+}
+
+export function createComunidadService(ctx: ServiceContext) {
+  const { db } = ctx;
+  const limiter = createRateLimiter(db, ctx.now);
+
+  async function usuarioActivo(id: number) {
+    const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
+    if (!row?.activo) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+    return row;
+  }
+
+  return {
+    /** Active teachers (users with a teacher profile), by surname then first name. */
+    async buscar(f: FiltrosProfesores): Promise<ProfesorLista> {
+      const where = and(
+        eq(usuarios.activo, true),
+        coincideNombre(f.profesor),
+        f.colegio
+          ? exists(
+              db
+                .select()
+                .from(perfilColegios)
+                .where(and(eq(perfilColegios.id_usuario, usuarios.id), eq(perfilColegios.id_colegio, f.colegio))),
+            )
+          : undefined,
+        f.area
+          ? exists(
+              db
+                .select()
+                .from(perfilAreas)
+                .where(and(eq(perfilAreas.id_usuario, usuarios.id), eq(perfilAreas.id_area, f.area))),
+            )
+          : undefined,
+        f.usuario ? ne(usuarios.id, f.usuario) : undefined,
+      );
+      const docentes = eq(perfilesDocentes.id_usuario, usuarios.id);
+      const [total] = await db.select({ n: count() }).from(usuarios).innerJoin(perfilesDocentes, docentes).where(where);
+      const filas = await db
+        .select({ u: usuarios })
+        .from(usuarios)
+        .innerJoin(perfilesDocentes, docentes)
+        .where(where)
+        .orderBy(
+          sql`lower(public.f_unaccent(${usuarios.apellido_paterno}))`,
+          sql`lower(public.f_unaccent(${usuarios.primer_nombre}))`,
+          asc(usuarios.id),
+        )
+        .limit(f.tamano_pagina)
+        .offset((f.pagina - 1) * f.tamano_pagina);
+      const perfiles = await cargarPerfiles(
+        db,
+        filas.map((r) => r.u.id),
+      );
+      const num_results = total?.n ?? 0;
+      return {
+        profesor: filas.map(({ u }) => ({
+          usuario: {
+            id: u.id,
+            primer_nombre: u.primer_nombre,
+            segundo_nombre: u.segundo_nombre,
+            apellido_paterno: u.apellido_paterno,
+            apellido_materno: u.apellido_materno,
+            foto_perfil: fotoUrl(u),
+          },
+          colegio: [],
+          titulo_profesional: '',
+          especialidad: [],
+          area: [],
+          ...perfiles.get(u.id),
+        })),
+        num_pages: numPaginas(num_results, f.tamano_pagina),
+        num_results,
+      };
+    },
+
+    /** Who the contact form writes to (the page's heading): an active user, public fields only. */
+    async destinatario(id: number): Promise<UsuarioPublico> {
+      const u = await usuarioActivo(id);
+      return {
+        id: u.id,
+        primer_nombre: u.primer_nombre,
+        segundo_nombre: u.segundo_nombre,
+        apellido_paterno: u.apellido_paterno,
+        apellido_materno: u.apellido_materno,
+        foto_perfil: fotoUrl(u),
+      };
+    },
+
+    /**
+     * Mails a colleague through the platform: to the receiver's address, with the sender's as
+     * Reply-To, and keeps the message. At most CONTACTOS_POR_HORA messages per sender.
+     */
+    async contactar(idSender: number, idReceiver: number, input: ContactoInput): Promise<void> {
+      if (idSender === idReceiver) throw new ApiError(400, 'No puedes enviarte un mensaje a ti mismo');
+      const receiver = await usuarioActivo(idReceiver);
+      const [sender] = await db.select().from(usuarios).where(eq(usuarios.id, idSender));
+      if (!sender) throw new ApiError(401, 'Debe iniciar sesión para continuar');
+      const clave = `contacto:usuario:${sender.id}`;
+      const espera = await limiter.blockedFor(clave, CONTACTOS_POR_HORA);
+      if (espera > 0) throw demasiadosMensajes(espera);
+      await limiter.hit(clave, CONTACTOS_POR_HORA);
+      await db.insert(mensajesContacto).values({
+        id_usuario_sender: sender.id,
+        id_usuario_receiver: receiver.id,
+        asunto: input.asunto,
+        mensaje: input.mensaje,
+      });
+      const rendered = plantillas.contacto(
+        { nombre: nombreCorto(sender), email: sender.email },
+        receiver.primer_nombre,
+        input.asunto,
+        input.mensaje,
+      );
+      await ctx.mailer.send({ to: receiver.email, replyTo: sender.email, ...rendered });
+      ctx.log.info('contact message sent', { senderId: sender.id, receiverId: receiver.id });
+    },
+  };
+}
+
+export type ComunidadService = ReturnType<typeof createComunidadService>;

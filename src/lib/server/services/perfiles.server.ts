@@ -1,0 +1,327 @@
+/**
+ * Profiles (SPEC.md sections 2 to 9, issue 7): the profile view, personal information, photo,
+ * specialties and areas, and 'Mis publicaciones'. A person edits only their own profile; the
+ * specialty and area editors are for teachers (rol Profesor with a profile) only.
+ */
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { AREA_REQUERIDA, claveNombre, type DatosPersonales, ESPECIALIDAD_REQUERIDA, MAX_ESPECIALIDADES } from '../../validation/perfil.ts';
+import { ApiError } from '../api/errors.server.ts';
+import type { Db } from '../db/client.server.ts';
+import {
+  areas,
+  capsulas,
+  especialidades,
+  manuales,
+  materiales,
+  perfilAreas,
+  perfilEspecialidades,
+  perfilesDocentes,
+  usuarios,
+} from '../db/schema.server.ts';
+import type { UploadedFile } from '../http/upload.server.ts';
+import { ImagenInvalida, procesarFotoPerfil } from '../media/imagenes.server.ts';
+import { sniffFile } from '../media/sniff.server.ts';
+import type { Capsula, CapsulasService } from './capsulas.server.ts';
+import { USUARIO_NO_ENCONTRADO } from './comunidad.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
+import type { Manual, ManualesService } from './manuales.server.ts';
+import type { Material, MaterialesService } from './materiales.server.ts';
+import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
+
+export const FOTO_REQUERIDA = 'Debe subir una imagen';
+export const FOTO_INVALIDA = 'El archivo no es una imagen válida. Debe subir una imagen JPG, PNG o WebP.';
+export const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades y áreas';
+
+/**
+ * Offered in the specialty picker besides the names teachers already wrote, so a fresh install
+ * has a list to choose from (SPEC.md section 5: 'choose from the list or write one').
+ */
+export const ESPECIALIDADES_SUGERIDAS = [
+  'Convivencia escolar',
+  'Didáctica de la matemática',
+  'Dificultades del aprendizaje',
+  'Educación ambiental',
+  'Educación diferencial',
+  'Educación intercultural',
+  'Evaluación para el aprendizaje',
+  'Inclusión educativa',
+  'Lectura y escritura inicial',
+  'Liderazgo pedagógico',
+  'Orientación vocacional',
+  'Tecnologías para el aprendizaje',
+] as const;
+
+export interface Actor {
+  id: number;
+  groups: string[];
+}
+
+const esAdmin = (actor: Actor) => actor.groups.includes('admin');
+
+/** Storage keys of a photo: the 200x200 under foto_perfil, the small one beside it. */
+const clavesFoto = (grande: string) => ({ grande, min: grande.replace(/\.webp$/, '-min.webp') });
+
+async function perfilDe(db: Db, id: number): Promise<PerfilDocente> {
+  const perfil = (await cargarPerfiles(db, [id])).get(id);
+  if (!perfil) throw new ApiError(403, SOLO_DOCENTES);
+  return perfil;
+}
+
+export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
+  const { db, storage } = ctx;
+
+  async function fila(id: number): Promise<UsuarioRow> {
+    const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
+    if (!row) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+    return row;
+  }
+
+  /** The signed-in teacher editing their own profile (rol Profesor with a profile), else 403. */
+  async function docentePropio(actor: Actor, id: number): Promise<void> {
+    if (actor.id !== id) throw new ApiError(403, 'No tienes permisos');
+    const row = await fila(id);
+    const [perfil] = await db.select().from(perfilesDocentes).where(eq(perfilesDocentes.id_usuario, id));
+    if (row.rol !== 'Profesor' || !perfil) throw new ApiError(403, SOLO_DOCENTES);
+  }
+
+  return {
+    /**
+     * A profile. The person and admins see every field; others see the private ones empty
+     * (openapi.yaml getUsuario). An inactive account does not exist for non-admins.
+     */
+    async obtener(actor: Actor, id: number): Promise<Usuario> {
+      const row = await fila(id);
+      const propio = actor.id === id || esAdmin(actor);
+      if (!row.activo && !esAdmin(actor)) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+      const usuario = toUsuario(row, (await cargarPerfiles(db, [id])).get(id));
+      if (propio) return usuario;
+      return { ...usuario, rut: '', email: '', genero: '', nacionalidad: '', telefono: '', fecha_nacimiento: null };
+    },
+
+    /** Personal information: only email, gender and phone change (the rest is read-only). */
+    async actualizar(actor: Actor, id: number, datos: DatosPersonales): Promise<Usuario> {
+      if (actor.id !== id) throw new ApiError(403, 'No tienes permisos');
+      await fila(id);
+      const enUso = () => new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
+      const [otro] = await db
+        .select({ id: usuarios.id })
+        .from(usuarios)
+        .where(and(eq(usuarios.email, datos.email), ne(usuarios.id, id)));
+      if (otro) throw enUso();
+      try {
+        await db.update(usuarios).set({ email: datos.email, genero: datos.genero, telefono: datos.telefono }).where(eq(usuarios.id, id));
+      } catch (error) {
+        // Two people claiming the same address at the same moment: the unique index decides.
+        if (/usuarios_email_idx|unique/i.test(String((error as { cause?: unknown }).cause ?? error))) throw enUso();
+        throw error;
+      }
+      ctx.log.info('personal information updated', { userId: id });
+      return this.obtener(actor, id);
+    },
+
+    limiteFotoBytes: () => ctx.config.MAX_IMAGEN_MB * 1024 * 1024,
+
+    /**
+     * Replaces the person's photo: the bytes must be a JPEG, PNG or WebP that sharp can decode;
+     * two WebP sizes are stored and the old ones removed. Answers the new photo URL.
+     */
+    async subirFoto(actor: Actor, id: number, archivo: UploadedFile | undefined): Promise<string> {
+      if (actor.id !== id) throw new ApiError(403, 'No tienes permisos');
+      const anterior = await fila(id);
+      if (!archivo || archivo.size === 0) throw new ApiError(400, FOTO_REQUERIDA, { errors: { foto: [FOTO_REQUERIDA] } });
+      const invalida = () => new ApiError(400, FOTO_INVALIDA, { errors: { foto: [FOTO_INVALIDA] } });
+      const tipo = await sniffFile(archivo.tmpPath);
+      if (tipo !== 'jpeg' && tipo !== 'png' && tipo !== 'webp') throw invalida();
+      let foto: Awaited<ReturnType<typeof procesarFotoPerfil>>;
+      try {
+        foto = await procesarFotoPerfil(archivo.tmpPath);
+      } catch (error) {
+        if (error instanceof ImagenInvalida) throw invalida();
+        throw error;
+      }
+      const nuevas = clavesFoto(`usuarios/${id}/foto-${randomBytes(6).toString('hex')}.webp`);
+      try {
+        await storage.write(nuevas.grande, bufferStream(foto.grande));
+        await storage.write(nuevas.min, bufferStream(foto.min));
+        await db.update(usuarios).set({ foto_perfil: nuevas.grande }).where(eq(usuarios.id, id));
+      } catch (error) {
+        await Promise.all([storage.remove(nuevas.grande), storage.remove(nuevas.min)]);
+        throw error;
+      }
+      if (anterior.foto_perfil) {
+        const viejas = clavesFoto(anterior.foto_perfil);
+        await Promise.all([storage.remove(viejas.grande), storage.remove(viejas.min)]);
+      }
+      ctx.log.info('profile photo updated', { userId: id, bytes: archivo.size });
+      return fotoUrl({ id, foto_perfil: nuevas.grande });
+    },
+
+    /** The stored photo of a user ('grande' 200x200 or 'min'), or null when there is none. */
+    async foto(id: number, tamano: 'grande' | 'min'): Promise<{ key: string; version: string } | null> {
+      const row = await fila(id);
+      if (!row.foto_perfil) return null;
+      const version = new URL(fotoUrl(row), 'http://x').searchParams.get('v') ?? '';
+      return { key: clavesFoto(row.foto_perfil)[tamano], version };
+    },
+
+    /** 'Mis publicaciones': capsules (only ready ones for others), manuals and materials. */
+    async contenidosSubidos(actor: Actor, id: number): Promise<ContenidosSubidos> {
+      const row = await fila(id);
+      if (!row.activo && !esAdmin(actor) && actor.id !== id) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+      return componerContenidos(db, row, actor, deps);
+    },
+
+    /** Names for the specialty picker: those teachers use plus the suggested ones, A to Z. */
+    async especialidades(): Promise<string[]> {
+      const rows = await db.select({ nombre: especialidades.nombre }).from(especialidades);
+      const porClave = new Map<string, string>();
+      for (const nombre of [...rows.map((r) => r.nombre), ...ESPECIALIDADES_SUGERIDAS]) {
+        if (!porClave.has(claveNombre(nombre))) porClave.set(claveNombre(nombre), nombre);
+      }
+      return [...porClave.values()].sort((a, b) => a.localeCompare(b, 'es'));
+    },
+
+    /** Adds an existing or a new specialty; at most MAX_ESPECIALIDADES, never twice. */
+    async agregarEspecialidad(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
+      await docentePropio(actor, id);
+      await db.transaction(async (tx) => {
+        // Holds the profile while counting, so two quick clicks cannot make six.
+        await tx.select().from(perfilesDocentes).where(eq(perfilesDocentes.id_usuario, id)).for('update');
+        const propias = await tx
+          .select({ nombre: especialidades.nombre })
+          .from(perfilEspecialidades)
+          .innerJoin(especialidades, eq(especialidades.id, perfilEspecialidades.id_especialidad))
+          .where(eq(perfilEspecialidades.id_usuario, id));
+        if (propias.some((p) => claveNombre(p.nombre) === claveNombre(nombre))) {
+          const mensaje = `La especialidad ${nombre} ya está en tu perfil`;
+          throw new ApiError(400, mensaje, { errors: { especialidad: [mensaje] } });
+        }
+        if (propias.length >= MAX_ESPECIALIDADES) {
+          const mensaje = `Puede tener hasta ${MAX_ESPECIALIDADES} especialidades`;
+          throw new ApiError(400, mensaje, { errors: { especialidad: [mensaje] } });
+        }
+        const idEspecialidad = await especialidadPorNombre(tx, nombre);
+        await tx.insert(perfilEspecialidades).values({ id_usuario: id, id_especialidad: idEspecialidad }).onConflictDoNothing();
+      });
+      return perfilDe(db, id);
+    },
+
+    async quitarEspecialidad(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
+      await docentePropio(actor, id);
+      const propias = await db
+        .select({ id: especialidades.id, nombre: especialidades.nombre })
+        .from(perfilEspecialidades)
+        .innerJoin(especialidades, eq(especialidades.id, perfilEspecialidades.id_especialidad))
+        .where(eq(perfilEspecialidades.id_usuario, id));
+      const esta = propias.find((p) => claveNombre(p.nombre) === claveNombre(nombre));
+      if (!esta) throw new ApiError(404, `La especialidad ${nombre} no está en tu perfil`);
+      await db
+        .delete(perfilEspecialidades)
+        .where(and(eq(perfilEspecialidades.id_usuario, id), eq(perfilEspecialidades.id_especialidad, esta.id)));
+      return perfilDe(db, id);
+    },
+
+    /** Adds a curriculum area by its name; an unknown or owned one answers 400. */
+    async agregarArea(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
+      await docentePropio(actor, id);
+      const idArea = await areaPorNombre(db, nombre);
+      if (idArea === undefined) throw new ApiError(400, AREA_REQUERIDA, { errors: { area: [AREA_REQUERIDA] } });
+      const [agregada] = await db.insert(perfilAreas).values({ id_usuario: id, id_area: idArea }).onConflictDoNothing().returning();
+      if (!agregada) {
+        const mensaje = `El area ${nombre} ya está en tu perfil`;
+        throw new ApiError(400, mensaje, { errors: { area: [mensaje] } });
+      }
+      return perfilDe(db, id);
+    },
+
+    async quitarArea(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
+      await docentePropio(actor, id);
+      const idArea = await areaPorNombre(db, nombre);
+      const quitadas =
+        idArea === undefined
+          ? []
+          : await db
+              .delete(perfilAreas)
+              .where(and(eq(perfilAreas.id_usuario, id), eq(perfilAreas.id_area, idArea)))
+              .returning();
+      if (quitadas.length === 0) throw new ApiError(404, `El area ${nombre} no está en tu perfil`);
+      return perfilDe(db, id);
+    },
+  };
+}
+
+export type PerfilesService = ReturnType<typeof createPerfilesService>;
+
+function bufferStream(data: Buffer) {
+  return Readable.from([data]);
+}
+
+async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {
+  const mismo = sql`lower(public.f_unaccent(${especialidades.nombre})) = lower(public.f_unaccent(${nombre}))`;
+  const [existente] = await db.select({ id: especialidades.id }).from(especialidades).where(mismo);
+  if (existente) return existente.id;
+  const [creada] = await db.insert(especialidades).values({ nombre }).onConflictDoNothing().returning({ id: especialidades.id });
+  if (creada) return creada.id;
+  const [otra] = await db.select({ id: especialidades.id }).from(especialidades).where(mismo);
+  if (!otra) throw new ApiError(400, ESPECIALIDAD_REQUERIDA, { errors: { especialidad: [ESPECIALIDAD_REQUERIDA] } });
+  return otra.id;
+}
+
+async function areaPorNombre(db: Db, nombre: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ id: areas.id })
+    .from(areas)
+    .where(sql`lower(public.f_unaccent(${areas.nombre})) = lower(public.f_unaccent(${nombre}))`)
+    .orderBy(asc(areas.id));
+  return row?.id;
+}
+
+// ── 'Mis publicaciones' ────────────────────────────────────────────────────────────────────────
+// Each item comes from its section's service, so it is exactly what that section shows.
+
+export interface ContenidosSubidos {
+  capsulas: Capsula[];
+  manuales: Manual[];
+  materialesDocentes: Material[];
+}
+
+interface Secciones {
+  manuales: ManualesService;
+  capsulas: CapsulasService;
+  materiales: MaterialesService;
+}
+
+async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, secciones: Secciones): Promise<ContenidosSubidos> {
+  const propio = actor.id === row.id;
+  const masNuevos = <T extends typeof manuales | typeof capsulas | typeof materiales>(tabla: T) => [
+    desc(tabla.fecha_creacion),
+    desc(tabla.id),
+  ];
+  const [idsManuales, idsCapsulas, idsMateriales] = await Promise.all([
+    db
+      .select({ id: manuales.id })
+      .from(manuales)
+      .where(eq(manuales.id_usuario, row.id))
+      .orderBy(...masNuevos(manuales)),
+    db
+      .select({ id: capsulas.id })
+      .from(capsulas)
+      .where(and(eq(capsulas.id_usuario, row.id), propio ? undefined : eq(capsulas.estado, 'listo')))
+      .orderBy(...masNuevos(capsulas)),
+    db
+      .select({ id: materiales.id })
+      .from(materiales)
+      .where(eq(materiales.id_usuario, row.id))
+      .orderBy(...masNuevos(materiales)),
+  ]);
+  // Listing one's publications is not a visit: no view is counted.
+  const [capsulasSubidas, manualesSubidos, materialesSubidos] = await Promise.all([
+    Promise.all(idsCapsulas.map((c) => secciones.capsulas.obtener(c.id, actor, false))),
+    Promise.all(idsManuales.map((m) => secciones.manuales.obtener(m.id))),
+    Promise.all(idsMateriales.map((m) => secciones.materiales.obtener(m.id))),
+  ]);
+  return { capsulas: capsulasSubidas, manuales: manualesSubidos, materialesDocentes: materialesSubidos };
+}
