@@ -3,11 +3,11 @@
  * into HLS for slow connections, and only then does it appear in the list. Authors (and admins,
  * for moderation) edit and delete; everyone signed in watches, likes, comments and downloads.
  */
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import { numPaginas } from '../../validation/listas.ts';
 import { ApiError } from '../api/errors.server.ts';
-import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, usuarios, visitas } from '../db/schema.server.ts';
+import { areas, capsulas, metodologias, niveles, usuarios, visitas } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
@@ -86,18 +86,7 @@ export function createCapsulasService(ctx: ServiceContext) {
       .innerJoin(metodologias, eq(metodologias.id, capsulas.id_metodologia))
       .innerJoin(usuarios, eq(usuarios.id, capsulas.id_usuario))
       .where(inArray(capsulas.id, ids));
-    const [nComentarios, likes] = await Promise.all([
-      db
-        .select({ id: comentarios.id_capsula, n: count() })
-        .from(comentarios)
-        .where(inArray(comentarios.id_capsula, ids))
-        .groupBy(comentarios.id_capsula),
-      db
-        .select({ id: likesCapsulas.id_recurso, usuario: likesCapsulas.id_usuario })
-        .from(likesCapsulas)
-        .where(inArray(likesCapsulas.id_recurso, ids))
-        .orderBy(asc(likesCapsulas.fecha_creacion)),
-    ]);
+    const cuentas = await recursos.contadores('capsula', ids);
     const byId = new Map(rows.map((r) => [r.c.id, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
@@ -110,8 +99,8 @@ export function createCapsulasService(ctx: ServiceContext) {
           extension: r.c.extension,
           n_visitas: r.c.n_visitas,
           fecha_creacion: r.c.fecha_creacion.toISOString(),
-          likes: likes.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
-          comentarios: nComentarios.find((c) => c.id === id)?.n ?? 0,
+          likes: cuentas.likes(id),
+          comentarios: cuentas.comentarios(id),
           id_area: r.area,
           id_nivel: r.nivel,
           id_metodologia: r.metodologia,

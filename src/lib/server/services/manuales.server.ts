@@ -3,11 +3,11 @@
  * by everyone, edited and deleted by their owner (and admins, for moderation).
  */
 import { rm } from 'node:fs/promises';
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { numPaginas } from '../../validation/listas.ts';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
 import { ApiError } from '../api/errors.server.ts';
-import { areas, comentarios, likesManuales, manuales, usuarios } from '../db/schema.server.ts';
+import { areas, manuales, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
@@ -65,18 +65,7 @@ export function createManualesService(ctx: ServiceContext) {
       .innerJoin(areas, eq(areas.id, manuales.id_area))
       .innerJoin(usuarios, eq(usuarios.id, manuales.id_usuario))
       .where(inArray(manuales.id, ids));
-    const [nComentarios, likes] = await Promise.all([
-      db
-        .select({ id: comentarios.id_manual, n: count() })
-        .from(comentarios)
-        .where(inArray(comentarios.id_manual, ids))
-        .groupBy(comentarios.id_manual),
-      db
-        .select({ id: likesManuales.id_recurso, usuario: likesManuales.id_usuario })
-        .from(likesManuales)
-        .where(inArray(likesManuales.id_recurso, ids))
-        .orderBy(asc(likesManuales.fecha_creacion)),
-    ]);
+    const cuentas = await recursos.contadores('manual', ids);
     const byId = new Map(rows.map((r) => [r.m.id, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
@@ -91,8 +80,8 @@ export function createManualesService(ctx: ServiceContext) {
           id_usuario: toAutor(r.autor),
           n_visitas: r.m.n_visitas,
           fecha_creacion: r.m.fecha_creacion.toISOString(),
-          comentarios: nComentarios.find((c) => c.id === id)?.n ?? 0,
-          likes: likes.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
+          comentarios: cuentas.comentarios(id),
+          likes: cuentas.likes(id),
           extension: r.m.extension,
           archivo: `/api/manuales/${id}/descargar/`,
           tamano: r.m.tamano,

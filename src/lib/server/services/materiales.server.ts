@@ -14,19 +14,7 @@ import {
   type MaterialInput,
 } from '../../validation/materiales.ts';
 import { ApiError } from '../api/errors.server.ts';
-import {
-  areas,
-  comentarios,
-  likesMateriales,
-  materiales,
-  materialesOas,
-  niveles,
-  oas,
-  tiposMaterial,
-  unidades,
-  usuarios,
-  visitas,
-} from '../db/schema.server.ts';
+import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios, visitas } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
@@ -112,17 +100,8 @@ export function createMaterialesService(ctx: ServiceContext) {
       .innerJoin(tiposMaterial, eq(tiposMaterial.id, materiales.id_tipo_material))
       .innerJoin(usuarios, eq(usuarios.id, materiales.id_usuario))
       .where(inArray(materiales.id, ids));
-    const [nComentarios, likes, objetivos] = await Promise.all([
-      db
-        .select({ id: comentarios.id_material, n: count() })
-        .from(comentarios)
-        .where(inArray(comentarios.id_material, ids))
-        .groupBy(comentarios.id_material),
-      db
-        .select({ id: likesMateriales.id_recurso, usuario: likesMateriales.id_usuario })
-        .from(likesMateriales)
-        .where(inArray(likesMateriales.id_recurso, ids))
-        .orderBy(asc(likesMateriales.fecha_creacion)),
+    const [cuentas, objetivos] = await Promise.all([
+      recursos.contadores('material', ids),
       db
         .select({ material: materialesOas.id_material, id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
         .from(materialesOas)
@@ -149,8 +128,8 @@ export function createMaterialesService(ctx: ServiceContext) {
           id_usuario: toAutor(r.autor),
           fecha_creacion: r.m.fecha_creacion.toISOString(),
           n_visitas: r.m.n_visitas,
-          likes: likes.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
-          comentarios: nComentarios.find((c) => c.id === id)?.n ?? 0,
+          likes: cuentas.likes(id),
+          comentarios: cuentas.comentarios(id),
           tamano: r.m.tamano,
           paginas: r.m.paginas,
         },

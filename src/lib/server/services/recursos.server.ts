@@ -2,7 +2,7 @@
  * Comments and likes on the three kinds of content (capsules, teacher materials, manuals): one
  * implementation for all, so the sections reuse it and never copy it.
  */
-import { and, asc, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
@@ -143,6 +143,23 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         id_usuario: toAutor(autor),
         id_respuesta_comentario: row.id_respuesta_comentario,
         id_recurso: id,
+      };
+    },
+
+    /** For a page of items: each one's comment count and likes (two queries for the whole page). */
+    async contadores(tipo: TipoRecurso, ids: number[]) {
+      const { columna, likes } = recursos[tipo];
+      const [nComentarios, filas] = await Promise.all([
+        db.select({ id: columna, n: count() }).from(comentarios).where(inArray(columna, ids)).groupBy(columna),
+        db
+          .select({ id: likes.id_recurso, usuario: likes.id_usuario })
+          .from(likes)
+          .where(inArray(likes.id_recurso, ids))
+          .orderBy(asc(likes.fecha_creacion)),
+      ]);
+      return {
+        comentarios: (id: number) => nComentarios.find((c) => c.id === id)?.n ?? 0,
+        likes: (id: number) => filas.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
       };
     },
 
