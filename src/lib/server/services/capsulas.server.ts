@@ -3,10 +3,10 @@
  * into HLS for slow connections, and only then does it appear in the list. Authors (and admins,
  * for moderation) edit and delete; everyone signed in watches, likes, comments and downloads.
  */
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
-import { numPaginas } from '../../validation/listas.ts';
 import { ApiError } from '../api/errors.server.ts';
+import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, capsulas, metodologias, niveles, usuarios, visitas } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
@@ -176,18 +176,8 @@ export function createCapsulasService(ctx: ServiceContext) {
         f.metodologia ? eq(capsulas.id_metodologia, f.metodologia) : undefined,
         f.nivel ? eq(capsulas.codigo_nivel, f.nivel) : undefined,
       );
-      const [total] = await db.select({ n: count() }).from(capsulas).where(where);
-      const page = await db
-        .select({ id: capsulas.id })
-        .from(capsulas)
-        .where(where)
-        .orderBy(
-          ...(f.order === 'n_visitas' ? [desc(capsulas.n_visitas), desc(capsulas.id)] : [desc(capsulas.fecha_creacion), desc(capsulas.id)]),
-        )
-        .limit(f.tamano_pagina)
-        .offset((f.pagina - 1) * f.tamano_pagina);
-      const num_results = total?.n ?? 0;
-      return { capsula: await componer(page.map((p) => p.id)), num_pages: numPaginas(num_results, f.tamano_pagina), num_results };
+      const { ids, num_pages, num_results } = await paginaDeIds(db, capsulas, where, f);
+      return { capsula: await componer(ids), num_pages, num_results };
     },
 
     /** The author's capsules still processing or failed (admins may ask for anyone's). */

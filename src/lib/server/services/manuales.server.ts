@@ -3,10 +3,10 @@
  * by everyone, edited and deleted by their owner (and admins, for moderation).
  */
 import { rm } from 'node:fs/promises';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import { numPaginas } from '../../validation/listas.ts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
 import { ApiError } from '../api/errors.server.ts';
+import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
@@ -115,18 +115,8 @@ export function createManualesService(ctx: ServiceContext) {
         coincideTexto([manuales.titulo, manuales.descripcion], f.titulo),
         f.area ? eq(manuales.id_area, f.area) : undefined,
       );
-      const [total] = await db.select({ n: count() }).from(manuales).where(where);
-      const page = await db
-        .select({ id: manuales.id })
-        .from(manuales)
-        .where(where)
-        .orderBy(
-          ...(f.order === 'n_visitas' ? [desc(manuales.n_visitas), desc(manuales.id)] : [desc(manuales.fecha_creacion), desc(manuales.id)]),
-        )
-        .limit(f.tamano_pagina)
-        .offset((f.pagina - 1) * f.tamano_pagina);
-      const num_results = total?.n ?? 0;
-      return { manuales: await componer(page.map((p) => p.id)), num_pages: numPaginas(num_results, f.tamano_pagina), num_results };
+      const { ids, num_pages, num_results } = await paginaDeIds(db, manuales, where, f);
+      return { manuales: await componer(ids), num_pages, num_results };
     },
 
     /** One manual; with `visitante`, the view is counted (once per person per visit). */

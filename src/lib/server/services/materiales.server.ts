@@ -3,8 +3,7 @@
  * curriculum. Every teacher uploads (pdf, Word, Excel, PowerPoint, checked from the bytes); the
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
-import { and, asc, count, desc, eq, exists, inArray } from 'drizzle-orm';
-import { numPaginas } from '../../validation/listas.ts';
+import { and, asc, eq, exists, inArray } from 'drizzle-orm';
 import {
   EXTENSIONES_MATERIAL,
   extensionDe,
@@ -14,6 +13,7 @@ import {
   type MaterialInput,
 } from '../../validation/materiales.ts';
 import { ApiError } from '../api/errors.server.ts';
+import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios, visitas } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
@@ -193,20 +193,8 @@ export function createMaterialesService(ctx: ServiceContext) {
             )
           : undefined,
       );
-      const [total] = await db.select({ n: count() }).from(materiales).where(where);
-      const page = await db
-        .select({ id: materiales.id })
-        .from(materiales)
-        .where(where)
-        .orderBy(
-          ...(f.order === 'n_visitas'
-            ? [desc(materiales.n_visitas), desc(materiales.id)]
-            : [desc(materiales.fecha_creacion), desc(materiales.id)]),
-        )
-        .limit(f.tamano_pagina)
-        .offset((f.pagina - 1) * f.tamano_pagina);
-      const num_results = total?.n ?? 0;
-      return { material: await componer(page.map((p) => p.id)), num_pages: numPaginas(num_results, f.tamano_pagina), num_results };
+      const { ids, num_pages, num_results } = await paginaDeIds(db, materiales, where, f);
+      return { material: await componer(ids), num_pages, num_results };
     },
 
     /** An OA by its official code ('MA04 OA 03'), for the page that lists what is aligned to it. */
