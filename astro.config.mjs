@@ -16,6 +16,11 @@ export default defineConfig({
   trailingSlash: 'ignore',
   security: { checkOrigin: false },
   vite: {
+    resolve: {
+      // The capsule player needs plain HLS (muxed audio, no subtitles, DRM or CMCD): hls.js's
+      // light build plays it and is a third smaller for teachers on mobile data (decision 0017).
+      alias: { 'hls.js/dist/hls.mjs': 'hls.js/dist/hls.light.mjs' },
+    },
     build: {
       rollupOptions: {
         external: [serverCode],

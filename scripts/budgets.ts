@@ -33,20 +33,23 @@ import {
   statusProblem,
   walkModuleGraph,
 } from './lib/budgets-lib.ts';
+import { activarDocente, crearMuestras, type Muestras } from './lib/muestras.ts';
 import { formatTable } from './lib/table.ts';
 
 interface SampleContext {
   adminId: number;
-  /** An inactive teacher created for the run, or null when that failed. */
+  /** A teacher created (and activated) for the run, or null when that failed. */
   teacherId: number | null;
   /** A forum category with one conversation, created for the run, or null when that failed. */
   foro: { categoriaId: number; conversacionId: number } | null;
+  /** A manual, a material and a processed capsule (scripts/lib/muestras.ts). */
+  contenido: Muestras;
 }
 
 /**
  * Paths to request for dynamic routes, keyed by route as the file tree writes it. A key matches
- * whatever its parameters are called ('/perfil/[id]/' also matches '/perfil/[usuario]/'). Routes
- * that need content a fresh database lacks (a capsule, a material) have no sample and are skipped.
+ * whatever its parameters are called ('/perfil/[id]/' also matches '/perfil/[usuario]/'). A route
+ * whose sample could not be made is reported as skipped.
  */
 const SAMPLES: Record<string, (ctx: SampleContext) => string | null> = {
   '/perfil/[id]/': (c) => `/perfil/${c.adminId}/`,
@@ -60,6 +63,13 @@ const SAMPLES: Record<string, (ctx: SampleContext) => string | null> = {
     c.foro ? `/foro/categorias/${c.foro.categoriaId}/conversaciones/nueva/` : null,
   '/foro/categorias/[idCategoria]/conversacion/[id]/': (c) =>
     c.foro ? `/foro/categorias/${c.foro.categoriaId}/conversacion/${c.foro.conversacionId}/` : null,
+  '/manuales/[id]/': ({ contenido: { manualId } }) => (manualId === null ? null : `/manuales/${manualId}/`),
+  '/manuales/editar/[id]/': ({ contenido: { manualId } }) => (manualId === null ? null : `/manuales/editar/${manualId}/`),
+  '/biblioteca-docente/[id]/': ({ contenido: { material } }) => (material ? `/biblioteca-docente/${material.id}/` : null),
+  '/biblioteca-docente/editar/[id]/': ({ contenido: { material } }) => (material ? `/biblioteca-docente/editar/${material.id}/` : null),
+  '/biblioteca-docente/oa/[codigo]/': ({ contenido: { material } }) => (material ? `/biblioteca-docente/oa/${material.oa}/` : null),
+  '/capsulas/[id]/': ({ contenido: { capsulaId } }) => (capsulaId === null ? null : `/capsulas/${capsulaId}/`),
+  '/capsulas/editar/[id]/': ({ contenido: { capsulaId } }) => (capsulaId === null ? null : `/capsulas/editar/${capsulaId}/`),
 };
 
 /** Served by the 404 page for a signed-in user. */
@@ -187,11 +197,14 @@ function discoverPages(): PageRoute[] {
     .sort((a, b) => a.route.localeCompare(b.route, 'es'));
 }
 
-async function createTeacher(baseUrl: string, session: Session): Promise<number | null> {
+const SAMPLE_TEACHER = 'docente.presupuestos@example.cl';
+
+async function createTeacher(baseUrl: string, dataDir: string, session: Session): Promise<number | null> {
   const { data } = await apiClient(baseUrl, session.access).POST('/api/admin/usuarios/', {
-    body: { email: 'docente.presupuestos@example.cl', nombres: 'Docente', apellidos: 'De Muestra', admin: false },
+    body: { email: SAMPLE_TEACHER, nombres: 'Docente', apellidos: 'De Muestra', admin: false },
   });
-  return data?.usuario.id ?? null;
+  if (!data) return null;
+  return (await activarDocente(baseUrl, dataDir, SAMPLE_TEACHER)) ? data.usuario.id : null;
 }
 
 /** A 1x1 PNG: the server crops any category image to 640x360. */
@@ -297,8 +310,9 @@ async function main(): Promise<number> {
     const session = await signIn(server.url, ADMIN);
     const ctx: SampleContext = {
       adminId: session.usuarioId,
-      teacherId: await createTeacher(server.url, session),
+      teacherId: await createTeacher(server.url, server.dataDir, session),
       foro: await createForumSample(server.url, session),
+      contenido: await crearMuestras(server.url, session),
     };
     const load = assetLoader(server.url, session.cookie);
 

@@ -160,7 +160,7 @@ describe('/comunidad/ (the directory)', () => {
     await page.getByLabel('Resultados por página').selectOption('5');
     await page.waitForURL((u) => u.searchParams.get('tamano_pagina') === '5');
     expect(await page.locator('article.docente').count()).toBe(5);
-    expect(await page.locator('.paginas').isVisible()).toBe(false);
+    expect(await page.locator('.paginacion').isVisible()).toBe(false);
 
     await page.getByLabel('Establecimiento').selectOption(String(colegio.id));
     await page.getByRole('button', { name: 'Buscar' }).click();

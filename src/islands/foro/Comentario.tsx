@@ -5,10 +5,10 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatearFecha } from '../../lib/format';
-import { AvatarAutor } from './AvatarAutor';
+import { AvatarAutor } from '../comun/AvatarAutor';
+import { CajaComentario } from '../comun/CajaComentario';
 import type { ComentarioForo } from './api';
 import { BotonReaccion } from './BotonReaccion';
-import { CajaComentario } from './CajaComentario';
 import { type IdReaccionComentario, REACCIONES_COMENTARIO } from './reacciones';
 
 export interface HiloProps {

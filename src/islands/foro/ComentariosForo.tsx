@@ -6,10 +6,10 @@
  */
 import { useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
+import { CajaComentario } from '../comun/CajaComentario';
 import { useHidratado } from '../comun/Campo';
 import type { ComentarioForo } from './api';
 import { cargarComentarios, comentar, reaccionarComentario } from './api-hilo';
-import { CajaComentario } from './CajaComentario';
 import { Comentario } from './Comentario';
 import type { IdReaccionComentario } from './reacciones';
 

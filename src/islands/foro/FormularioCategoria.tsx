@@ -7,8 +7,8 @@
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { AreaTexto, Campo, Selector, useHidratado } from '../comun/Campo';
+import { useFormulario } from '../comun/formulario';
 import { crearCategoria, editarCategoria } from './api-categoria';
-import { useFormulario } from './formulario';
 
 const reglas = () => import('./reglas');
 

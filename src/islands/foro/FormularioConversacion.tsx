@@ -9,8 +9,8 @@ import { useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { Campo, useHidratado } from '../comun/Campo';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
+import { useFormulario } from '../comun/formulario';
 import { crearConversacion } from './api-conversacion';
-import { useFormulario } from './formulario';
 
 const ERROR = 'Hubo un error al crear la conversación. Intenteló más tarde.';
 

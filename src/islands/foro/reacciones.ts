@@ -17,18 +17,3 @@ export const REACCIONES_COMENTARIO = [REACCIONES[0], REACCIONES[2]] as const;
 export type IdReaccionComentario = (typeof REACCIONES_COMENTARIO)[number]['id'];
 
 export type Contadores = Record<Reaccion['campo'], number>;
-
-/** A border colour per author, the same on every page (SPEC.md section 9); dark enough for text on white. */
-export function colorAutor(id: number): string {
-  return `hsl(${(id * 137) % 360} 60% 28%)`;
-}
-
-/** 'AP' for Ana Pérez: the avatar when there is no photo. */
-export function iniciales(nombre: string): string {
-  return nombre
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((p) => p.charAt(0).toUpperCase())
-    .join('');
-}

@@ -5,7 +5,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { Genero } from '../../lib/validation/perfil-reglas';
 import { useHidratado } from '../comun/Campo';
-import { Cargando, Modal } from './Modal';
+import { Cargando, Modal } from '../comun/Modal';
 
 const cargarFormulario = () => import('./FormularioDatos');
 const FormularioDatos = lazy(cargarFormulario);

@@ -7,7 +7,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { useHidratado } from '../comun/Campo';
-import { Modal } from './Modal';
+import { Modal } from '../comun/Modal';
 
 const cargarRecorte = () => import('./Recorte');
 const Recorte = lazy(cargarRecorte);

@@ -7,8 +7,8 @@ import { lazy, Suspense, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { sinLasPropias } from '../../lib/validation/perfil-reglas';
 import { useHidratado } from '../comun/Campo';
+import { Cargando, Modal } from '../comun/Modal';
 import type { Agregar } from './FormularioLista';
-import { Cargando, Modal } from './Modal';
 
 const cargarFormulario = () => import('./FormularioLista');
 const FormularioLista = lazy(cargarFormulario);

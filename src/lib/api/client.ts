@@ -33,13 +33,18 @@ function renovarSesion(): Promise<string | undefined> {
   return renovacion;
 }
 
+/** The access token to send, renewed first when it expired (for uploads sent outside fetch). */
+export async function tokenVigente(): Promise<string | undefined> {
+  return tokenDeAcceso() ?? (await renovarSesion());
+}
+
 const copias = new Map<string, Request>();
 
 const sesion: Middleware = {
   async onRequest({ request, schemaPath, id }) {
     if (sinSesion(schemaPath)) return request;
     // The cookie lives as long as the token: no cookie means the token expired.
-    const token = tokenDeAcceso() ?? (await renovarSesion());
+    const token = await tokenVigente();
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
     copias.set(id, request.clone());
     return request;

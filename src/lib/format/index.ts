@@ -33,3 +33,31 @@ export function formatearTamano(bytes: number): string {
   if (bytes < 1024 ** 3) return `${decimal(bytes / 1024 ** 2)} MB`;
   return `${decimal(bytes / 1024 ** 3)} GB`;
 }
+
+/** A border colour per author, the same on every page (SPEC.md section 9); dark enough for text on white. */
+export function colorAutor(id: number): string {
+  return `hsl(${(id * 137) % 360} 60% 28%)`;
+}
+
+/** 'AP' for Ana Pérez: the avatar when there is no photo. */
+export function iniciales(nombre: string): string {
+  return nombre
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((p) => p.charAt(0).toUpperCase())
+    .join('');
+}
+
+/** 'Ciencias Naturales' → 'ciencias-naturales': a name as a class or URL fragment. */
+export function slug(texto: string): string {
+  return texto
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** The class of an area's badge (the colours of SPEC.md section 9 are keyed on it). */
+export const claseArea = (nombre: string) => `area-${slug(nombre)}`;

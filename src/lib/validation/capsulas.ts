@@ -1,10 +1,9 @@
 /** The capsule upload and edit forms (SPEC.md section 5), shared by the islands and the server. */
 import { z } from 'zod';
 
-export const VIDEO_INVALIDO = 'El video no es válido. Debe subir un archivo .mp4, .avi, .mpeg o .mov';
-export const VIDEO_REQUERIDO = 'Debe subir un video';
-/** MIME types a browser reports for the allowed videos (SPEC.md section 9). */
-export const TIPOS_VIDEO = ['video/mp4', 'video/x-msvideo', 'video/avi', 'video/msvideo', 'video/mpeg', 'video/quicktime'] as const;
+export { TIPOS_VIDEO, VIDEO_INVALIDO, VIDEO_REQUERIDO, validarArchivoVideo } from './archivos.ts';
+
+import { filtroId, filtroNivel, paginacion, texto } from './listas.ts';
 
 const positivo = (mensaje: string) => z.coerce.number({ error: mensaje }).int(mensaje).positive(mensaje);
 
@@ -33,8 +32,5 @@ export const capsulaEdicionSchema = capsulaSchema.extend({
 });
 export type CapsulaEdicionInput = z.infer<typeof capsulaEdicionSchema>;
 
-/** What the browser can check before sending: one allowed video. The server checks the bytes. */
-export function validarArchivoVideo(file: { type: string } | undefined | null): string | null {
-  if (!file) return VIDEO_REQUERIDO;
-  return (TIPOS_VIDEO as readonly string[]).includes(file.type) ? null : VIDEO_INVALIDO;
-}
+/** The query string of the capsule list (SPEC.md section 7), shared by the API and the list page. */
+export const busquedaCapsulasSchema = z.object({ titulo: texto, area: filtroId, metodologia: filtroId, nivel: filtroNivel, ...paginacion });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 export const TAMANOS_PAGINA = [5, 10, 20, 50, 100] as const;
 export const ORDENES = ['fecha', 'n_visitas'] as const;
+export type Orden = (typeof ORDENES)[number];
 
 export const pagina = z.coerce.number().int().min(1).max(100_000).catch(1);
 export const tamanoPagina = z.coerce

@@ -1,6 +1,10 @@
 /** The manual upload and edit forms (SPEC.md section 5), shared by the islands and the server. */
 import { z } from 'zod';
 
+export { MANUAL_INVALIDO, MANUAL_REQUERIDO, validarArchivoManual } from './archivos.ts';
+
+import { filtroId, paginacion, texto } from './listas.ts';
+
 const titulo = z
   .string({ error: 'Debe ingresar un título' })
   .trim()
@@ -14,9 +18,6 @@ const descripcion = z
 
 /** The area select: 'Seleccionar' (-1 or 0) is not an area. */
 const idArea = z.coerce.number({ error: 'Debe ingresar una area' }).int('Debe ingresar una area').positive('Debe ingresar una area');
-
-export const MANUAL_INVALIDO = 'El manual no es válido. Debe subir un archivo .pdf';
-export const MANUAL_REQUERIDO = 'Debe subir un manual';
 
 export const manualSchema = z.object({ titulo, descripcion, id_area: idArea });
 export type ManualInput = z.infer<typeof manualSchema>;
@@ -33,8 +34,5 @@ export const manualEdicionSchema = z.object({
 });
 export type ManualEdicionInput = z.infer<typeof manualEdicionSchema>;
 
-/** What the browser can check before sending: one PDF. The server checks the bytes again. */
-export function validarArchivoManual(file: { type: string } | undefined | null): string | null {
-  if (!file) return MANUAL_REQUERIDO;
-  return file.type === 'application/pdf' ? null : MANUAL_INVALIDO;
-}
+/** The query string of the manual list (SPEC.md section 7), shared by the API and the list page. */
+export const busquedaManualesSchema = z.object({ titulo: texto, area: filtroId, ...paginacion });

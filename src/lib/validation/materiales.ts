@@ -1,41 +1,16 @@
 /** The teacher-material upload and edit forms (SPEC.md section 5), shared by islands and server. */
 import { z } from 'zod';
 
-export const MATERIAL_INVALIDO = 'El material no es válido. Debe subir un archivo word, pdf, ppt o excel.';
-export const MATERIAL_REQUERIDO = 'Debe subir un material';
+export {
+  EXTENSIONES_MATERIAL,
+  type ExtensionMaterial,
+  extensionDe,
+  MATERIAL_INVALIDO,
+  MATERIAL_REQUERIDO,
+  validarArchivoMaterial,
+} from './archivos.ts';
 
-/** The allowed extensions (issue 5) and the family each must really be, checked from the bytes. */
-export const EXTENSIONES_MATERIAL = {
-  pdf: 'pdf',
-  doc: 'word',
-  docx: 'word',
-  docm: 'word',
-  dotx: 'word',
-  dotm: 'word',
-  xls: 'excel',
-  xlsx: 'excel',
-  xlsm: 'excel',
-  xltx: 'excel',
-  xltm: 'excel',
-  ppt: 'powerpoint',
-  pptx: 'powerpoint',
-  pptm: 'powerpoint',
-  potx: 'powerpoint',
-  potm: 'powerpoint',
-  ppsx: 'powerpoint',
-} as const;
-export type ExtensionMaterial = keyof typeof EXTENSIONES_MATERIAL;
-
-export function extensionDe(nombre: string): ExtensionMaterial | null {
-  const ext = nombre.toLowerCase().split('.').pop() ?? '';
-  return ext in EXTENSIONES_MATERIAL ? (ext as ExtensionMaterial) : null;
-}
-
-/** What the browser can check before sending. The server checks the bytes again. */
-export function validarArchivoMaterial(file: { name: string } | undefined | null): string | null {
-  if (!file) return MATERIAL_REQUERIDO;
-  return extensionDe(file.name) ? null : MATERIAL_INVALIDO;
-}
+import { filtroId, filtroNivel, paginacion, texto } from './listas.ts';
 
 const seleccion = (mensaje: string) => z.coerce.number({ error: mensaje }).int(mensaje).positive(mensaje);
 
@@ -69,3 +44,14 @@ export const materialEdicionSchema = materialSchema.extend({
   id: z.coerce.number({ error: 'Material no válido' }).int('Material no válido').positive('Material no válido'),
 });
 export type MaterialEdicionInput = z.infer<typeof materialEdicionSchema>;
+
+/** The query string of the library list (SPEC.md section 7), shared by the API and the list page. */
+export const busquedaMaterialesSchema = z.object({
+  titulo: texto,
+  tipo_material_docente: filtroId,
+  id_nivel: filtroNivel,
+  id_area: filtroId,
+  id_unidad: filtroId,
+  oa: filtroId,
+  ...paginacion,
+});

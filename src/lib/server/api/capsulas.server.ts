@@ -1,9 +1,9 @@
 /** /api/capsulas/ (SPEC.md section 7), /streaming/{id}/{file} and /miniaturas/capsulas/{id}/. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { capsulaEdicionSchema, capsulaSchema } from '../../validation/capsulas.ts';
+import { busquedaCapsulasSchema, capsulaEdicionSchema, capsulaSchema } from '../../validation/capsulas.ts';
 import { comentarioSchema } from '../../validation/comentarios.ts';
-import { filtroId, filtroNivel, paginacion, texto } from '../../validation/listas.ts';
+import { filtroId } from '../../validation/listas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { receiveUpload } from '../http/upload.server.ts';
@@ -14,8 +14,6 @@ import type { Storage } from '../storage/storage.server.ts';
 import { type AppEnv, autenticado, mismoUsuario, soloAdmin } from './env.server.ts';
 import { body, params, parseWith, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
-
-const listaQuery = z.object({ titulo: texto, area: filtroId, metodologia: filtroId, nivel: filtroNivel, ...paginacion });
 
 const comentarioEntrada = comentarioSchema.extend({
   id_usuario: id().optional(),
@@ -36,8 +34,10 @@ const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, 
 
 export function capsulasRoutes(capsulas: CapsulasService, deps: Deps) {
   const auth = autenticado(deps.keys);
+  // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
+  const conCookie = autenticado(deps.keys, { cookie: true });
   return new Hono<AppEnv>({ strict: false })
-    .get('/', auth, query(listaQuery), async (c) => c.json(await capsulas.listar(c.req.valid('query')), 200))
+    .get('/', auth, query(busquedaCapsulasSchema), async (c) => c.json(await capsulas.listar(c.req.valid('query')), 200))
     .post('/', auth, async (c) => {
       // Refuse before receiving a large body nobody may send.
       soloAdmin(c);
@@ -97,7 +97,7 @@ export function capsulasRoutes(capsulas: CapsulasService, deps: Deps) {
       await capsulas.eliminar(actor(c.var.auth), c.req.valid('param').id);
       return c.body(null, 204);
     })
-    .get('/:id/descargar', auth, params(idParam), async (c) => {
+    .get('/:id/descargar', conCookie, params(idParam), async (c) => {
       const { key, nombre } = await capsulas.original(c.req.valid('param').id, actor(c.var.auth));
       return fileResponse(deps.storage, { key, contentType: 'application/octet-stream', filename: nombre, range: c.req.header('range') });
     });

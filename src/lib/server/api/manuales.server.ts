@@ -2,8 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { comentarioSchema } from '../../validation/comentarios.ts';
-import { filtroId, paginacion, texto } from '../../validation/listas.ts';
-import { manualEdicionSchema, manualSchema } from '../../validation/manuales.ts';
+import { busquedaManualesSchema, manualEdicionSchema, manualSchema } from '../../validation/manuales.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { receiveUpload } from '../http/upload.server.ts';
@@ -14,8 +13,6 @@ import type { Storage } from '../storage/storage.server.ts';
 import { type AppEnv, autenticado, mismoUsuario, soloAdmin } from './env.server.ts';
 import { body, params, parseWith, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
-
-const listaQuery = z.object({ titulo: texto, area: filtroId, ...paginacion });
 
 const comentarioEntrada = comentarioSchema.extend({
   id_usuario: id().optional(),
@@ -34,10 +31,12 @@ const comentarioManual = (c: Comentario) => ({ ...c, tipo_recurso: 'id_manual' a
 
 export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKeys; storage: Storage }) {
   const auth = autenticado(deps.keys);
+  // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
+  const conCookie = autenticado(deps.keys, { cookie: true });
   const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, groups: claims.groups });
 
   return new Hono<AppEnv>({ strict: false })
-    .get('/', auth, query(listaQuery), async (c) => c.json(await manuales.listar(c.req.valid('query')), 200))
+    .get('/', auth, query(busquedaManualesSchema), async (c) => c.json(await manuales.listar(c.req.valid('query')), 200))
     .post('/', auth, async (c) => {
       // Refuse before receiving a large body nobody may send.
       soloAdmin(c);
@@ -84,7 +83,7 @@ export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKey
       await manuales.eliminar(actor(c.var.auth), c.req.valid('param').id);
       return c.body(null, 204);
     })
-    .get('/:id/descargar', auth, params(idParam), async (c) => {
+    .get('/:id/descargar', conCookie, params(idParam), async (c) => {
       const { key, titulo } = await manuales.archivo(c.req.valid('param').id);
       return fileResponse(deps.storage, {
         key,
@@ -93,7 +92,7 @@ export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKey
         range: c.req.header('range'),
       });
     })
-    .get('/:id/leer', auth, params(idParam), async (c) => {
+    .get('/:id/leer', conCookie, params(idParam), async (c) => {
       const { key, titulo } = await manuales.archivo(c.req.valid('param').id);
       return fileResponse(deps.storage, {
         key,

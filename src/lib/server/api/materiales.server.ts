@@ -2,8 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { comentarioSchema } from '../../validation/comentarios.ts';
-import { filtroId, filtroNivel, paginacion, texto } from '../../validation/listas.ts';
-import { materialEdicionSchema, materialSchema } from '../../validation/materiales.ts';
+import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/materiales.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { receiveUpload } from '../http/upload.server.ts';
@@ -14,16 +13,6 @@ import type { Storage } from '../storage/storage.server.ts';
 import { type AppEnv, autenticado, mismoUsuario } from './env.server.ts';
 import { body, params, parseWith, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
-
-const listaQuery = z.object({
-  titulo: texto,
-  tipo_material_docente: filtroId,
-  id_nivel: filtroNivel,
-  id_area: filtroId,
-  id_unidad: filtroId,
-  oa: filtroId,
-  ...paginacion,
-});
 
 const comentarioEntrada = comentarioSchema.extend({
   id_usuario: id().optional(),
@@ -45,8 +34,10 @@ const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, 
 
 export function materialesRoutes(materiales: MaterialesService, deps: Deps) {
   const auth = autenticado(deps.keys);
+  // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
+  const conCookie = autenticado(deps.keys, { cookie: true });
   return new Hono<AppEnv>({ strict: false })
-    .get('/', auth, query(listaQuery), async (c) => c.json(await materiales.listar(c.req.valid('query')), 200))
+    .get('/', auth, query(busquedaMaterialesSchema), async (c) => c.json(await materiales.listar(c.req.valid('query')), 200))
     .post('/', auth, async (c) => {
       const upload = await receiveUpload(c.req.raw, deps.storage.tempDir, { maxFileBytes: materiales.limiteBytes() });
       try {
@@ -97,7 +88,7 @@ export function materialesRoutes(materiales: MaterialesService, deps: Deps) {
       await materiales.eliminar(actor(c.var.auth), c.req.valid('param').id);
       return c.body(null, 204);
     })
-    .get('/:id/descargar', auth, params(idParam), async (c) => {
+    .get('/:id/descargar', conCookie, params(idParam), async (c) => {
       const { key, nombre } = await materiales.archivo(c.req.valid('param').id);
       return fileResponse(deps.storage, { key, contentType: 'application/octet-stream', filename: nombre, range: c.req.header('range') });
     });

@@ -2,7 +2,7 @@
  * Compresses responses rendered on request (pages, API JSON) with brotli or gzip, flushing each
  * chunk so streamed HTML still reaches a slow connection early.
  */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import zlib from 'node:zlib';
 
@@ -26,7 +26,9 @@ export function compressResponse(request: Request, response: Response): Response
     encoding === 'br'
       ? zlib.createBrotliCompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
       : zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, level: 6 });
-  const stream = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>).pipe(compressor);
+  // pipeline (not pipe) carries a failure in the middle of a page's render on to the response,
+  // which the adapter ends; an unhandled stream error would take the whole server down.
+  const stream = pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), compressor, () => {});
   const headers = new Headers(response.headers);
   headers.set('content-encoding', encoding);
   headers.delete('content-length');

@@ -1,6 +1,6 @@
-/** What the forum pages share on the server: the actor, path ids and the 404 of the service. */
-import { ApiError } from '../../../lib/server/api/errors.server.ts';
-import type { Actor } from '../../../lib/server/services/foro.server.ts';
+/** What the protected pages share on the server: the actor, path ids and the 404 of a service. */
+import { ApiError } from '../../lib/server/api/errors.server.ts';
+import type { Actor } from '../../lib/server/services/foro.server.ts';
 
 export const actorDe = (usuario: { id: number; groups: string[] }): Actor => ({ id: usuario.id, groups: usuario.groups });
 

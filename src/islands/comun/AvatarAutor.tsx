@@ -1,5 +1,5 @@
-/** An author's photo or initials in the colour of their id (the island twin of Avatar.astro). */
-import { colorAutor, iniciales } from './reacciones';
+/** An author's photo or initials in the colour of their id (the island twin of src/pages/_componentes/AvatarAutor.astro). */
+import { colorAutor, iniciales } from '../../lib/format';
 
 export function AvatarAutor({ id, nombre, foto, tamano = 32 }: { id: number; nombre: string; foto: string; tamano?: number }) {
   // Custom properties read by .avatar-autor in foro.css.

@@ -1,23 +1,28 @@
 /**
- * The state of the forum's two forms (a new post; a category), judged by the shared zod schemas
- * loaded lazily. Like the other forms of the product a field is checked from its first blur on,
- * then as it changes, and every field on submit, where focus goes to the first wrong one.
- * Not react-hook-form: its 12 kB (gzip) put these pages, which also carry the editor or an image
+ * The state of a form with the Markdown editor or a file (forum posts and categories, the upload
+ * and edit forms of capsules, materials and manuals), judged by the shared zod schemas loaded
+ * lazily. Like the other forms of the product a field is checked from its first blur on, then as
+ * it changes, and every field on submit, where focus goes to the first wrong one.
+ * Not react-hook-form: its 12 kB (gzip) put these pages, which also carry the editor or a file
  * field, over the 90 kB budget of DESIGN.md.
  */
 import { type SubmitEvent, useRef, useState } from 'react';
 import type { z } from 'zod';
 
-export interface OpcionesFormulario<C extends string> {
-  campos: readonly C[];
-  inicial: Record<C, string>;
+type Valores = Record<string, unknown>;
+type Campo<V extends Valores> = keyof V & string;
+
+export interface OpcionesFormulario<V extends Valores> {
+  campos: readonly Campo<V>[];
+  inicial: V;
   /** The schema, loaded at the first need (and retried if that load failed). */
   esquema: () => Promise<z.ZodType>;
   /** Element ids that differ from the field's name (to move focus to the first wrong field). */
-  ids?: Partial<Record<C, string>>;
+  ids?: Partial<Record<Campo<V>, string>>;
 }
 
-export function useFormulario<C extends string>({ campos, inicial, esquema, ids = {} }: OpcionesFormulario<C>) {
+export function useFormulario<V extends Valores>({ campos, inicial, esquema, ids = {} }: OpcionesFormulario<V>) {
+  type C = Campo<V>;
   const [valores, setValores] = useState(inicial);
   const [errores, setErrores] = useState<Partial<Record<C, string>>>({});
   const [enviando, setEnviando] = useState(false);
@@ -33,7 +38,7 @@ export function useFormulario<C extends string>({ campos, inicial, esquema, ids 
   };
 
   /** The schema's first message per field. */
-  async function juzgar(v: Record<C, string>): Promise<Partial<Record<C, string>>> {
+  async function juzgar(v: V): Promise<Partial<Record<C, string>>> {
     const resultado = (await obtener()).safeParse(v);
     const mensajes: Partial<Record<C, string>> = {};
     if (resultado.success) return mensajes;
@@ -44,7 +49,7 @@ export function useFormulario<C extends string>({ campos, inicial, esquema, ids 
     return mensajes;
   }
 
-  async function revisar(campo: C, v: Record<C, string>) {
+  async function revisar(campo: C, v: V) {
     // Without the rules (connection lost) the server still checks everything.
     const mensajes = await juzgar(v).catch(() => ({}) as Partial<Record<C, string>>);
     setErrores((actuales) => ({ ...actuales, [campo]: mensajes[campo] }));
@@ -55,7 +60,7 @@ export function useFormulario<C extends string>({ campos, inicial, esquema, ids 
     errores,
     enviando,
     precargar: () => void obtener().catch(() => undefined),
-    cambiar(campo: C, valor: string) {
+    cambiar<K extends C>(campo: K, valor: V[K]) {
       const siguientes = { ...valores, [campo]: valor };
       setValores(siguientes);
       if (tocados.current.has(campo)) void revisar(campo, siguientes);
@@ -69,7 +74,7 @@ export function useFormulario<C extends string>({ campos, inicial, esquema, ids 
       setErrores((actuales) => ({ ...actuales, ...mensajes }));
     },
     /** A submit handler: `alEnviar` runs only with valid values; `extra` adds checks of its own. */
-    enviar(alEnviar: (v: Record<C, string>) => Promise<void>, extra?: () => Promise<boolean>) {
+    enviar(alEnviar: (v: V) => Promise<void>, extra?: () => Promise<boolean>) {
       return async (event: SubmitEvent) => {
         event.preventDefault();
         if (enviando) return;

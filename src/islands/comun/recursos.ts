@@ -1,0 +1,83 @@
+/**
+ * The calls the three kinds of content share (SPEC.md section 7): comments, likes and delete of a
+ * capsule, a teacher material or a manual. One place knows each kind's paths and field names, so
+ * the like button, the comment thread and the delete button serve all three unchanged.
+ * Every call answers a result and never throws: a network failure is a failed call.
+ */
+import { api } from '../../lib/api/client';
+import type { components } from '../../lib/api/schema';
+
+export type TipoRecurso = 'capsula' | 'material' | 'manual';
+
+type Autor = components['schemas']['Autor'];
+
+/** A comment of any kind of content, as the thread shows it. */
+export interface ComentarioRecurso {
+  id: number;
+  contenido: string;
+  fecha_creacion: string;
+  id_usuario: Autor;
+  id_respuesta_comentario: number | null;
+}
+
+export interface Comentarios {
+  comentarios_base: ComentarioRecurso[];
+  comentarios_hijos: ComentarioRecurso[];
+}
+
+const fallo = { ok: false } as const;
+type Resultado<T> = { ok: true; data: T } | typeof fallo;
+
+async function intentar<T>(llamada: () => Promise<{ data?: T | undefined }>): Promise<Resultado<T>> {
+  try {
+    const { data } = await llamada();
+    return data === undefined ? fallo : { ok: true, data };
+  } catch {
+    return fallo;
+  }
+}
+
+export function comentarios(tipo: TipoRecurso, id: number): Promise<Resultado<Comentarios>> {
+  const path = { params: { path: { id } } };
+  return intentar<Comentarios>(() => {
+    if (tipo === 'capsula') return api.GET('/api/capsulas/comentarios/{id}/', path);
+    if (tipo === 'material') return api.GET('/api/bdocente/comentarios/{id}/', path);
+    return api.GET('/api/manuales/comentarios/{id}/', path);
+  });
+}
+
+/** Publishes a comment, or a reply when `padre` is the comment it answers. */
+export function comentar(tipo: TipoRecurso, id: number, idUsuario: number, contenido: string, padre: number | null) {
+  const base = { id_usuario: idUsuario, contenido, id_respuesta_comentario: padre };
+  return intentar<ComentarioRecurso>(() => {
+    if (tipo === 'capsula') return api.POST('/api/capsulas/comentarios/', { body: { ...base, id_capsula: id } });
+    if (tipo === 'material')
+      return api.POST('/api/bdocente/comentarios/', { body: { ...base, id_recurso: id, tipo_recurso: 'id_material_docente' } });
+    return api.POST('/api/manuales/comentarios/', { body: { ...base, id_recurso: id, tipo_recurso: 'id_manual' } });
+  });
+}
+
+/** Likes (`add`) or unlikes; answers the content's likes after the change (only on 200). */
+export function meGusta(tipo: TipoRecurso, id: number, idUsuario: number, add: boolean) {
+  return intentar<components['schemas']['LikeResultado']>(() => {
+    if (tipo === 'capsula') return api.POST('/api/capsulas/like/', { body: { id_usuario: idUsuario, id_capsula: id, add } });
+    if (tipo === 'material') return api.POST('/api/bdocente/like/', { body: { id_usuario: idUsuario, id_material: id, add } });
+    return api.POST('/api/manuales/like/', { body: { id_usuario: idUsuario, id_manual: id, add } });
+  });
+}
+
+/** Deletes the content; true on success. */
+export async function eliminar(tipo: TipoRecurso, id: number): Promise<boolean> {
+  const path = { params: { path: { id } } };
+  try {
+    const { response } =
+      tipo === 'capsula'
+        ? await api.DELETE('/api/capsulas/{id}/', path)
+        : tipo === 'material'
+          ? await api.DELETE('/api/bdocente/{id}/', path)
+          : await api.DELETE('/api/manuales/{id}/', path);
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * The manual upload and edit form (SPEC.md sections 2, 5, 7 and 8). Upload ('Subir manual', admins
+ * only): the PDF in the drop zone, title, read-only author, area, description; 'Subiendo manual'
+ * with the percentage sent; success goes to /manuales. Edit: no file, the area sent by name (SPEC
+ * section 7), 'Subiendo cambios', success goes back to the manual. A failure keeps everything
+ * written, says so in a toast and puts the server's messages under their fields.
+ */
+import { useState } from 'react';
+import { notificar } from '../../lib/stores/notifications';
+import { validarArchivoManual } from '../../lib/validation/archivos';
+import { Campo, Selector, useHidratado } from '../comun/Campo';
+import { EditorMarkdown } from '../comun/EditorMarkdown';
+import { useFormulario } from '../comun/formulario';
+import { MENSAJES } from '../comun/mensajes';
+import { erroresDeCampo, subir } from '../comun/subida';
+import { ZonaArchivo } from '../comun/ZonaArchivo';
+
+interface Area {
+  id: number;
+  nombre: string;
+}
+
+export interface FormularioManualProps {
+  areas: Area[];
+  /** The read-only author: the current user's first name and paternal surname, or the manual's. */
+  autor: string;
+  /** The size limit, for the drop zone's hint. */
+  limiteMb: number;
+  /** Editing: the manual as it is. */
+  manual?: { id: number; titulo: string; descripcion: string; id_area: number };
+}
+
+const mensajes = MENSAJES.manual;
+
+export default function FormularioManual({ areas, autor, limiteMb, manual }: FormularioManualProps) {
+  const hidratado = useHidratado();
+  const editando = manual !== undefined;
+  const [archivo, setArchivo] = useState<File | null>(null);
+  const [errorArchivo, setErrorArchivo] = useState<string | undefined>();
+  const [progreso, setProgreso] = useState<number | null>(null);
+  const [listo, setListo] = useState(false);
+  const form = useFormulario({
+    campos: ['titulo', 'id_area', 'descripcion'],
+    inicial: { titulo: manual?.titulo ?? '', id_area: String(manual?.id_area ?? -1), descripcion: manual?.descripcion ?? '' },
+    esquema: () => import('../../lib/validation/manuales').then((m) => m.manualSchema),
+    ids: { descripcion: 'descripcion-manual' },
+  });
+
+  function elegir(nuevo: File | null) {
+    setArchivo(nuevo);
+    setErrorArchivo(nuevo ? (validarArchivoManual(nuevo) ?? undefined) : undefined);
+  }
+
+  async function archivoValido() {
+    if (editando) return true;
+    const error = validarArchivoManual(archivo) ?? undefined;
+    setErrorArchivo(error);
+    if (error) document.getElementById('archivo')?.focus();
+    return !error;
+  }
+
+  const guardar = form.enviar(async ({ titulo, id_area, descripcion }) => {
+    const datos = new FormData();
+    datos.set('titulo', titulo.trim());
+    datos.set('descripcion', descripcion);
+    if (manual) {
+      datos.set('id', String(manual.id));
+      datos.set('id_area', areas.find((a) => String(a.id) === id_area)?.nombre ?? id_area);
+    } else if (archivo) {
+      datos.set('id_area', id_area);
+      datos.set('extension', 'pdf');
+      datos.set('archivo', archivo);
+    }
+    setProgreso(0);
+    const { status, cuerpo } = await subir({ metodo: editando ? 'PUT' : 'POST', url: '/api/manuales/', datos, onProgreso: setProgreso });
+    if (status === (editando ? 204 : 201)) {
+      setListo(true);
+      notificar(editando ? mensajes.editado(titulo.trim()) : mensajes.agregado(titulo.trim()), 'exito');
+      window.location.assign(manual ? `/manuales/${manual.id}` : '/manuales/');
+      return;
+    }
+    setProgreso(null);
+    const campos = erroresDeCampo(cuerpo);
+    form.ponerErrores({ titulo: campos.titulo, id_area: campos.id_area, descripcion: campos.descripcion });
+    if (campos.archivo) setErrorArchivo(campos.archivo);
+    notificar(editando ? mensajes.noEditado : mensajes.noSubido, 'error');
+  }, archivoValido);
+
+  const ocupado = form.enviando || listo;
+  return (
+    <form
+      className="formulario-contenido"
+      method="post"
+      noValidate
+      onSubmit={guardar}
+      onFocus={form.precargar}
+      aria-busy={ocupado || undefined}
+    >
+      {!editando && (
+        <ZonaArchivo
+          id="archivo"
+          etiqueta="Manual (PDF)"
+          accept="application/pdf,.pdf"
+          archivo={archivo}
+          onArchivo={elegir}
+          error={errorArchivo}
+          ayuda={`Un archivo .pdf de hasta ${limiteMb} MB.`}
+          disabled={ocupado}
+        />
+      )}
+      <Campo
+        id="titulo"
+        etiqueta="Título"
+        autoComplete="off"
+        value={form.valores.titulo}
+        onChange={(e) => form.cambiar('titulo', e.target.value)}
+        onBlur={() => form.tocar('titulo')}
+        error={form.errores.titulo}
+        disabled={ocupado}
+      />
+      <Campo id="autor" etiqueta="Autor" value={autor} readOnly />
+      <Selector
+        id="id_area"
+        etiqueta="Área"
+        value={form.valores.id_area}
+        onChange={(e) => form.cambiar('id_area', e.target.value)}
+        onBlur={() => form.tocar('id_area')}
+        error={form.errores.id_area}
+        disabled={ocupado}
+      >
+        <option value="-1">Seleccionar</option>
+        {areas.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.nombre}
+          </option>
+        ))}
+      </Selector>
+      <EditorMarkdown
+        id="descripcion-manual"
+        etiqueta="Descripción"
+        value={form.valores.descripcion}
+        onChange={(valor) => form.cambiar('descripcion', valor)}
+        onBlur={() => form.tocar('descripcion')}
+        maxLength={1000}
+        filas={7}
+        error={form.errores.descripcion}
+        disabled={ocupado}
+      />
+      <div className="acciones">
+        <button type="submit" disabled={!hidratado || ocupado} aria-busy={form.enviando || undefined}>
+          Guardar
+        </button>
+        <a className="boton secundario" href={manual ? `/manuales/${manual.id}` : '/manuales/'}>
+          Cancelar
+        </a>
+      </div>
+      <div className="progreso-subida" role="status">
+        {progreso !== null && (
+          <>
+            {!editando && <progress value={progreso} max={100} aria-label="Progreso de la subida" />}
+            <span>{editando ? 'Subiendo cambios' : `Subiendo manual… ${progreso}%`}</span>
+          </>
+        )}
+      </div>
+    </form>
+  );
+}

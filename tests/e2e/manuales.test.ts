@@ -1,0 +1,264 @@
+/**
+ * Manuals in Chromium (issue 6; SPEC.md sections 2, 4, 5, 8): an admin uploads a PDF through the
+ * page (every validation message first), edits and deletes it; a teacher has no 'Subir' (and
+ * 'No tienes permisos' on the upload URL), reads the PDF inline, likes, comments, replies and
+ * downloads; the list searches by title and area with the URL holding the filters.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, MOBILE } from '../support/browser.ts';
+import { pdf } from '../support/pdf.ts';
+import { abrir, correoNuevo, docenteActivo, hidratada, ingresar, mensajeDe, url, violacionesGraves } from './helpers.ts';
+
+let browser: Browser;
+const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-manuales-e2e-'));
+const archivo = (nombre: string) => path.join(carpeta, nombre);
+const CLAVE_DOCENTE = 'Docente2026';
+let docente: string;
+const TITULO = 'Guía de evaluación formativa en Matemática';
+let idManual: number;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  writeFileSync(archivo('manual.pdf'), pdf(3));
+  writeFileSync(archivo('no-es-pdf.pdf'), 'solo texto con nombre de pdf');
+  docente = correoNuevo('manuales.docente');
+  await docenteActivo(docente, CLAVE_DOCENTE);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function toast(page: Page, texto: string) {
+  await expect
+    .poll(() => page.locator('.notificacion').allTextContents(), { timeout: 15_000 })
+    .toContainEqual(expect.stringContaining(texto));
+}
+
+describe('as an admin', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await abrir(browser);
+    await ingresar(page);
+  });
+  afterAll(async () => page.close());
+
+  it("shows 'Subir' and an empty list headed 'Novedades'", async () => {
+    await page.goto(url('/manuales/'));
+    expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toContain('Novedades');
+    await page.getByRole('link', { name: 'Subir' }).click();
+    await page.waitForURL(url('/manuales/subir'));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Subir manual');
+  });
+
+  it('says every validation message of SPEC.md on an empty or wrong form', async () => {
+    await hidratada(page);
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    expect(await mensajeDe(page, 'Título')).toBe('Debe ingresar un título');
+    expect(await mensajeDe(page, 'Área')).toBe('Debe ingresar una area');
+    expect(await mensajeDe(page, 'Descripción')).toBe('Debe ingresar una descripción');
+    expect(await mensajeDe(page, 'Manual (PDF)')).toBe('Debe subir un manual');
+    await page.getByLabel('Título', { exact: true }).fill('x'.repeat(151));
+    await page.getByLabel('Título', { exact: true }).blur();
+    await expect.poll(() => mensajeDe(page, 'Título')).toBe('Puede ingresar hasta 150 caracteres');
+  });
+
+  it("refuses a file that is not a PDF on the server, keeping the form ('No se pudo subir el manual')", async () => {
+    await page.getByLabel('Título', { exact: true }).fill(TITULO);
+    await page.getByLabel('Área').selectOption({ label: 'Matemática' });
+    await page.getByLabel('Descripción', { exact: true }).fill('Cómo usar **rúbricas** y retroalimentación en clases de matemática.');
+    // The browser calls it application/pdf by its name; its bytes are text.
+    await page.locator('#archivo').setInputFiles(archivo('no-es-pdf.pdf'));
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await toast(page, 'No se pudo subir el manual');
+    expect(await mensajeDe(page, 'Manual (PDF)')).toBe('El manual no es válido. Debe subir un archivo .pdf');
+    expect(await page.getByLabel('Título', { exact: true }).inputValue()).toBe(TITULO);
+  });
+
+  it("uploads a PDF with 'Subiendo manual' and a toast, then shows it in the list", async () => {
+    await page.locator('#archivo').setInputFiles(archivo('manual.pdf'));
+    expect(await page.locator('.archivo-elegido').textContent()).toContain('manual.pdf');
+    const subiendo = page.getByText(/Subiendo manual/).waitFor();
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await subiendo;
+    await page.waitForURL(url('/manuales/'));
+    await toast(page, `Manual ${TITULO} agregado exitosamente!`);
+    const tarjeta = page.locator('.tarjeta-contenido', { hasText: 'Guía de evaluación' });
+    expect(await tarjeta.count()).toBe(1);
+    // Card title cut at 65 characters (SPEC.md section 9) with the whole title kept as its tooltip.
+    expect(await tarjeta.locator('h3 a').getAttribute('title')).toBe(TITULO);
+    idManual = Number((await tarjeta.locator('h3 a').getAttribute('href'))?.split('/').at(-1));
+    expect(idManual).toBeGreaterThan(0);
+  });
+
+  it('opens the detail with thumbnail, area badge, size and pages, Editar and Eliminar', async () => {
+    await page.goto(url(`/manuales/${idManual}`));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(TITULO);
+    expect(await page.locator('.etiquetas li').first().textContent()).toBe('Matemática');
+    expect(await page.locator('.descripcion-rica strong').textContent()).toBe('rúbricas');
+    expect(await page.locator('a.descargar').textContent()).toMatch(/Descargar \(.+, 3 páginas\)/);
+    const ancho = await page.locator('img.miniatura-detalle').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth);
+    expect(ancho).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: 'Editar' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Eliminar' }).isVisible()).toBe(true);
+    expect(await violacionesGraves(page)).toEqual([]);
+  });
+
+  it("edits title, area and description with 'Subiendo cambios' and goes back to the manual", async () => {
+    await page.getByRole('link', { name: 'Editar' }).click();
+    await page.waitForURL(url(`/manuales/editar/${idManual}`));
+    await hidratada(page);
+    expect(await page.getByLabel('Autor').inputValue()).not.toBe('');
+    expect(await page.getByLabel('Autor').getAttribute('readonly')).not.toBeNull();
+    expect(await page.getByLabel('Área').locator('option:checked').textContent()).toBe('Matemática');
+    await page.getByLabel('Título', { exact: true }).fill(`${TITULO} (2ª edición)`);
+    await page.getByLabel('Área').selectOption({ label: 'Ciencias Naturales' });
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(url(`/manuales/${idManual}`));
+    await toast(page, `Manual ${TITULO} (2ª edición) editado exitosamente!`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${TITULO} (2ª edición)`);
+    expect(await page.locator('.etiquetas li').first().textContent()).toBe('Ciencias Naturales');
+  });
+});
+
+describe('as a teacher', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await abrir(browser);
+    await ingresar(page, docente, CLAVE_DOCENTE);
+  });
+  afterAll(async () => page.close());
+
+  it("sees no 'Subir', and 'No tienes permisos' on the upload page", async () => {
+    await page.goto(url('/manuales/'));
+    expect(await page.getByRole('link', { name: 'Subir' }).count()).toBe(0);
+    const respuesta = await page.goto(url('/manuales/subir'));
+    expect(respuesta?.status()).toBe(403);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No tienes permisos');
+  });
+
+  it("searches by title without accents and by area, heading 'Resultados', the URL holding the filters", async () => {
+    await page.goto(url('/manuales/'));
+    await page.getByLabel('Buscar', { exact: true }).fill('evaluacion formativa');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.waitForURL(/titulo=evaluacion/);
+    expect(page.url()).not.toContain('tamano_pagina');
+    expect(await page.locator('#titulo-resultados').textContent()).toContain('Resultados');
+    expect(await page.locator('.tarjeta-contenido').count()).toBe(1);
+    await page.getByLabel('Área').selectOption({ label: 'Matemática' });
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.waitForURL(/area=/);
+    expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron manuales');
+    await page.getByRole('link', { name: 'Limpiar' }).click();
+    await page.waitForURL(url('/manuales/'));
+    expect(await page.locator('#titulo-resultados').textContent()).toContain('Novedades');
+  });
+
+  it('reads the PDF inline in the browser, without Editar or Eliminar', async () => {
+    await page.goto(url(`/manuales/${idManual}`));
+    expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    const leer = page.getByRole('link', { name: 'Leer' });
+    expect(await leer.getAttribute('target')).toBe('_blank');
+    const respuesta = await page.request.get(url((await leer.getAttribute('href')) ?? ''));
+    expect(respuesta.status()).toBe(200);
+    expect(respuesta.headers()['content-type']).toBe('application/pdf');
+    expect(respuesta.headers()['content-disposition']).toMatch(/^inline;/);
+  });
+
+  it('likes and unlikes: the count moves by one', async () => {
+    const boton = page.getByRole('button', { name: /Me gusta/ });
+    await expect.poll(() => boton.isEnabled()).toBe(true);
+    expect(await boton.getAttribute('aria-pressed')).toBe('false');
+    const antes = Number(await boton.locator('.conteo').textContent());
+    await boton.click();
+    await expect.poll(() => boton.getAttribute('aria-pressed')).toBe('true');
+    expect(Number(await boton.locator('.conteo').textContent())).toBe(antes + 1);
+    await boton.click();
+    await expect.poll(() => boton.getAttribute('aria-pressed')).toBe('false');
+    expect(Number(await boton.locator('.conteo').textContent())).toBe(antes);
+  });
+
+  it("comments and replies: 'Ver 1 respuesta' / 'Ocultar 1 respuesta', a new reply at the top", async () => {
+    const caja = page.getByLabel('Escribe un comentario');
+    await caja.scrollIntoViewIfNeeded();
+    await page.getByText(/Aún no hay comentarios/).waitFor();
+    await caja.fill('   ');
+    await page.getByRole('button', { name: 'Comentar' }).click();
+    expect(await page.locator('.caja-comentario small').first().textContent()).toBe('Debe ingresar un comentario');
+    await caja.fill('¿Sirve también para 1° medio?');
+    await page.getByRole('button', { name: 'Comentar' }).click();
+    const comentario = page.locator('article.comentario', { hasText: '¿Sirve también para 1° medio?' });
+    await comentario.waitFor();
+    await comentario.getByRole('button', { name: 'Responder' }).click();
+    await page.getByLabel(/Responder a/).fill('Sí, con ajustes.');
+    await comentario.getByRole('button', { name: 'Comentar' }).click();
+    await page.getByRole('button', { name: 'Ocultar 1 respuesta' }).waitFor();
+    expect(await page.locator('ol.hilo ol.hilo').textContent()).toContain('Sí, con ajustes.');
+    await page.getByRole('button', { name: 'Ocultar 1 respuesta' }).click();
+    expect(await page.locator('ol.hilo ol.hilo').isHidden()).toBe(true);
+    await page.getByRole('button', { name: 'Ver 1 respuesta' }).click();
+    expect(await page.locator('ol.hilo ol.hilo').isVisible()).toBe(true);
+    await page.reload();
+    await page.getByRole('button', { name: 'Ver 1 respuesta' }).waitFor();
+    expect(await page.locator('.conteo-comentarios').textContent()).toContain('2');
+  });
+
+  it('downloads the PDF directly, named after the title', async () => {
+    const descarga = page.waitForEvent('download');
+    await page.locator('a.descargar').click();
+    const archivoDescargado = await descarga;
+    expect(archivoDescargado.suggestedFilename()).toBe(`${TITULO} (2ª edición).pdf`);
+    const ruta = await archivoDescargado.path();
+    expect(readFileSync(ruta).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('downloads and reads after the 15-minute access token expired, renewing the session from the refresh cookie', async () => {
+    const cookies = await page.context().cookies();
+    const refresh = cookies.find((c) => c.name === 'ed_refresh');
+    expect(refresh).toBeDefined();
+    // As a browser does once the access cookie has expired: only the refresh cookie is sent.
+    const res = await fetch(url(`/api/manuales/${idManual}/leer/`), { headers: { cookie: `ed_refresh=${refresh?.value}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('ed_access='))).toBe(true);
+    await res.body?.cancel();
+    const sinSesion = await fetch(url(`/api/manuales/${idManual}/descargar/`));
+    expect(sinSesion.status).toBe(401);
+    await sinSesion.body?.cancel();
+  });
+
+  it("answers 'No se encontró manual' for a missing one, and passes axe at 375 px", async () => {
+    const respuesta = await page.goto(url('/manuales/999999'));
+    expect(respuesta?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No se encontró manual');
+    const movil = await abrir(browser, MOBILE);
+    await ingresar(movil, docente, CLAVE_DOCENTE);
+    for (const ruta of ['/manuales/', `/manuales/${idManual}`]) {
+      await movil.goto(url(ruta));
+      expect(await violacionesGraves(movil)).toEqual([]);
+    }
+    await movil.close();
+  });
+});
+
+describe('the owner deletes', () => {
+  it("asks first, then 'Manual … eliminado con exito' and the list no longer has it", async () => {
+    const page = await abrir(browser);
+    await ingresar(page);
+    await page.goto(url(`/manuales/${idManual}`));
+    const eliminar = page.getByRole('button', { name: 'Eliminar' });
+    await expect.poll(() => eliminar.isEnabled()).toBe(true);
+    await eliminar.click();
+    const dialogo = page.getByRole('dialog');
+    await dialogo.waitFor();
+    await dialogo.getByRole('button', { name: 'Eliminar' }).click();
+    await page.waitForURL(url('/manuales/'));
+    await toast(page, `Manual ${TITULO} (2ª edición) eliminado con exito`);
+    expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron manuales');
+    await page.close();
+  });
+});
