@@ -24,6 +24,8 @@ export interface OpcionesFormulario<V extends Valores> {
 export function useFormulario<V extends Valores>({ campos, inicial, esquema, ids = {} }: OpcionesFormulario<V>) {
   type C = Campo<V>;
   const [valores, setValores] = useState(inicial);
+  // The latest values, so several changes in one handler (a cascade of selects) all count.
+  const actuales = useRef(inicial);
   const [errores, setErrores] = useState<Partial<Record<C, string>>>({});
   const [enviando, setEnviando] = useState(false);
   const tocados = useRef(new Set<C>());
@@ -61,13 +63,14 @@ export function useFormulario<V extends Valores>({ campos, inicial, esquema, ids
     enviando,
     precargar: () => void obtener().catch(() => undefined),
     cambiar<K extends C>(campo: K, valor: V[K]) {
-      const siguientes = { ...valores, [campo]: valor };
+      const siguientes = { ...actuales.current, [campo]: valor };
+      actuales.current = siguientes;
       setValores(siguientes);
       if (tocados.current.has(campo)) void revisar(campo, siguientes);
     },
     tocar(campo: C) {
       tocados.current.add(campo);
-      void revisar(campo, valores);
+      void revisar(campo, actuales.current);
     },
     /** Messages the server answered, per field. */
     ponerErrores(mensajes: Partial<Record<C, string>>) {
@@ -82,14 +85,14 @@ export function useFormulario<V extends Valores>({ campos, inicial, esquema, ids
         setEnviando(true);
         try {
           const [mensajes, extraOk] = await Promise.all([
-            juzgar(valores).catch(() => ({}) as Partial<Record<C, string>>),
+            juzgar(actuales.current).catch(() => ({}) as Partial<Record<C, string>>),
             extra ? extra() : Promise.resolve(true),
           ]);
           setErrores(mensajes);
           const primero = campos.find((c) => mensajes[c]);
           if (primero) document.getElementById(ids[primero] ?? primero)?.focus();
           if (primero || !extraOk) return;
-          await alEnviar(valores);
+          await alEnviar(actuales.current);
         } finally {
           setEnviando(false);
         }

@@ -12,7 +12,12 @@ export interface Notificacion {
   id: number;
   texto: string;
   tipo: TipoNotificacion;
+  /** When it was given (ms since the epoch). */
+  creada?: number;
 }
+
+/** A success or notice given this recently has not been read yet: it goes on to the next page. */
+const RECIENTE_MS = 2500;
 
 export const MAXIMO_VISIBLES = 3;
 const DURACION_MS = 6000;
@@ -47,7 +52,7 @@ export function descartar(id: number): void {
 
 export function notificar(texto: string, tipo: TipoNotificacion = 'info'): number {
   const id = siguienteId++;
-  $notificaciones.set([...$notificaciones.get(), { id, texto, tipo }]);
+  $notificaciones.set([...$notificaciones.get(), { id, texto, tipo, creada: Date.now() }]);
   return id;
 }
 
@@ -66,10 +71,14 @@ $notificaciones.subscribe((cola) => {
   }
 });
 
-/** Keeps the queue across a navigation (a toast given just before a redirect). */
+/**
+ * Keeps the queue across a navigation: a toast given just before a redirect, and errors until
+ * they are closed. A success already on screen for a while is not shown again on the next page.
+ */
 if (typeof window !== 'undefined') {
   window.addEventListener('pagehide', () => {
-    const cola = $notificaciones.get();
+    const ahora = Date.now();
+    const cola = $notificaciones.get().filter((n) => n.tipo === 'error' || ahora - (n.creada ?? ahora) < RECIENTE_MS);
     try {
       if (cola.length > 0) sessionStorage.setItem(CLAVE, JSON.stringify(cola));
     } catch {
