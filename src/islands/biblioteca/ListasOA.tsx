@@ -1,0 +1,115 @@
+/**
+ * The material form's two OA lists (SPEC.md section 4): 'OA disponibles' (the chosen unit's) and
+ * 'OA seleccionados'. Each OA shows its code and opens its full description; real buttons move it
+ * between the lists, focus stays on the list the person is working in, and a status line says
+ * what moved (screen readers hear it).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { truncar } from '../../lib/format';
+import type { OA } from './curriculo';
+
+export interface ListasOAProps {
+  disponibles: OA[];
+  seleccionados: OA[];
+  /** Why the available list is empty, or what it is waiting for. */
+  aviso: string | null;
+  onAgregar: (oa: OA) => void;
+  onQuitar: (oa: OA) => void;
+  error?: string | undefined;
+  disabled?: boolean;
+}
+
+type Lista = 'disponibles' | 'seleccionados';
+
+function Objetivo({ oa, accion, onClick, disabled }: { oa: OA; accion: 'Agregar' | 'Quitar'; onClick: () => void; disabled?: boolean }) {
+  return (
+    <li>
+      <details>
+        <summary>
+          <strong>{oa.codigo}</strong> <span className="vista-oa">{truncar(oa.descripcion, 70)}</span>
+        </summary>
+        <p>{oa.descripcion}</p>
+      </details>
+      <button type="button" className={accion === 'Agregar' ? 'secundario' : 'secundario peligro'} onClick={onClick} disabled={disabled}>
+        {accion}
+        <span className="sr-only"> {oa.codigo}</span>
+      </button>
+    </li>
+  );
+}
+
+export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuitar, error, disabled }: ListasOAProps) {
+  const contenedor = useRef<HTMLFieldSetElement>(null);
+  // After a move, focus goes to the next button of the same list (or its heading once empty).
+  const foco = useRef<{ lista: Lista; indice: number } | null>(null);
+  const [anuncio, setAnuncio] = useState('');
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each move re-renders the lists
+  useEffect(() => {
+    const destino = foco.current;
+    if (!destino || !contenedor.current) return;
+    foco.current = null;
+    const botones = contenedor.current.querySelectorAll<HTMLButtonElement>(`[data-lista="${destino.lista}"] li > button`);
+    const boton = botones[Math.min(destino.indice, botones.length - 1)];
+    (boton ?? contenedor.current.querySelector<HTMLElement>(`#titulo-${destino.lista}`))?.focus();
+  }, [disponibles, seleccionados]);
+
+  function mover(oa: OA, desde: Lista, indice: number) {
+    foco.current = { lista: desde, indice };
+    if (desde === 'disponibles') {
+      onAgregar(oa);
+      setAnuncio(`${oa.codigo} agregado a OA seleccionados`);
+    } else {
+      onQuitar(oa);
+      setAnuncio(`${oa.codigo} quitado de OA seleccionados`);
+    }
+  }
+
+  const descrito = ['oas-ayuda', error ? 'oas-error' : ''].filter(Boolean).join(' ');
+  return (
+    <fieldset id="oas" className="listas-oa" ref={contenedor} tabIndex={-1} aria-describedby={descrito}>
+      <legend>Objetivos de aprendizaje (OA)</legend>
+      <small id="oas-ayuda" className="ayuda-campo">
+        Al elegir una unidad aparecen sus OA. Agrega los que trabaja tu material; abre un OA para leer su descripción.
+      </small>
+      <div className="columnas-oa">
+        <section data-lista="disponibles" aria-labelledby="titulo-disponibles">
+          <h2 id="titulo-disponibles" tabIndex={-1}>
+            OA disponibles
+          </h2>
+          {disponibles.length > 0 ? (
+            <ul>
+              {disponibles.map((oa, i) => (
+                <Objetivo key={oa.id} oa={oa} accion="Agregar" onClick={() => mover(oa, 'disponibles', i)} disabled={disabled} />
+              ))}
+            </ul>
+          ) : (
+            <p className="lista-vacia">{aviso ?? 'Todos los OA de la unidad están seleccionados.'}</p>
+          )}
+        </section>
+        <section data-lista="seleccionados" aria-labelledby="titulo-seleccionados">
+          <h2 id="titulo-seleccionados" tabIndex={-1}>
+            OA seleccionados <span className="conteo-oa">({seleccionados.length})</span>
+          </h2>
+          {seleccionados.length > 0 ? (
+            <ul>
+              {seleccionados.map((oa, i) => (
+                <Objetivo key={oa.id} oa={oa} accion="Quitar" onClick={() => mover(oa, 'seleccionados', i)} disabled={disabled} />
+              ))}
+            </ul>
+          ) : (
+            <p className="lista-vacia">Aún no hay OA seleccionados.</p>
+          )}
+        </section>
+      </div>
+      {error && (
+        <small id="oas-error" className="error-campo">
+          {error}
+        </small>
+      )}
+      <p className="sr-only" role="status">
+        {anuncio}
+      </p>
+    </fieldset>
+  );
+}
