@@ -13,6 +13,7 @@ import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { useFormulario } from '../comun/formulario';
 import { MENSAJES } from '../comun/mensajes';
+import { PieSubida } from '../comun/PieSubida';
 import { erroresDeCampo, subir } from '../comun/subida';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 import { type OA, oasDe, type Unidad, unidadesDe } from './curriculo';
@@ -344,20 +345,15 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
         />
       )}
 
-      <div className="acciones">
-        <button type="submit" disabled={!hidratado || ocupado} aria-busy={form.enviando || undefined}>
-          Guardar
-        </button>
-        <a className="boton secundario" href={material ? `/biblioteca-docente/${material.id}` : '/biblioteca-docente/'}>
-          Cancelar
-        </a>
-      </div>
-      {progreso !== null && (
-        <div className="progreso-subida" role="status">
-          <progress value={progreso} max={100} aria-label="Progreso de la subida" />
-          <span>{editando ? 'Subiendo cambios…' : `Subiendo material… ${progreso}%`}</span>
-        </div>
-      )}
+      <PieSubida
+        hidratado={hidratado}
+        ocupado={ocupado}
+        enviando={form.enviando}
+        cancelar={material ? `/biblioteca-docente/${material.id}` : '/biblioteca-docente/'}
+        progreso={progreso}
+        texto={(p) => (editando ? 'Subiendo cambios…' : `Subiendo material… ${p}%`)}
+        conArchivo={!editando}
+      />
     </form>
   );
 }

@@ -12,6 +12,7 @@ import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { useFormulario } from '../comun/formulario';
 import { MENSAJES } from '../comun/mensajes';
+import { PieSubida } from '../comun/PieSubida';
 import { erroresDeCampo, subir } from '../comun/subida';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 
@@ -146,22 +147,15 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
         error={form.errores.descripcion}
         disabled={ocupado}
       />
-      <div className="acciones">
-        <button type="submit" disabled={!hidratado || ocupado} aria-busy={form.enviando || undefined}>
-          Guardar
-        </button>
-        <a className="boton secundario" href={manual ? `/manuales/${manual.id}` : '/manuales/'}>
-          Cancelar
-        </a>
-      </div>
-      <div className="progreso-subida" role="status">
-        {progreso !== null && (
-          <>
-            {!editando && <progress value={progreso} max={100} aria-label="Progreso de la subida" />}
-            <span>{editando ? 'Subiendo cambios' : `Subiendo manual… ${progreso}%`}</span>
-          </>
-        )}
-      </div>
+      <PieSubida
+        hidratado={hidratado}
+        ocupado={ocupado}
+        enviando={form.enviando}
+        cancelar={manual ? `/manuales/${manual.id}` : '/manuales/'}
+        progreso={progreso}
+        texto={(p) => (editando ? 'Subiendo cambios' : `Subiendo manual… ${p}%`)}
+        conArchivo={!editando}
+      />
     </form>
   );
 }
