@@ -44,4 +44,11 @@ describe('rich text', () => {
     expect(html).not.toContain('<img');
     expect(html).not.toContain('javascript:');
   });
+
+  it('turns pictures into links and marks links as user content', () => {
+    expect(renderMarkdown('![mapa](https://example.com/m.png) [guía](https://mineduc.cl) [x](javascript:alert(1))')).toBe(
+      '<p><a rel="nofollow ugc noopener" href="https://example.com/m.png">mapa</a> ' +
+        '<a rel="nofollow ugc noopener" href="https://mineduc.cl">guía</a> x</p>',
+    );
+  });
 });

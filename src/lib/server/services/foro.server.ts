@@ -128,23 +128,6 @@ const iso = (column: SQL | typeof foroConversaciones.fecha_creacion) =>
   sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const porReaccion = (columna: AnyPgColumn, id: number) => sql<number>`(count(*) filter (where ${columna} = ${id}))::int`;
 
-/**
- * Markdown to the HTML stored for a conversation (renderMarkdown escapes raw HTML and drops unsafe
- * link protocols). Images become links: posts offer no uploads, and a picture from anywhere on the
- * web would cost slow connections and tell its host who reads the forum.
- */
-export function contenidoSeguro(markdown: string): string {
-  return (
-    renderMarkdown(markdown)
-      .replace(/<img src="([^"]*)" alt="([^"]*)"(?: title="[^"]*")? \/>/g, (_, src: string, alt: string) => {
-        return `<a href="${src}">${alt || src}</a>`;
-      })
-      // A link whose address was unsafe (javascript:, data:) keeps only its text.
-      .replace(/<a href="">([\s\S]*?)<\/a>/g, '$1')
-      .replace(/<a href="/g, '<a rel="nofollow ugc noopener" href="')
-  );
-}
-
 /** The PostgreSQL error code of a failed query (drivers and Drizzle wrap it in `cause`). */
 function codigoError(error: unknown): string | undefined {
   for (let e: unknown = error; typeof e === 'object' && e !== null; e = 'cause' in e ? e.cause : undefined) {
@@ -517,7 +500,7 @@ export function createForoService(ctx: ServiceContext) {
           id_categoria: categoria.id,
           id_usuario_creador: actor.id,
           titulo: input.titulo,
-          contenido: contenidoSeguro(input.contenido),
+          contenido: renderMarkdown(input.contenido),
           fecha_creacion: ctx.now(),
         })
         .returning({ id: foroConversaciones.id });
