@@ -1,0 +1,254 @@
+/**
+ * The capsule upload and edit form (SPEC.md sections 2, 5, 7 and 8). Upload (admins only): one
+ * video in the drop zone, title, read-only author, area, active methodology, level and the
+ * description; the percentage sent shows while the video travels, and success goes to /capsulas/
+ * (where the new capsule waits in 'Capsulas procesando'). Edit: the same fields without the
+ * video; success goes back to the capsule. A failure keeps everything written, says so in a toast
+ * and puts the server's messages under their fields.
+ */
+import { useEffect, useState } from 'react';
+import { formatearTamano } from '../../lib/format';
+import { notificar } from '../../lib/stores/notifications';
+import { validarArchivoVideo } from '../../lib/validation/archivos';
+import { Campo, Selector, useHidratado } from '../comun/Campo';
+import { EditorMarkdown } from '../comun/EditorMarkdown';
+import { useFormulario } from '../comun/formulario';
+import { MENSAJES } from '../comun/mensajes';
+import { PieSubida } from '../comun/PieSubida';
+import { erroresDeCampo, subir } from '../comun/subida';
+import { ZonaArchivo } from '../comun/ZonaArchivo';
+
+interface Opcion {
+  id: number;
+  nombre: string;
+}
+
+export interface FormularioCapsulaProps {
+  areas: Opcion[];
+  metodologias: Opcion[];
+  /** Levels grouped by cycle, in curriculum order. */
+  niveles: [string, { codigo: string; nombre: string }[]][];
+  /** The read-only author: the current user's first name and paternal surname, or the capsule's. */
+  autor: string;
+  /** The server's video limit (MAX_VIDEO_MB), checked before sending and told in the hint. */
+  limiteMb: number;
+  /** Editing: the capsule as it is. */
+  capsula?: { id: number; titulo: string; descripcion: string; id_area: number; id_metodologia: number; id_nivel: string };
+}
+
+/** The drop zone's accept attribute: the types of SPEC.md section 9 and their extensions. */
+const ACEPTA_VIDEO = 'video/mp4,video/x-msvideo,video/mpeg,video/quicktime,.mp4,.avi,.mpeg,.mpg,.mov';
+
+const mensajes = MENSAJES.capsula;
+
+const detalleDe = (cuerpo: unknown) =>
+  typeof cuerpo === 'object' && cuerpo !== null && 'detail' in cuerpo && typeof cuerpo.detail === 'string' ? cuerpo.detail : undefined;
+
+export default function FormularioCapsula({ areas, metodologias, niveles, autor, limiteMb, capsula }: FormularioCapsulaProps) {
+  const hidratado = useHidratado();
+  const editando = capsula !== undefined;
+  const [archivo, setArchivo] = useState<File | null>(null);
+  const [errorArchivo, setErrorArchivo] = useState<string | undefined>();
+  const [progreso, setProgreso] = useState<number | null>(null);
+  const [listo, setListo] = useState(false);
+  const form = useFormulario({
+    campos: ['titulo', 'id_area', 'id_metodologia', 'id_nivel', 'descripcion'],
+    inicial: {
+      titulo: capsula?.titulo ?? '',
+      id_area: String(capsula?.id_area ?? -1),
+      id_metodologia: String(capsula?.id_metodologia ?? -1),
+      id_nivel: capsula?.id_nivel ?? '-1',
+      descripcion: capsula?.descripcion ?? '',
+    },
+    esquema: () => import('../../lib/validation/capsulas').then((m) => m.capsulaSchema),
+  });
+
+  // Leaving the page while the video travels would throw the upload away: the browser asks first.
+  const subiendo = progreso !== null && !editando && !listo;
+  useEffect(() => {
+    if (!subiendo) return;
+    const avisar = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', avisar);
+    return () => window.removeEventListener('beforeunload', avisar);
+  }, [subiendo]);
+
+  const limite = formatearTamano(limiteMb * 1024 * 1024);
+  function revisarArchivo(video: File | null): string | undefined {
+    const error = validarArchivoVideo(video);
+    if (error) return error;
+    if (video && video.size > limiteMb * 1024 * 1024) return `El archivo supera el tamaño máximo permitido (${limite})`;
+    return undefined;
+  }
+
+  function elegir(nuevo: File | null) {
+    setArchivo(nuevo);
+    setErrorArchivo(nuevo ? revisarArchivo(nuevo) : undefined);
+  }
+
+  async function archivoValido() {
+    if (editando) return true;
+    const error = revisarArchivo(archivo);
+    setErrorArchivo(error);
+    if (error) document.getElementById('archivo')?.focus();
+    return !error;
+  }
+
+  const guardar = form.enviar(async (valores) => {
+    const titulo = valores.titulo.trim();
+    const datos = new FormData();
+    if (capsula) datos.set('id', String(capsula.id));
+    datos.set('titulo', titulo);
+    datos.set('descripcion', valores.descripcion);
+    datos.set('id_area', valores.id_area);
+    datos.set('id_metodologia', valores.id_metodologia);
+    datos.set('id_nivel', valores.id_nivel);
+    if (!capsula && archivo) {
+      datos.set('extension', archivo.name.split('.').pop()?.toLowerCase() ?? '');
+      datos.set('archivo', archivo);
+    }
+    setProgreso(0);
+    const { status, cuerpo } = await subir({ metodo: editando ? 'PUT' : 'POST', url: '/api/capsulas/', datos, onProgreso: setProgreso });
+    if (status === (editando ? 204 : 201)) {
+      setListo(true);
+      notificar(editando ? mensajes.editado(titulo) : mensajes.agregado(titulo), 'exito');
+      window.location.assign(capsula ? `/capsulas/${capsula.id}` : '/capsulas/');
+      return;
+    }
+    setProgreso(null);
+    const campos = erroresDeCampo(cuerpo);
+    form.ponerErrores({
+      titulo: campos.titulo,
+      id_area: campos.id_area,
+      id_metodologia: campos.id_metodologia,
+      id_nivel: campos.id_nivel,
+      descripcion: campos.descripcion,
+    });
+    // A video over the limit is refused while it arrives (413): the server says why.
+    const errorVideo = campos.archivo ?? (status === 413 ? detalleDe(cuerpo) : undefined);
+    if (!editando && errorVideo) setErrorArchivo(errorVideo);
+    notificar(editando ? mensajes.noEditado : mensajes.noSubido, 'error');
+  }, archivoValido);
+
+  const ocupado = form.enviando || listo;
+  // Once the video is sent, the server still checks it (type, duration) before answering.
+  const textoEnvio = (p: number) => {
+    if (editando) return 'Guardando cambios…';
+    return p < 100 ? `Subiendo cápsula… ${p}%` : 'Subiendo cápsula… 100%. Revisando el video en el servidor…';
+  };
+  return (
+    <form
+      className="formulario-contenido"
+      method="post"
+      noValidate
+      onSubmit={guardar}
+      onFocus={form.precargar}
+      aria-busy={ocupado || undefined}
+      aria-label={editando ? 'Editar cápsula' : 'Subir cápsula'}
+    >
+      {!editando && (
+        <ZonaArchivo
+          id="archivo"
+          etiqueta="Video"
+          accept={ACEPTA_VIDEO}
+          archivo={archivo}
+          onArchivo={elegir}
+          error={errorArchivo}
+          ayuda={`Un video .mp4, .avi, .mpeg o .mov de hasta ${limite}. Se prepara para verse en conexiones lentas después de subirlo.`}
+          disabled={ocupado}
+        />
+      )}
+      <Campo
+        id="titulo"
+        etiqueta="Título"
+        autoComplete="off"
+        value={form.valores.titulo}
+        onChange={(e) => form.cambiar('titulo', e.target.value)}
+        onBlur={() => form.tocar('titulo')}
+        error={form.errores.titulo}
+        disabled={ocupado}
+      />
+      <Campo id="autor" etiqueta="Autor" value={autor} readOnly />
+      <div className="fila">
+        <div>
+          <Selector
+            id="id_area"
+            etiqueta="Área"
+            value={form.valores.id_area}
+            onChange={(e) => form.cambiar('id_area', e.target.value)}
+            onBlur={() => form.tocar('id_area')}
+            error={form.errores.id_area}
+            disabled={ocupado}
+          >
+            <option value="-1">Seleccionar</option>
+            {areas.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.nombre}
+              </option>
+            ))}
+          </Selector>
+        </div>
+        <div>
+          <Selector
+            id="id_metodologia"
+            etiqueta="Metodología activa"
+            value={form.valores.id_metodologia}
+            onChange={(e) => form.cambiar('id_metodologia', e.target.value)}
+            onBlur={() => form.tocar('id_metodologia')}
+            error={form.errores.id_metodologia}
+            disabled={ocupado}
+          >
+            <option value="-1">Seleccionar</option>
+            {metodologias.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.nombre}
+              </option>
+            ))}
+          </Selector>
+        </div>
+        <div>
+          <Selector
+            id="id_nivel"
+            etiqueta="Nivel"
+            value={form.valores.id_nivel}
+            onChange={(e) => form.cambiar('id_nivel', e.target.value)}
+            onBlur={() => form.tocar('id_nivel')}
+            error={form.errores.id_nivel}
+            disabled={ocupado}
+          >
+            <option value="-1">Seleccionar</option>
+            {niveles.map(([ciclo, grupo]) => (
+              <optgroup key={ciclo} label={ciclo}>
+                {grupo.map((n) => (
+                  <option key={n.codigo} value={n.codigo}>
+                    {n.nombre}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </Selector>
+        </div>
+      </div>
+      <EditorMarkdown
+        id="descripcion"
+        etiqueta="Descripción"
+        value={form.valores.descripcion}
+        onChange={(valor) => form.cambiar('descripcion', valor)}
+        onBlur={() => form.tocar('descripcion')}
+        maxLength={1000}
+        filas={7}
+        error={form.errores.descripcion}
+        ayuda="Cuenta de qué trata la cápsula y cómo usarla en clases."
+        disabled={ocupado}
+      />
+      <PieSubida
+        hidratado={hidratado}
+        ocupado={ocupado}
+        enviando={form.enviando}
+        cancelar={capsula ? `/capsulas/${capsula.id}` : '/capsulas/'}
+        progreso={progreso}
+        texto={textoEnvio}
+        conArchivo={!editando}
+      />
+    </form>
+  );
+}
