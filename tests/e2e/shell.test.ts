@@ -156,7 +156,7 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Página no encontrada');
     expect(await page.locator('header.barra').count()).toBe(0);
     await ingresar(page);
-    const conSesion = await page.goto('/capsulas/');
+    const conSesion = await page.goto('/capsulas/una/ruta-que-no-existe/');
     expect(conSesion?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Página no encontrada');
     expect(await page.locator('header.barra').count()).toBe(1);

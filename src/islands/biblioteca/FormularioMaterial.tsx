@@ -294,15 +294,7 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
         disabled={ocupado}
       />
 
-      <Campo
-        id="titulo"
-        etiqueta="Título"
-        autoComplete="off"
-        value={form.valores.titulo}
-        onChange={(e) => form.cambiar('titulo', e.target.value)}
-        onBlur={() => form.tocar('titulo')}
-        error={form.errores.titulo}
-      />
+      <Campo id="titulo" etiqueta="Título" autoComplete="off" {...form.campo('titulo')} />
       <Campo id="autor" etiqueta="Autor" value={autor} readOnly />
       <EditorMarkdown
         id="descripcion-material"

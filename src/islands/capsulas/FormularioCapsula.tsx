@@ -157,28 +157,11 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
           disabled={ocupado}
         />
       )}
-      <Campo
-        id="titulo"
-        etiqueta="Título"
-        autoComplete="off"
-        value={form.valores.titulo}
-        onChange={(e) => form.cambiar('titulo', e.target.value)}
-        onBlur={() => form.tocar('titulo')}
-        error={form.errores.titulo}
-        disabled={ocupado}
-      />
+      <Campo id="titulo" etiqueta="Título" autoComplete="off" {...form.campo('titulo')} disabled={ocupado} />
       <Campo id="autor" etiqueta="Autor" value={autor} readOnly />
       <div className="fila">
         <div>
-          <Selector
-            id="id_area"
-            etiqueta="Área"
-            value={form.valores.id_area}
-            onChange={(e) => form.cambiar('id_area', e.target.value)}
-            onBlur={() => form.tocar('id_area')}
-            error={form.errores.id_area}
-            disabled={ocupado}
-          >
+          <Selector id="id_area" etiqueta="Área" {...form.campo('id_area')} disabled={ocupado}>
             <option value="-1">Seleccionar</option>
             {areas.map((a) => (
               <option key={a.id} value={a.id}>
@@ -188,15 +171,7 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
           </Selector>
         </div>
         <div>
-          <Selector
-            id="id_metodologia"
-            etiqueta="Metodología activa"
-            value={form.valores.id_metodologia}
-            onChange={(e) => form.cambiar('id_metodologia', e.target.value)}
-            onBlur={() => form.tocar('id_metodologia')}
-            error={form.errores.id_metodologia}
-            disabled={ocupado}
-          >
+          <Selector id="id_metodologia" etiqueta="Metodología activa" {...form.campo('id_metodologia')} disabled={ocupado}>
             <option value="-1">Seleccionar</option>
             {metodologias.map((m) => (
               <option key={m.id} value={m.id}>
@@ -206,15 +181,7 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
           </Selector>
         </div>
         <div>
-          <Selector
-            id="id_nivel"
-            etiqueta="Nivel"
-            value={form.valores.id_nivel}
-            onChange={(e) => form.cambiar('id_nivel', e.target.value)}
-            onBlur={() => form.tocar('id_nivel')}
-            error={form.errores.id_nivel}
-            disabled={ocupado}
-          >
+          <Selector id="id_nivel" etiqueta="Nivel" {...form.campo('id_nivel')} disabled={ocupado}>
             <option value="-1">Seleccionar</option>
             {niveles.map(([ciclo, grupo]) => (
               <optgroup key={ciclo} label={ciclo}>

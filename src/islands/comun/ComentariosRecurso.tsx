@@ -4,8 +4,10 @@
  * respuestas') and a reply box that opens under it. A new comment or reply appears at the top
  * (and opens its list). A failed post is silent (section 8) but keeps the text written.
  */
+
 import { useEffect, useState } from 'react';
 import { formatearFecha } from '../../lib/format';
+import { nombreCorto } from '../../lib/format/index';
 import { AvatarAutor } from './AvatarAutor';
 import { CajaComentario } from './CajaComentario';
 import { useHidratado } from './Campo';
@@ -18,7 +20,7 @@ export interface ComentariosRecursoProps {
 }
 
 const respuestas = (n: number) => (n === 1 ? '1 respuesta' : `${n} respuestas`);
-const nombreDe = (c: ComentarioRecurso) => `${c.id_usuario.primer_nombre} ${c.id_usuario.apellido_paterno}`.trim();
+const nombreDe = (c: ComentarioRecurso) => nombreCorto(c.id_usuario);
 
 function Texto({ comentario }: { comentario: ComentarioRecurso }) {
   const autor = comentario.id_usuario;

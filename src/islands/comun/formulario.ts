@@ -6,11 +6,13 @@
  * Not react-hook-form: its 12 kB (gzip) put these pages, which also carry the editor or a file
  * field, over the 90 kB budget of DESIGN.md.
  */
-import { type SubmitEvent, useRef, useState } from 'react';
+import { type ChangeEvent, type SubmitEvent, useRef, useState } from 'react';
 import type { z } from 'zod';
 
 type Valores = Record<string, unknown>;
 type Campo<V extends Valores> = keyof V & string;
+/** The fields whose value is text (inputs and selects). */
+type CampoTexto<V extends Valores> = { [K in Campo<V>]: V[K] extends string ? K : never }[Campo<V>];
 
 export interface OpcionesFormulario<V extends Valores> {
   campos: readonly Campo<V>[];
@@ -57,20 +59,33 @@ export function useFormulario<V extends Valores>({ campos, inicial, esquema, ids
     setErrores((actuales) => ({ ...actuales, [campo]: mensajes[campo] }));
   }
 
+  function cambiar<K extends C>(campo: K, valor: V[K]) {
+    const siguientes = { ...actuales.current, [campo]: valor };
+    actuales.current = siguientes;
+    setValores(siguientes);
+    if (tocados.current.has(campo)) void revisar(campo, siguientes);
+  }
+
+  function tocar(campo: C) {
+    tocados.current.add(campo);
+    void revisar(campo, actuales.current);
+  }
+
   return {
     valores,
     errores,
     enviando,
     precargar: () => void obtener().catch(() => undefined),
-    cambiar<K extends C>(campo: K, valor: V[K]) {
-      const siguientes = { ...actuales.current, [campo]: valor };
-      actuales.current = siguientes;
-      setValores(siguientes);
-      if (tocados.current.has(campo)) void revisar(campo, siguientes);
-    },
-    tocar(campo: C) {
-      tocados.current.add(campo);
-      void revisar(campo, actuales.current);
+    cambiar,
+    tocar,
+    /** What a text field or select of the form takes (Campo, Selector): value, change, blur, message. */
+    campo<K extends CampoTexto<V>>(nombre: K) {
+      return {
+        value: String(valores[nombre] ?? ''),
+        onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => cambiar(nombre, e.target.value as V[K]),
+        onBlur: () => tocar(nombre),
+        error: errores[nombre],
+      };
     },
     /** Messages the server answered, per field. */
     ponerErrores(mensajes: Partial<Record<C, string>>) {

@@ -3,8 +3,10 @@
  * date, text, its two reactions, a reply box that toggles, and the replies shown or hidden
  * ('Ver N respuestas' / 'Ocultar N respuestas'). A new reply opens the list.
  */
+
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatearFecha } from '../../lib/format';
+import { nombreCorto } from '../../lib/format/index';
 import { AvatarAutor } from '../comun/AvatarAutor';
 import { CajaComentario } from '../comun/CajaComentario';
 import type { ComentarioForo } from './api';
@@ -32,7 +34,7 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
   const ref = useRef<HTMLElement>(null);
   const idRespuestas = useId();
   const autor = comentario.id_usuario;
-  const nombre = `${autor.primer_nombre} ${autor.apellido_paterno}`.trim();
+  const nombre = nombreCorto(autor);
   const cantidad = comentario.respuestas.length;
 
   useEffect(() => {

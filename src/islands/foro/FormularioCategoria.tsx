@@ -87,24 +87,8 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
       onFocus={form.precargar}
       aria-label={editando ? 'Editar categoria' : 'Crear categoria'}
     >
-      <Campo
-        id="nombre"
-        etiqueta="Nombre"
-        autoComplete="off"
-        value={form.valores.nombre}
-        onChange={(e) => form.cambiar('nombre', e.target.value)}
-        onBlur={() => form.tocar('nombre')}
-        error={form.errores.nombre}
-      />
-      <AreaTexto
-        id="descripcion"
-        etiqueta="Descripción"
-        rows={5}
-        value={form.valores.descripcion}
-        onChange={(e) => form.cambiar('descripcion', e.target.value)}
-        onBlur={() => form.tocar('descripcion')}
-        error={form.errores.descripcion}
-      />
+      <Campo id="nombre" etiqueta="Nombre" autoComplete="off" {...form.campo('nombre')} />
+      <AreaTexto id="descripcion" etiqueta="Descripción" rows={5} {...form.campo('descripcion')} />
       <Selector
         id="activa"
         etiqueta="Activa"

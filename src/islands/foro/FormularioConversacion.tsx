@@ -44,15 +44,7 @@ export default function FormularioConversacion({ idCategoria, idUsuario }: Formu
 
   return (
     <form method="post" noValidate onSubmit={publicar} onFocus={form.precargar} aria-label="Nuevo post">
-      <Campo
-        id="titulo"
-        etiqueta="Título"
-        autoComplete="off"
-        value={form.valores.titulo}
-        onChange={(e) => form.cambiar('titulo', e.target.value)}
-        onBlur={() => form.tocar('titulo')}
-        error={form.errores.titulo}
-      />
+      <Campo id="titulo" etiqueta="Título" autoComplete="off" {...form.campo('titulo')} />
       <EditorMarkdown
         id="contenido-post"
         etiqueta="Contenido"

@@ -109,26 +109,9 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
           disabled={ocupado}
         />
       )}
-      <Campo
-        id="titulo"
-        etiqueta="Título"
-        autoComplete="off"
-        value={form.valores.titulo}
-        onChange={(e) => form.cambiar('titulo', e.target.value)}
-        onBlur={() => form.tocar('titulo')}
-        error={form.errores.titulo}
-        disabled={ocupado}
-      />
+      <Campo id="titulo" etiqueta="Título" autoComplete="off" {...form.campo('titulo')} disabled={ocupado} />
       <Campo id="autor" etiqueta="Autor" value={autor} readOnly />
-      <Selector
-        id="id_area"
-        etiqueta="Área"
-        value={form.valores.id_area}
-        onChange={(e) => form.cambiar('id_area', e.target.value)}
-        onBlur={() => form.tocar('id_area')}
-        error={form.errores.id_area}
-        disabled={ocupado}
-      >
+      <Selector id="id_area" etiqueta="Área" {...form.campo('id_area')} disabled={ocupado}>
         <option value="-1">Seleccionar</option>
         {areas.map((a) => (
           <option key={a.id} value={a.id}>

@@ -61,3 +61,6 @@ export function slug(texto: string): string {
 
 /** The class of an area's badge (the colours of SPEC.md section 9 are keyed on it). */
 export const claseArea = (nombre: string) => `area-${slug(nombre)}`;
+
+/** A person as the product names them (SPEC.md section 2): first name and paternal surname. */
+export const nombreCorto = (p: { primer_nombre: string; apellido_paterno: string }) => `${p.primer_nombre} ${p.apellido_paterno}`.trim();

@@ -11,7 +11,10 @@ import { gfm, gfmHtml } from 'micromark-extension-gfm';
 
 export function renderMarkdown(markdown: string): string {
   return micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] })
-    .replace(/<img src="([^"]*)" alt="([^"]*)"(?: title="[^"]*")? \/>/g, (_, src: string, alt: string) => `<a href="${src}">${alt || src}</a>`)
+    .replace(
+      /<img src="([^"]*)" alt="([^"]*)"(?: title="[^"]*")? \/>/g,
+      (_, src: string, alt: string) => `<a href="${src}">${alt || src}</a>`,
+    )
     .replace(/<a href="">([\s\S]*?)<\/a>/g, '$1')
     .replace(/<a href="/g, '<a rel="nofollow ugc noopener" href="');
 }

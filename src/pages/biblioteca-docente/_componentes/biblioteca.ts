@@ -1,25 +1,8 @@
-/** What the library pages share on the server: the list's filters, OA links and the file hint. */
-import { z } from 'zod';
-import { filtroId, filtroNivel, paginacion, texto } from '../../../lib/validation/listas.ts';
+/** What the library pages share on the server: OA links and the file hint. */
 import { EXTENSIONES_MATERIAL } from '../../../lib/validation/materiales.ts';
-
-/** The list's query string, named as the API's (SPEC.md section 7), so a URL reads like the call. */
-export const filtrosSchema = z.object({
-  titulo: texto,
-  tipo_material_docente: filtroId,
-  id_nivel: filtroNivel,
-  id_area: filtroId,
-  id_unidad: filtroId,
-  oa: filtroId,
-  ...paginacion,
-});
-export type Filtros = z.infer<typeof filtrosSchema>;
 
 /** The page of every material aligned to an OA ('MA07 OA 01' → '/biblioteca-docente/oa/MA07%20OA%2001'). */
 export const hrefOA = (codigo: string) => `/biblioteca-docente/oa/${encodeURIComponent(codigo)}`;
-
-export const nombreDe = (autor: { primer_nombre: string; apellido_paterno: string }) =>
-  `${autor.primer_nombre} ${autor.apellido_paterno}`.trim();
 
 const FAMILIAS = { pdf: 'PDF', word: 'Word', excel: 'Excel', powerpoint: 'PowerPoint' } as const;
 
