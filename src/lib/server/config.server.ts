@@ -14,7 +14,8 @@ const optional = z
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().default('127.0.0.1'),
-  PUBLIC_URL: z.url().default('http://localhost:4321'),
+  /** Unset: http://localhost:{PORT}, so links in emails reach a server started on another port. */
+  PUBLIC_URL: optional.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optional.pipe(z.url().optional()),
   SMTP_URL: optional.pipe(z.url().optional()),
@@ -37,7 +38,7 @@ const schema = z.object({
     .transform((v) => v === 'true'),
 });
 
-export type Config = z.infer<typeof schema> & { dataDir: string };
+export type Config = z.infer<typeof schema> & { dataDir: string; PUBLIC_URL: string };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -45,5 +46,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  const { data } = parsed;
+  return { ...data, PUBLIC_URL: data.PUBLIC_URL ?? `http://localhost:${data.PORT}`, dataDir: path.resolve(data.DATA_DIR) };
 }
