@@ -18,3 +18,11 @@ export async function oNoEncontrado<T>(carga: Promise<T>): Promise<T | null> {
     throw error;
   }
 }
+
+/**
+ * Whether the person sees Editar and Eliminar on a capsule, material or manual: its author, or an
+ * admin (who moderates). The services apply the same rule to every change.
+ */
+export function puedeModificar(usuario: { id: number; groups: string[] }, contenido: { id_usuario: { id: number } } | null): boolean {
+  return contenido !== null && (contenido.id_usuario.id === usuario.id || usuario.groups.includes('admin'));
+}
