@@ -190,15 +190,7 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
     }
     setProgreso(null);
     const errores = erroresDeCampo(respuesta.cuerpo);
-    form.ponerErrores({
-      id_nivel: errores.id_nivel,
-      id_area: errores.id_area,
-      id_unidad: errores.id_unidad,
-      oas: errores.oas,
-      titulo: errores.titulo,
-      descripcion: errores.descripcion,
-      tipo_material_docente: errores.tipo_material_docente,
-    });
+    form.ponerErrores(errores);
     const detalle =
       typeof respuesta.cuerpo === 'object' && respuesta.cuerpo && 'detail' in respuesta.cuerpo ? respuesta.cuerpo.detail : null;
     if (errores.archivo) setErrorArchivo(errores.archivo);

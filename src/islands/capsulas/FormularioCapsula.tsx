@@ -116,13 +116,7 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
     }
     setProgreso(null);
     const campos = erroresDeCampo(cuerpo);
-    form.ponerErrores({
-      titulo: campos.titulo,
-      id_area: campos.id_area,
-      id_metodologia: campos.id_metodologia,
-      id_nivel: campos.id_nivel,
-      descripcion: campos.descripcion,
-    });
+    form.ponerErrores(campos);
     // A video over the limit is refused while it arrives (413): the server says why.
     const errorVideo = campos.archivo ?? (status === 413 ? detalleDe(cuerpo) : undefined);
     if (!editando && errorVideo) setErrorArchivo(errorVideo);

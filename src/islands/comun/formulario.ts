@@ -87,9 +87,11 @@ export function useFormulario<V extends Valores>({ campos, inicial, esquema, ids
         error: errores[nombre],
       };
     },
-    /** Messages the server answered, per field. */
-    ponerErrores(mensajes: Partial<Record<C, string>>) {
-      setErrores((actuales) => ({ ...actuales, ...mensajes }));
+    /** Messages the server answered, per field (those of fields this form does not have are left out). */
+    ponerErrores(mensajes: Partial<Record<string, string>>) {
+      const propios: Partial<Record<C, string>> = {};
+      for (const c of campos) if (mensajes[c] !== undefined) propios[c] = mensajes[c];
+      setErrores((actuales) => ({ ...actuales, ...propios }));
     },
     /** A submit handler: `alEnviar` runs only with valid values; `extra` adds checks of its own. */
     enviar(alEnviar: (v: V) => Promise<void>, extra?: () => Promise<boolean>) {

@@ -82,7 +82,7 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
     }
     setProgreso(null);
     const campos = erroresDeCampo(cuerpo);
-    form.ponerErrores({ titulo: campos.titulo, id_area: campos.id_area, descripcion: campos.descripcion });
+    form.ponerErrores(campos);
     if (campos.archivo) setErrorArchivo(campos.archivo);
     notificar(editando ? mensajes.noEditado : mensajes.noSubido, 'error');
   }, archivoValido);
