@@ -8,13 +8,13 @@
  * their fields.
  */
 import { useRef, useState } from 'react';
-import { notificar } from '../../lib/stores/notifications';
+import { extensionDe, validarArchivoMaterial } from '../../lib/validation/archivos';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { useFormulario } from '../comun/formulario';
+import { useArchivo, useSubida } from '../comun/formularioSubida';
 import { MENSAJES } from '../comun/mensajes';
 import { PieSubida } from '../comun/PieSubida';
-import { erroresDeCampo, subir } from '../comun/subida';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 import { type OA, oasDe, type Unidad, unidadesDe } from './curriculo';
 import { ListasOA } from './ListasOA';
@@ -57,7 +57,6 @@ interface Cascada {
 type Estado = 'espera' | 'cargando' | 'error' | 'listo';
 
 const porCodigo = (a: OA, b: OA) => a.codigo.localeCompare(b.codigo, 'es');
-const extensionDe = (nombre: string) => nombre.toLowerCase().split('.').pop() ?? '';
 
 export default function FormularioMaterial({ niveles, areas, tipos, autor, archivo: reglasArchivo, material }: FormularioMaterialProps) {
   const hidratado = useHidratado();
@@ -75,10 +74,6 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
   const [oasUnidad, setOasUnidad] = useState<OA[]>(material?.oasUnidad ?? []);
   const [estadoOas, setEstadoOas] = useState<Estado>(editando ? 'listo' : 'espera');
   const turno = useRef(0);
-  const [archivo, setArchivo] = useState<File | null>(null);
-  const [errorArchivo, setErrorArchivo] = useState<string | undefined>(undefined);
-  const [progreso, setProgreso] = useState<number | null>(null);
-  const [guardado, setGuardado] = useState(false);
 
   const form = useFormulario({
     campos: ['id_nivel', 'id_area', 'id_unidad', 'oas', 'titulo', 'descripcion', 'tipo_material_docente'],
@@ -101,6 +96,13 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
       ),
     ids: { descripcion: 'descripcion-material' },
   });
+  const documento = useArchivo((elegido) => {
+    if (reglasArchivo && elegido && elegido.size > reglasArchivo.limiteBytes) {
+      return `El archivo supera el tamaño máximo permitido (${Math.floor(reglasArchivo.limiteBytes / 1024 / 1024)} MB)`;
+    }
+    return validarArchivoMaterial(elegido);
+  });
+  const { progreso, listo, enviar } = useSubida(form.ponerErrores, documento.ponerError);
 
   function fijar(cambio: Partial<Cascada>, campo: 'id_nivel' | 'id_area' | 'id_unidad' | 'oas') {
     actual.current = { ...actual.current, ...cambio };
@@ -143,60 +145,35 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
     void cargarOas(valor);
   }
 
-  async function revisarArchivo(elegido: File | null): Promise<string | undefined> {
-    if (reglasArchivo && elegido && elegido.size > reglasArchivo.limiteBytes) {
-      return `El archivo supera el tamaño máximo permitido (${Math.floor(reglasArchivo.limiteBytes / 1024 / 1024)} MB)`;
-    }
-    return (await reglas()).validarArchivoMaterial(elegido) ?? undefined;
-  }
+  const guardar = form.enviar(
+    async (valores) => {
+      const c = actual.current;
+      const titulo = valores.titulo.trim();
+      const datos = new FormData();
+      if (material) datos.set('id', String(material.id));
+      datos.set('titulo', titulo);
+      datos.set('descripcion', valores.descripcion.trim());
+      // Upload: the file's extension (already checked); edit: the material's own.
+      datos.set('extension', documento.archivo ? (extensionDe(documento.archivo.name) ?? '') : (material?.extension ?? ''));
+      datos.set('id_area', c.id_area);
+      datos.set('id_nivel', c.id_nivel);
+      datos.set('id_unidad', c.id_unidad);
+      for (const oa of c.seleccionados) datos.append('oas', String(oa.id));
+      datos.set('tipo_material_docente', valores.tipo_material_docente);
+      // The file goes last: the server reads the fields before the bytes arrive.
+      if (documento.archivo && !material) datos.set('archivo', documento.archivo);
 
-  async function elegirArchivo(elegido: File | null) {
-    setArchivo(elegido);
-    setErrorArchivo(elegido ? await revisarArchivo(elegido).catch(() => undefined) : undefined);
-  }
-
-  /** The file's own check on submit (upload only); the schema checks the rest. */
-  async function archivoValido(): Promise<boolean> {
-    if (editando) return true;
-    const mensaje = await revisarArchivo(archivo).catch(() => undefined);
-    setErrorArchivo(mensaje);
-    if (mensaje) document.getElementById('archivo')?.focus();
-    return mensaje === undefined;
-  }
-
-  const guardar = form.enviar(async (valores) => {
-    const c = actual.current;
-    const titulo = valores.titulo.trim();
-    const datos = new FormData();
-    if (material) datos.set('id', String(material.id));
-    datos.set('titulo', titulo);
-    datos.set('descripcion', valores.descripcion.trim());
-    datos.set('extension', archivo ? extensionDe(archivo.name) : (material?.extension ?? ''));
-    datos.set('id_area', c.id_area);
-    datos.set('id_nivel', c.id_nivel);
-    datos.set('id_unidad', c.id_unidad);
-    for (const oa of c.seleccionados) datos.append('oas', String(oa.id));
-    datos.set('tipo_material_docente', valores.tipo_material_docente);
-    // The file goes last: the server reads the fields before the bytes arrive.
-    if (archivo && !material) datos.set('archivo', archivo);
-
-    setProgreso(0);
-    const respuesta = await subir({ metodo: material ? 'PUT' : 'POST', url: '/api/bdocente/', datos, onProgreso: setProgreso });
-    if (respuesta.status === (material ? 204 : 201)) {
-      setGuardado(true);
-      notificar(material ? MENSAJES.material.editado(titulo) : MENSAJES.material.agregado(titulo), 'exito');
-      window.location.assign(material ? `/biblioteca-docente/${material.id}` : '/biblioteca-docente/');
-      return;
-    }
-    setProgreso(null);
-    const errores = erroresDeCampo(respuesta.cuerpo);
-    form.ponerErrores(errores);
-    const detalle =
-      typeof respuesta.cuerpo === 'object' && respuesta.cuerpo && 'detail' in respuesta.cuerpo ? respuesta.cuerpo.detail : null;
-    if (errores.archivo) setErrorArchivo(errores.archivo);
-    else if (respuesta.status === 413 && typeof detalle === 'string') setErrorArchivo(detalle);
-    notificar(material ? MENSAJES.material.noEditado : MENSAJES.material.noSubido, 'error');
-  }, archivoValido);
+      await enviar({
+        metodo: material ? 'PUT' : 'POST',
+        url: '/api/bdocente/',
+        datos,
+        exito: material ? MENSAJES.material.editado(titulo) : MENSAJES.material.agregado(titulo),
+        fallo: material ? MENSAJES.material.noEditado : MENSAJES.material.noSubido,
+        destino: material ? `/biblioteca-docente/${material.id}` : '/biblioteca-docente/',
+      });
+    },
+    editando ? undefined : documento.valido,
+  );
 
   const elegidos = new Set(cascada.seleccionados.map((o) => o.id));
   const disponibles = oasUnidad.filter((o) => !elegidos.has(o.id));
@@ -212,7 +189,7 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
     error: 'No se pudieron cargar los OA. Vuelve a elegir la unidad.',
     listo: oasUnidad.length === 0 ? 'La unidad no tiene OA.' : null,
   }[estadoOas];
-  const ocupado = form.enviando || guardado;
+  const ocupado = form.enviando || listo;
 
   return (
     <form
@@ -321,9 +298,9 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
           id="archivo"
           etiqueta="Archivo"
           accept={reglasArchivo.accept}
-          archivo={archivo}
-          onArchivo={(f) => void elegirArchivo(f)}
-          error={errorArchivo}
+          archivo={documento.archivo}
+          onArchivo={documento.elegir}
+          error={documento.error}
           ayuda={reglasArchivo.ayuda}
           disabled={ocupado}
         />

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { truncar } from '../../lib/format';
+import { Ayuda, descripcion, Mensaje } from '../comun/Campo';
 import type { OA } from './curriculo';
 
 export interface ListasOAProps {
@@ -20,6 +21,8 @@ export interface ListasOAProps {
 }
 
 type Lista = 'disponibles' | 'seleccionados';
+
+const AYUDA = 'Al elegir una unidad aparecen sus OA. Agrega los que trabaja tu material; abre un OA para leer su descripción.';
 
 function Objetivo({ oa, accion, onClick, disabled }: { oa: OA; accion: 'Agregar' | 'Quitar'; onClick: () => void; disabled?: boolean }) {
   return (
@@ -65,13 +68,12 @@ export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuita
     }
   }
 
-  const descrito = ['oas-ayuda', error ? 'oas-error' : ''].filter(Boolean).join(' ');
+  // Only the description: aria-invalid is for a form control, not for this group of buttons.
+  const { 'aria-describedby': descrito } = descripcion({ id: 'oas', error, ayuda: AYUDA });
   return (
     <fieldset id="oas" className="listas-oa" ref={contenedor} tabIndex={-1} aria-describedby={descrito}>
       <legend>Objetivos de aprendizaje (OA)</legend>
-      <small id="oas-ayuda" className="ayuda-campo">
-        Al elegir una unidad aparecen sus OA. Agrega los que trabaja tu material; abre un OA para leer su descripción.
-      </small>
+      <Ayuda id="oas" ayuda={AYUDA} />
       <div className="columnas-oa">
         <section data-lista="disponibles" aria-labelledby="titulo-disponibles">
           <h2 id="titulo-disponibles" tabIndex={-1}>
@@ -102,11 +104,7 @@ export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuita
           )}
         </section>
       </div>
-      {error && (
-        <small id="oas-error" className="error-campo">
-          {error}
-        </small>
-      )}
+      <Mensaje id="oas" error={error} className="error-campo" />
       <p className="sr-only" role="status">
         {anuncio}
       </p>

@@ -8,7 +8,7 @@
 import { truncar } from '../../lib/format';
 import { oasDe, unidadesDe } from './curriculo';
 
-export type CampoCurriculo = 'id_nivel' | 'id_area' | 'id_unidad';
+type CampoCurriculo = 'id_nivel' | 'id_area' | 'id_unidad';
 
 /** One placeholder option ('-1' means no filter); the select stays off until there is a choice. */
 function vaciar(select: HTMLSelectElement, texto: string): void {

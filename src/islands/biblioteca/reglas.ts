@@ -1,11 +1,10 @@
 /**
- * The material form's rules: the shared schema and file check of src/lib/validation/materiales.ts
- * (SPEC.md section 5's messages). zod is large, so the form loads this module lazily.
+ * The material form's rules: the shared schema of src/lib/validation/materiales.ts (SPEC.md
+ * section 5's messages). zod is large, so the form loads this module lazily; the file check is
+ * zod-free and comes with the form (src/lib/validation/archivos.ts).
  */
 import { z } from 'zod';
 import { materialSchema } from '../../lib/validation/materiales';
-
-export { validarArchivoMaterial } from '../../lib/validation/materiales';
 
 /**
  * The schema, with the curriculum choices read from `cascada` at each check: they change several

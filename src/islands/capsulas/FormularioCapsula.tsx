@@ -6,16 +6,15 @@
  * video; success goes back to the capsule. A failure keeps everything written, says so in a toast
  * and puts the server's messages under their fields.
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { formatearTamano } from '../../lib/format';
-import { notificar } from '../../lib/stores/notifications';
 import { validarArchivoVideo } from '../../lib/validation/archivos';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { useFormulario } from '../comun/formulario';
+import { useArchivo, useSubida } from '../comun/formularioSubida';
 import { MENSAJES } from '../comun/mensajes';
 import { PieSubida } from '../comun/PieSubida';
-import { erroresDeCampo, subir } from '../comun/subida';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 
 interface Opcion {
@@ -41,16 +40,9 @@ const ACEPTA_VIDEO = 'video/mp4,video/x-msvideo,video/mpeg,video/quicktime,.mp4,
 
 const mensajes = MENSAJES.capsula;
 
-const detalleDe = (cuerpo: unknown) =>
-  typeof cuerpo === 'object' && cuerpo !== null && 'detail' in cuerpo && typeof cuerpo.detail === 'string' ? cuerpo.detail : undefined;
-
 export default function FormularioCapsula({ areas, metodologias, niveles, autor, limiteMb, capsula }: FormularioCapsulaProps) {
   const hidratado = useHidratado();
   const editando = capsula !== undefined;
-  const [archivo, setArchivo] = useState<File | null>(null);
-  const [errorArchivo, setErrorArchivo] = useState<string | undefined>();
-  const [progreso, setProgreso] = useState<number | null>(null);
-  const [listo, setListo] = useState(false);
   const form = useFormulario({
     campos: ['titulo', 'id_area', 'id_metodologia', 'id_nivel', 'descripcion'],
     inicial: {
@@ -62,6 +54,14 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
     },
     esquema: () => import('../../lib/validation/capsulas').then((m) => m.capsulaSchema),
   });
+  const limite = formatearTamano(limiteMb * 1024 * 1024);
+  const video = useArchivo((elegido) => {
+    const error = validarArchivoVideo(elegido);
+    if (error) return error;
+    if (elegido && elegido.size > limiteMb * 1024 * 1024) return `El archivo supera el tamaño máximo permitido (${limite})`;
+    return undefined;
+  });
+  const { progreso, listo, enviar } = useSubida(form.ponerErrores, video.ponerError);
 
   // Leaving the page while the video travels would throw the upload away: the browser asks first.
   const subiendo = progreso !== null && !editando && !listo;
@@ -72,56 +72,31 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
     return () => window.removeEventListener('beforeunload', avisar);
   }, [subiendo]);
 
-  const limite = formatearTamano(limiteMb * 1024 * 1024);
-  function revisarArchivo(video: File | null): string | undefined {
-    const error = validarArchivoVideo(video);
-    if (error) return error;
-    if (video && video.size > limiteMb * 1024 * 1024) return `El archivo supera el tamaño máximo permitido (${limite})`;
-    return undefined;
-  }
-
-  function elegir(nuevo: File | null) {
-    setArchivo(nuevo);
-    setErrorArchivo(nuevo ? revisarArchivo(nuevo) : undefined);
-  }
-
-  async function archivoValido() {
-    if (editando) return true;
-    const error = revisarArchivo(archivo);
-    setErrorArchivo(error);
-    if (error) document.getElementById('archivo')?.focus();
-    return !error;
-  }
-
-  const guardar = form.enviar(async (valores) => {
-    const titulo = valores.titulo.trim();
-    const datos = new FormData();
-    if (capsula) datos.set('id', String(capsula.id));
-    datos.set('titulo', titulo);
-    datos.set('descripcion', valores.descripcion);
-    datos.set('id_area', valores.id_area);
-    datos.set('id_metodologia', valores.id_metodologia);
-    datos.set('id_nivel', valores.id_nivel);
-    if (!capsula && archivo) {
-      datos.set('extension', archivo.name.split('.').pop()?.toLowerCase() ?? '');
-      datos.set('archivo', archivo);
-    }
-    setProgreso(0);
-    const { status, cuerpo } = await subir({ metodo: editando ? 'PUT' : 'POST', url: '/api/capsulas/', datos, onProgreso: setProgreso });
-    if (status === (editando ? 204 : 201)) {
-      setListo(true);
-      notificar(editando ? mensajes.editado(titulo) : mensajes.agregado(titulo), 'exito');
-      window.location.assign(capsula ? `/capsulas/${capsula.id}` : '/capsulas/');
-      return;
-    }
-    setProgreso(null);
-    const campos = erroresDeCampo(cuerpo);
-    form.ponerErrores(campos);
-    // A video over the limit is refused while it arrives (413): the server says why.
-    const errorVideo = campos.archivo ?? (status === 413 ? detalleDe(cuerpo) : undefined);
-    if (!editando && errorVideo) setErrorArchivo(errorVideo);
-    notificar(editando ? mensajes.noEditado : mensajes.noSubido, 'error');
-  }, archivoValido);
+  const guardar = form.enviar(
+    async (valores) => {
+      const titulo = valores.titulo.trim();
+      const datos = new FormData();
+      if (capsula) datos.set('id', String(capsula.id));
+      datos.set('titulo', titulo);
+      datos.set('descripcion', valores.descripcion);
+      datos.set('id_area', valores.id_area);
+      datos.set('id_metodologia', valores.id_metodologia);
+      datos.set('id_nivel', valores.id_nivel);
+      if (!capsula && video.archivo) {
+        datos.set('extension', video.archivo.name.split('.').pop()?.toLowerCase() ?? '');
+        datos.set('archivo', video.archivo);
+      }
+      await enviar({
+        metodo: editando ? 'PUT' : 'POST',
+        url: '/api/capsulas/',
+        datos,
+        exito: editando ? mensajes.editado(titulo) : mensajes.agregado(titulo),
+        fallo: editando ? mensajes.noEditado : mensajes.noSubido,
+        destino: capsula ? `/capsulas/${capsula.id}` : '/capsulas/',
+      });
+    },
+    editando ? undefined : video.valido,
+  );
 
   const ocupado = form.enviando || listo;
   // Once the video is sent, the server still checks it (type, duration) before answering.
@@ -144,9 +119,9 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
           id="archivo"
           etiqueta="Video"
           accept={ACEPTA_VIDEO}
-          archivo={archivo}
-          onArchivo={elegir}
-          error={errorArchivo}
+          archivo={video.archivo}
+          onArchivo={video.elegir}
+          error={video.error}
           ayuda={`Un video .mp4, .avi, .mpeg o .mov de hasta ${limite}. Se prepara para verse en conexiones lentas después de subirlo.`}
           disabled={ocupado}
         />

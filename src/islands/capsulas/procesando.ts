@@ -7,7 +7,7 @@
  */
 import { api } from '../../lib/api/client';
 
-export const INTERVALO_MS = 10_000;
+const INTERVALO_MS = 10_000;
 
 /** 'id:estado' of each capsule, in the server's order: two lists differ when their texts do. */
 const firma = (capsulas: readonly { id?: number | string | undefined; estado?: string | undefined }[]) =>

@@ -10,11 +10,11 @@
 import type { HlsVideoElement } from 'hls-video-element';
 import type { MediaRenditionMenu } from 'media-chrome/menu';
 
-export const MENSAJE_ERROR = 'Hubo un error, no se pudo cargar el video:(';
-export const CLAVE_CALIDAD = 'ed-calidad-video';
+const MENSAJE_ERROR = 'Hubo un error, no se pudo cargar el video:(';
+const CLAVE_CALIDAD = 'ed-calidad-video';
 
 /** A remembered height in pixels (360, 720...) or 'auto'. */
-export type Calidad = number | 'auto';
+type Calidad = number | 'auto';
 
 interface Nivel {
   height: number;
@@ -30,13 +30,13 @@ type VideoHls = HlsVideoElement & { videoRenditions?: ListaCalidades };
 type ApiHls = NonNullable<HlsVideoElement['api']>;
 type ClaseHls = typeof import('hls-video-element').Hls;
 
-export function leerCalidad(guardada: string | null): Calidad {
+function leerCalidad(guardada: string | null): Calidad {
   const alto = Number(guardada);
   return Number.isInteger(alto) && alto > 0 ? alto : 'auto';
 }
 
 /** Index of the best level not taller than `alto`; the lowest level when all are taller. */
-export function elegirNivel(niveles: readonly Nivel[], alto: number): number {
+function elegirNivel(niveles: readonly Nivel[], alto: number): number {
   let elegido = -1;
   let menor = 0;
   niveles.forEach((nivel, i) => {

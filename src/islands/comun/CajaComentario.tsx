@@ -4,8 +4,9 @@
  * The text stays when the call fails, so nothing written is lost.
  */
 import { type SubmitEvent, useId, useState } from 'react';
+import { descripcion, Mensaje } from './Campo';
 
-export const COMENTARIO_MAX = 2000;
+const COMENTARIO_MAX = 2000;
 
 export interface CajaComentarioProps {
   etiqueta: string;
@@ -18,7 +19,7 @@ export interface CajaComentarioProps {
 export function CajaComentario({ etiqueta, onEnviar, hidratado, autoFocus }: CajaComentarioProps) {
   const id = useId();
   const [texto, setTexto] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | undefined>();
   const [enviando, setEnviando] = useState(false);
 
   async function enviar(event: SubmitEvent) {
@@ -26,7 +27,7 @@ export function CajaComentario({ etiqueta, onEnviar, hidratado, autoFocus }: Caj
     const limpio = texto.trim();
     if (limpio === '') return setError('Debe ingresar un comentario');
     if (limpio.length > COMENTARIO_MAX) return setError(`Puede ingresar hasta ${COMENTARIO_MAX} caracteres`);
-    setError(null);
+    setError(undefined);
     setEnviando(true);
     const publicado = await onEnviar(limpio);
     setEnviando(false);
@@ -35,7 +36,7 @@ export function CajaComentario({ etiqueta, onEnviar, hidratado, autoFocus }: Caj
 
   function borrar() {
     setTexto('');
-    setError(null);
+    setError(undefined);
     document.getElementById(id)?.focus();
   }
 
@@ -48,14 +49,13 @@ export function CajaComentario({ etiqueta, onEnviar, hidratado, autoFocus }: Caj
         value={texto}
         // biome-ignore lint/a11y/noAutofocus: the box opens because the person asked to reply
         autoFocus={autoFocus}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        {...descripcion({ id, error })}
         onChange={(e) => {
           setTexto(e.target.value);
-          if (error) setError(null);
+          if (error) setError(undefined);
         }}
       />
-      {error && <small id={`${id}-error`}>{error}</small>}
+      <Mensaje id={id} error={error} />
       {texto !== '' && (
         <div className="acciones">
           <button type="submit" disabled={!hidratado || enviando} aria-busy={enviando || undefined}>

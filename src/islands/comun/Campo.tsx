@@ -17,13 +17,14 @@ interface Base {
 
 type Descrito = Pick<Base, 'id' | 'error' | 'ayuda'>;
 
-function descripcion({ id, error, ayuda }: Descrito) {
+/** What ties a control to its hint and message (also for the fields built apart: the editor, the drop zone). */
+export function descripcion({ id, error, ayuda }: Descrito) {
   const ids = [ayuda ? `${id}-ayuda` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return { 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined };
 }
 
 /** The hint goes under the label (read before the field), the message right after the field. */
-function Ayuda({ id, ayuda }: Descrito) {
+export function Ayuda({ id, ayuda }: Descrito) {
   return ayuda ? (
     <small id={`${id}-ayuda`} className="ayuda-campo">
       {ayuda}
@@ -31,8 +32,13 @@ function Ayuda({ id, ayuda }: Descrito) {
   ) : null;
 }
 
-function Mensaje({ id, error }: Descrito) {
-  return error ? <small id={`${id}-error`}>{error}</small> : null;
+/** `className` styles the message where it sits apart from a plain input ('error-campo'). */
+export function Mensaje({ id, error, className }: Descrito & { className?: string }) {
+  return error ? (
+    <small id={`${id}-error`} className={className}>
+      {error}
+    </small>
+  ) : null;
 }
 
 type CampoProps = Base & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>;

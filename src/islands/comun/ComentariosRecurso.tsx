@@ -6,11 +6,10 @@
  */
 
 import { useEffect, useState } from 'react';
-import { formatearFecha } from '../../lib/format';
-import { nombreCorto } from '../../lib/format/index';
-import { AvatarAutor } from './AvatarAutor';
+import { nombreCorto } from '../../lib/format';
 import { CajaComentario } from './CajaComentario';
 import { useHidratado } from './Campo';
+import { BotonResponder, BotonRespuestas, TextoComentario } from './PartesComentario';
 import { type ComentarioRecurso, type Comentarios, comentar, comentarios, type TipoRecurso } from './recursos';
 
 export interface ComentariosRecursoProps {
@@ -19,25 +18,7 @@ export interface ComentariosRecursoProps {
   idUsuario: number;
 }
 
-const respuestas = (n: number) => (n === 1 ? '1 respuesta' : `${n} respuestas`);
 const nombreDe = (c: ComentarioRecurso) => nombreCorto(c.id_usuario);
-
-function Texto({ comentario }: { comentario: ComentarioRecurso }) {
-  const autor = comentario.id_usuario;
-  const nombre = nombreDe(comentario);
-  return (
-    <>
-      <header>
-        <AvatarAutor id={autor.id} nombre={nombre} foto={autor.foto_perfil} />
-        <div>
-          <a href={`/perfil/${autor.id}`}>{nombre}</a>
-          <span>{formatearFecha(comentario.fecha_creacion)}</span>
-        </div>
-      </header>
-      <p>{comentario.contenido}</p>
-    </>
-  );
-}
 
 interface HiloProps {
   comentario: ComentarioRecurso;
@@ -63,25 +44,10 @@ function Hilo({ comentario, hijos, hidratado, onResponder }: HiloProps) {
   return (
     <li>
       <article className="comentario" aria-label={`Comentario de ${nombreDe(comentario)}`}>
-        <Texto comentario={comentario} />
+        <TextoComentario comentario={comentario} enlazado />
         <div className="comentario-acciones">
-          <button
-            type="button"
-            className="enlace"
-            aria-expanded={respondiendo}
-            disabled={!hidratado}
-            onClick={() => setRespondiendo(!respondiendo)}
-          >
-            <svg className="icono" aria-hidden="true" focusable="false">
-              <use href="#i-responder" />
-            </svg>
-            Responder
-          </button>
-          {hijos.length > 0 && (
-            <button type="button" className="enlace" aria-expanded={abierto} aria-controls={idLista} onClick={() => setAbierto(!abierto)}>
-              {abierto ? `Ocultar ${respuestas(hijos.length)}` : `Ver ${respuestas(hijos.length)}`}
-            </button>
-          )}
+          <BotonResponder abierto={respondiendo} hidratado={hidratado} onAlternar={() => setRespondiendo(!respondiendo)} />
+          <BotonRespuestas cantidad={hijos.length} abiertas={abierto} lista={idLista} onAlternar={() => setAbierto(!abierto)} />
         </div>
         {respondiendo && (
           <CajaComentario etiqueta={`Responder a ${nombreDe(comentario)}`} onEnviar={responder} hidratado={hidratado} autoFocus />
@@ -92,7 +58,7 @@ function Hilo({ comentario, hijos, hidratado, onResponder }: HiloProps) {
           {hijos.map((h) => (
             <li key={h.id}>
               <article className="comentario" aria-label={`Respuesta de ${nombreDe(h)}`}>
-                <Texto comentario={h} />
+                <TextoComentario comentario={h} enlazado />
               </article>
             </li>
           ))}
@@ -102,16 +68,29 @@ function Hilo({ comentario, hijos, hidratado, onResponder }: HiloProps) {
   );
 }
 
+/** The load: under way, failed (with a retry), or the comments. */
+type Carga = { estado: 'cargando' } | { estado: 'fallida' } | { estado: 'lista'; datos: Comentarios };
+
+/** The replies of each top-level comment, in the order they come. */
+function respuestasPorPadre(hijos: ComentarioRecurso[]): Map<number, ComentarioRecurso[]> {
+  const porPadre = new Map<number, ComentarioRecurso[]>();
+  for (const h of hijos) {
+    if (h.id_respuesta_comentario === null) continue;
+    const lista = porPadre.get(h.id_respuesta_comentario);
+    if (lista) lista.push(h);
+    else porPadre.set(h.id_respuesta_comentario, [h]);
+  }
+  return porPadre;
+}
+
 export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosRecursoProps) {
   const hidratado = useHidratado();
-  const [datos, setDatos] = useState<Comentarios | null>(null);
-  const [fallida, setFallida] = useState(false);
+  const [carga, setCarga] = useState<Carga>({ estado: 'cargando' });
 
   async function cargar() {
-    setFallida(false);
+    setCarga({ estado: 'cargando' });
     const resultado = await comentarios(tipo, id);
-    if (resultado.ok) setDatos(resultado.data);
-    else setFallida(true);
+    setCarga(resultado.ok ? { estado: 'lista', datos: resultado.data } : { estado: 'fallida' });
   }
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: loads once per resource
@@ -123,17 +102,21 @@ export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosR
     const resultado = await comentar(tipo, id, idUsuario, texto, padre);
     if (!resultado.ok) return false;
     const nuevo = resultado.data;
-    setDatos((d) =>
-      d === null
-        ? d
-        : padre === null
+    setCarga((c) => {
+      if (c.estado !== 'lista') return c;
+      const d = c.datos;
+      const datos =
+        padre === null
           ? { ...d, comentarios_base: [nuevo, ...d.comentarios_base] }
-          : { ...d, comentarios_hijos: [nuevo, ...d.comentarios_hijos] },
-    );
+          : { ...d, comentarios_hijos: [nuevo, ...d.comentarios_hijos] };
+      return { estado: 'lista', datos };
+    });
     return true;
   }
 
+  const datos = carga.estado === 'lista' ? carga.datos : null;
   const total = datos ? datos.comentarios_base.length + datos.comentarios_hijos.length : null;
+  const hijosDe = respuestasPorPadre(datos?.comentarios_hijos ?? []);
 
   return (
     <section className="comentarios" aria-labelledby="titulo-comentarios">
@@ -143,8 +126,8 @@ export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosR
         onEnviar={(texto) => publicar(texto, null)}
         hidratado={hidratado && datos !== null}
       />
-      {datos === null && !fallida && <p aria-busy="true">Cargando comentarios…</p>}
-      {fallida && (
+      {carga.estado === 'cargando' && <p aria-busy="true">Cargando comentarios…</p>}
+      {carga.estado === 'fallida' && (
         <p className="aviso">
           No se pudieron cargar los comentarios.{' '}
           <button type="button" className="enlace" onClick={cargar}>
@@ -159,7 +142,7 @@ export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosR
             <Hilo
               key={c.id}
               comentario={c}
-              hijos={datos.comentarios_hijos.filter((h) => h.id_respuesta_comentario === c.id)}
+              hijos={hijosDe.get(c.id) ?? []}
               hidratado={hidratado}
               onResponder={(padre, texto) => publicar(texto, padre)}
             />

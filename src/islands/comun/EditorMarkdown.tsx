@@ -11,7 +11,8 @@
  *          maxLength={3000} filas={12} error={mensaje} />
  */
 import estilosEditor from '@uiw/react-md-editor/markdown-editor.css?url';
-import { type ComponentType, lazy, type ReactElement, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { type ComponentType, lazy, type ReactElement, Suspense, useCallback, useEffect, useRef } from 'react';
+import { Ayuda, descripcion, Mensaje, useHidratado } from './Campo';
 
 export interface EditorMarkdownProps {
   /** The textarea's id: the label points at it and tests find the field by its label. */
@@ -42,7 +43,7 @@ interface Campo {
   disabled?: boolean | undefined;
   required?: boolean | undefined;
   alto: number;
-  aria: { 'aria-invalid'?: true; 'aria-describedby'?: string };
+  aria: ReturnType<typeof descripcion>;
   /** Whether the plain field has focus now: when the editor arrives, focus and caret carry over. */
   conFoco: () => boolean;
 }
@@ -163,13 +164,11 @@ export function EditorMarkdown({
   required,
 }: EditorMarkdownProps) {
   // The editor never renders on the server: the page ships the plain field, the chunk comes after.
-  const [montado, setMontado] = useState(false);
-  useEffect(() => setMontado(true), []);
+  const montado = useHidratado();
   const foco = useRef(false);
   const conFoco = useCallback(() => foco.current, []);
 
-  const descritoPor = [ayuda ? `${id}-ayuda` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const aria = { ...(error ? { 'aria-invalid': true as const } : {}), ...(descritoPor ? { 'aria-describedby': descritoPor } : {}) };
+  const aria = descripcion({ id, error, ayuda });
   const alto = filas * LINEA_PX;
   const simple = (
     <textarea
@@ -219,18 +218,8 @@ export function EditorMarkdown({
           {largo} / {maxLength}
         </small>
       )}
-      {ayuda && (
-        <small id={`${id}-ayuda`} className="ayuda-campo">
-          {ayuda}
-        </small>
-      )}
-      {error && (
-        <small id={`${id}-error`} className="error-campo">
-          {error}
-        </small>
-      )}
+      <Ayuda id={id} ayuda={ayuda} />
+      <Mensaje id={id} error={error} className="error-campo" />
     </>
   );
 }
-
-export default EditorMarkdown;

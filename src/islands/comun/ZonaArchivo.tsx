@@ -6,6 +6,7 @@
  */
 import { type DragEvent, useRef, useState } from 'react';
 import { formatearTamano } from '../../lib/format';
+import { Ayuda, descripcion, Mensaje } from './Campo';
 
 export interface ZonaArchivoProps {
   id: string;
@@ -44,7 +45,6 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
     input.current?.focus();
   }
 
-  const descrito = [`${id}-ayuda`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className="campo-archivo">
       <label htmlFor={id}>{etiqueta}</label>
@@ -77,8 +77,7 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
               type="file"
               accept={accept}
               disabled={disabled}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={descrito}
+              {...descripcion({ id, error, ayuda })}
               onChange={(e) => elegir(e.target.files)}
             />
           </span>
@@ -88,16 +87,10 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
             </button>
           )}
         </div>
-        <small id={`${id}-ayuda`} className="ayuda-campo">
-          {ayuda}
-        </small>
+        <Ayuda id={id} ayuda={ayuda} />
       </div>
       {aviso && <small role="status">{aviso}</small>}
-      {error && (
-        <small id={`${id}-error`} className="error-campo">
-          {error}
-        </small>
-      )}
+      <Mensaje id={id} error={error} className="error-campo" />
     </div>
   );
 }

@@ -4,7 +4,7 @@
  * the order and page size apply when chosen, and 10 skeletons (SPEC.md section 9) stand in for
  * the results while the next ones load.
  */
-export const ESQUELETOS = 10;
+const ESQUELETOS = 10;
 
 export interface OpcionesBuscador {
   /** The class of the results' list (the skeletons take its place and its layout). */

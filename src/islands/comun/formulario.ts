@@ -8,6 +8,7 @@
  */
 import { type ChangeEvent, type SubmitEvent, useRef, useState } from 'react';
 import type { z } from 'zod';
+import { cargaUnica } from './carga';
 
 type Valores = Record<string, unknown>;
 type Campo<V extends Valores> = keyof V & string;
@@ -31,15 +32,8 @@ export function useFormulario<V extends Valores>({ campos, inicial, esquema, ids
   const [errores, setErrores] = useState<Partial<Record<C, string>>>({});
   const [enviando, setEnviando] = useState(false);
   const tocados = useRef(new Set<C>());
-  const carga = useRef<Promise<z.ZodType> | undefined>(undefined);
-
-  const obtener = () => {
-    carga.current ??= esquema().catch((error: unknown) => {
-      carga.current = undefined;
-      throw error;
-    });
-    return carga.current;
-  };
+  // One loader per form, kept across renders (the schema a form asks for does not change).
+  const [obtener] = useState(() => cargaUnica(esquema));
 
   /** The schema's first message per field. */
   async function juzgar(v: V): Promise<Partial<Record<C, string>>> {

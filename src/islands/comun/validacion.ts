@@ -5,6 +5,7 @@
  * field is left or the form is sent; until it is there, validation waits for it.
  */
 import type { FieldValues, Resolver } from 'react-hook-form';
+import { cargaUnica } from './carga';
 
 export interface ValidacionDiferida<Entrada extends FieldValues, Salida> {
   resolver: Resolver<Entrada, unknown, Salida>;
@@ -14,14 +15,7 @@ export interface ValidacionDiferida<Entrada extends FieldValues, Salida> {
 export function validacionDiferida<Entrada extends FieldValues, Salida>(
   cargar: () => Promise<Resolver<Entrada, unknown, Salida>>,
 ): ValidacionDiferida<Entrada, Salida> {
-  let pendiente: Promise<Resolver<Entrada, unknown, Salida>> | undefined;
-  const obtener = () => {
-    pendiente ??= cargar().catch((error: unknown) => {
-      pendiente = undefined; // try again at the next field or submit
-      throw error;
-    });
-    return pendiente;
-  };
+  const obtener = cargaUnica(cargar);
   return {
     resolver: async (valores, contexto, opciones) => (await obtener())(valores, contexto, opciones),
     precargar: () => void obtener().catch(() => undefined),

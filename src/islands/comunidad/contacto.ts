@@ -5,17 +5,11 @@
  * page then stays well within the script budget of DESIGN.md.
  */
 import type { ContactoInput } from '../../lib/validation/cuentas';
+import { cargaUnica } from '../comun/carga';
 
 export type Envio = { ok: true } | { ok: false; detalle?: string | undefined; status?: number };
 
-let cliente: Promise<typeof import('../../lib/api/client')> | undefined;
-const cargarCliente = () => {
-  cliente ??= import('../../lib/api/client').catch((error: unknown) => {
-    cliente = undefined; // try again at the next attempt
-    throw error;
-  });
-  return cliente;
-};
+const cargarCliente = cargaUnica(() => import('../../lib/api/client'));
 
 export const precargarEnvio = () => void cargarCliente().catch(() => undefined);
 

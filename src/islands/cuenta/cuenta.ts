@@ -11,10 +11,10 @@ export type Resultado<T = undefined> = { ok: true; valor: T } | { ok: false; men
 /** `null` stands for "no response" (the request never reached the server). */
 type Estado = number | null;
 
-export const TOKEN_INVALIDO = 'Token inválido o expirado';
+const TOKEN_INVALIDO = 'Token inválido o expirado';
 const CREDENCIALES = 'Usuario y/o contraseña incorrectos';
 /** Not in SPEC.md: a sign-in that never reached the server must not blame the password. */
-export const SIN_CONEXION = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.';
+const SIN_CONEXION = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.';
 
 export function mensajeIngreso(estado: Estado, error?: { detail?: string; non_field_errors?: string[] }): string {
   if (estado === null) return SIN_CONEXION;

@@ -5,15 +5,14 @@
  */
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { formatearFecha } from '../../lib/format';
-import { nombreCorto } from '../../lib/format/index';
-import { AvatarAutor } from '../comun/AvatarAutor';
+import { nombreCorto } from '../../lib/format';
 import { CajaComentario } from '../comun/CajaComentario';
+import { BotonResponder, BotonRespuestas, TextoComentario } from '../comun/PartesComentario';
 import type { ComentarioForo } from './api';
 import { BotonReaccion } from './BotonReaccion';
 import { type IdReaccionComentario, REACCIONES_COMENTARIO } from './reacciones';
 
-export interface HiloProps {
+interface HiloProps {
   /** The person's own reactions per comment id. */
   mias: ReadonlyMap<number, ReadonlySet<number>>;
   /** `${id}:${idLike}` of the reactions whose call is out. */
@@ -25,16 +24,13 @@ export interface HiloProps {
   onResponder: (padre: number, texto: string) => Promise<boolean>;
 }
 
-const respuestas = (n: number) => (n === 1 ? '1 respuesta' : `${n} respuestas`);
-
 export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: ComentarioForo }) {
   const { mias, ocupadas, hidratado, enfocar, onReaccionar, onResponder } = hilo;
   const [respondiendo, setRespondiendo] = useState(false);
   const [mostrarRespuestas, setMostrarRespuestas] = useState(true);
   const ref = useRef<HTMLElement>(null);
   const idRespuestas = useId();
-  const autor = comentario.id_usuario;
-  const nombre = nombreCorto(autor);
+  const nombre = nombreCorto(comentario.id_usuario);
   const cantidad = comentario.respuestas.length;
 
   useEffect(() => {
@@ -53,14 +49,7 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
   return (
     <li>
       <article className="comentario" ref={ref} tabIndex={-1} aria-label={`Comentario de ${nombre}`}>
-        <header>
-          <AvatarAutor id={autor.id} nombre={nombre} foto={autor.foto_perfil} />
-          <div>
-            <strong>{nombre}</strong>
-            <span>{formatearFecha(comentario.fecha_creacion)}</span>
-          </div>
-        </header>
-        <p>{comentario.contenido}</p>
+        <TextoComentario comentario={comentario} />
         <div className="comentario-acciones">
           {REACCIONES_COMENTARIO.map((r) => (
             <BotonReaccion
@@ -75,30 +64,14 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
               onAlternar={() => onReaccionar(comentario.id, r.id)}
             />
           ))}
-          <button
-            type="button"
-            className="enlace"
-            aria-expanded={respondiendo}
+          <BotonResponder abierto={respondiendo} hidratado={hidratado} onAlternar={() => setRespondiendo(!respondiendo)} />
+          <BotonRespuestas
+            cantidad={cantidad}
+            abiertas={mostrarRespuestas}
+            lista={idRespuestas}
             disabled={!hidratado}
-            onClick={() => setRespondiendo(!respondiendo)}
-          >
-            <svg className="icono" aria-hidden="true" focusable="false">
-              <use href="#i-responder" />
-            </svg>
-            Responder
-          </button>
-          {cantidad > 0 && (
-            <button
-              type="button"
-              className="enlace"
-              aria-expanded={mostrarRespuestas}
-              aria-controls={idRespuestas}
-              disabled={!hidratado}
-              onClick={() => setMostrarRespuestas(!mostrarRespuestas)}
-            >
-              {mostrarRespuestas ? `Ocultar ${respuestas(cantidad)}` : `Ver ${respuestas(cantidad)}`}
-            </button>
-          )}
+            onAlternar={() => setMostrarRespuestas(!mostrarRespuestas)}
+          />
         </div>
         {respondiendo && <CajaComentario etiqueta={`Responder a ${nombre}`} onEnviar={responder} hidratado={hidratado} autoFocus />}
       </article>

@@ -6,7 +6,8 @@
  */
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
-import { AreaTexto, Campo, Selector, useHidratado } from '../comun/Campo';
+import { validarImagenCategoria } from '../../lib/validation/archivos';
+import { AreaTexto, Ayuda, Campo, descripcion, Mensaje, Selector, useHidratado } from '../comun/Campo';
 import { useFormulario } from '../comun/formulario';
 import { crearCategoria, editarCategoria } from './api-categoria';
 
@@ -24,7 +25,7 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
   const editando = categoria !== undefined;
   const [imagen, setImagen] = useState<File | null>(null);
   const [vista, setVista] = useState<string | null>(null);
-  const [errorImagen, setErrorImagen] = useState<string | null>(null);
+  const [errorImagen, setErrorImagen] = useState<string | undefined>();
   const [guardada, setGuardada] = useState(false);
   const form = useFormulario({
     campos: ['nombre', 'descripcion', 'activa'],
@@ -38,24 +39,23 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
 
   useEffect(() => () => void (vista && URL.revokeObjectURL(vista)), [vista]);
 
-  async function revisarImagen(archivo: File | null): Promise<string | null> {
+  function revisarImagen(archivo: File | null): string | undefined {
     if (archivo && archivo.size > limiteMb * 1024 * 1024) return `El archivo supera el tamaño máximo permitido (${limiteMb} MB)`;
-    const { validarImagenCategoria } = await reglas();
-    return validarImagenCategoria(archivo, !editando);
+    return validarImagenCategoria(archivo, !editando) ?? undefined;
   }
 
-  async function elegirImagen(event: ChangeEvent<HTMLInputElement>) {
+  function elegirImagen(event: ChangeEvent<HTMLInputElement>) {
     const archivo = event.target.files?.[0] ?? null;
     setImagen(archivo);
-    const mensaje = await revisarImagen(archivo);
+    const mensaje = revisarImagen(archivo);
     setErrorImagen(mensaje);
     setVista(archivo && !mensaje ? URL.createObjectURL(archivo) : null);
   }
 
   const imagenValida = async () => {
-    const mensaje = await revisarImagen(imagen).catch(() => null);
+    const mensaje = revisarImagen(imagen);
     setErrorImagen(mensaje);
-    return mensaje === null;
+    return mensaje === undefined;
   };
 
   const guardar = form.enviar(async (valores) => {
@@ -79,6 +79,7 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
   }, imagenValida);
 
   const actual = vista ?? categoria?.archivo;
+  const ayudaImagen = `Una imagen JPG o PNG de hasta ${limiteMb} MB; se muestra recortada en formato 16:9.`;
   return (
     <form
       method="post"
@@ -106,18 +107,11 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
         name="archivo"
         type="file"
         accept="image/png,image/jpeg"
-        onChange={(e) => void elegirImagen(e)}
-        aria-invalid={errorImagen ? true : undefined}
-        aria-describedby={errorImagen ? 'archivo-error archivo-ayuda' : 'archivo-ayuda'}
+        onChange={elegirImagen}
+        {...descripcion({ id: 'archivo', error: errorImagen, ayuda: ayudaImagen })}
       />
-      {errorImagen && (
-        <small id="archivo-error" className="error-campo">
-          {errorImagen}
-        </small>
-      )}
-      <small id="archivo-ayuda" className="ayuda-campo">
-        Una imagen JPG o PNG de hasta {limiteMb} MB; se muestra recortada en formato 16:9.
-      </small>
+      <Mensaje id="archivo" error={errorImagen} className="error-campo" />
+      <Ayuda id="archivo" ayuda={ayudaImagen} />
       {actual && <img className="vista-imagen" src={actual} alt="Vista previa de la imagen de la categoría" width="320" height="180" />}
       <div className="acciones">
         <button type="submit" disabled={!hidratado || form.enviando || guardada} aria-busy={form.enviando || undefined}>

@@ -9,7 +9,7 @@ export type ComentarioForo = components['schemas']['ComentarioForo'];
 type FieldErrors = Record<string, string[]>;
 
 /** A failed call: the server's sentence and field messages when it sent them. */
-export interface Fallo {
+interface Fallo {
   status: number;
   detail?: string | undefined;
   errors?: FieldErrors | undefined;

@@ -10,7 +10,7 @@ export const REACCIONES = [
   { id: 5, nombre: 'Me asombra', campo: 'n_me_asombra', icono: 'me-asombra' },
 ] as const;
 
-export type Reaccion = (typeof REACCIONES)[number];
+type Reaccion = (typeof REACCIONES)[number];
 export type IdReaccion = Reaccion['id'];
 
 export const REACCIONES_COMENTARIO = [REACCIONES[0], REACCIONES[2]] as const;

@@ -5,15 +5,13 @@
  * section 7), 'Subiendo cambios', success goes back to the manual. A failure keeps everything
  * written, says so in a toast and puts the server's messages under their fields.
  */
-import { useState } from 'react';
-import { notificar } from '../../lib/stores/notifications';
 import { validarArchivoManual } from '../../lib/validation/archivos';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { useFormulario } from '../comun/formulario';
+import { useArchivo, useSubida } from '../comun/formularioSubida';
 import { MENSAJES } from '../comun/mensajes';
 import { PieSubida } from '../comun/PieSubida';
-import { erroresDeCampo, subir } from '../comun/subida';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 
 interface Area {
@@ -36,56 +34,39 @@ const mensajes = MENSAJES.manual;
 export default function FormularioManual({ areas, autor, limiteMb, manual }: FormularioManualProps) {
   const hidratado = useHidratado();
   const editando = manual !== undefined;
-  const [archivo, setArchivo] = useState<File | null>(null);
-  const [errorArchivo, setErrorArchivo] = useState<string | undefined>();
-  const [progreso, setProgreso] = useState<number | null>(null);
-  const [listo, setListo] = useState(false);
   const form = useFormulario({
     campos: ['titulo', 'id_area', 'descripcion'],
     inicial: { titulo: manual?.titulo ?? '', id_area: String(manual?.id_area ?? -1), descripcion: manual?.descripcion ?? '' },
     esquema: () => import('../../lib/validation/manuales').then((m) => m.manualSchema),
     ids: { descripcion: 'descripcion-manual' },
   });
+  const pdf = useArchivo(validarArchivoManual);
+  const { progreso, listo, enviar } = useSubida(form.ponerErrores, pdf.ponerError);
 
-  function elegir(nuevo: File | null) {
-    setArchivo(nuevo);
-    setErrorArchivo(nuevo ? (validarArchivoManual(nuevo) ?? undefined) : undefined);
-  }
-
-  async function archivoValido() {
-    if (editando) return true;
-    const error = validarArchivoManual(archivo) ?? undefined;
-    setErrorArchivo(error);
-    if (error) document.getElementById('archivo')?.focus();
-    return !error;
-  }
-
-  const guardar = form.enviar(async ({ titulo, id_area, descripcion }) => {
-    const datos = new FormData();
-    datos.set('titulo', titulo.trim());
-    datos.set('descripcion', descripcion);
-    if (manual) {
-      datos.set('id', String(manual.id));
-      datos.set('id_area', areas.find((a) => String(a.id) === id_area)?.nombre ?? id_area);
-    } else if (archivo) {
-      datos.set('id_area', id_area);
-      datos.set('extension', 'pdf');
-      datos.set('archivo', archivo);
-    }
-    setProgreso(0);
-    const { status, cuerpo } = await subir({ metodo: editando ? 'PUT' : 'POST', url: '/api/manuales/', datos, onProgreso: setProgreso });
-    if (status === (editando ? 204 : 201)) {
-      setListo(true);
-      notificar(editando ? mensajes.editado(titulo.trim()) : mensajes.agregado(titulo.trim()), 'exito');
-      window.location.assign(manual ? `/manuales/${manual.id}` : '/manuales/');
-      return;
-    }
-    setProgreso(null);
-    const campos = erroresDeCampo(cuerpo);
-    form.ponerErrores(campos);
-    if (campos.archivo) setErrorArchivo(campos.archivo);
-    notificar(editando ? mensajes.noEditado : mensajes.noSubido, 'error');
-  }, archivoValido);
+  const guardar = form.enviar(
+    async ({ titulo, id_area, descripcion }) => {
+      const datos = new FormData();
+      datos.set('titulo', titulo.trim());
+      datos.set('descripcion', descripcion);
+      if (manual) {
+        datos.set('id', String(manual.id));
+        datos.set('id_area', areas.find((a) => String(a.id) === id_area)?.nombre ?? id_area);
+      } else if (pdf.archivo) {
+        datos.set('id_area', id_area);
+        datos.set('extension', 'pdf');
+        datos.set('archivo', pdf.archivo);
+      }
+      await enviar({
+        metodo: editando ? 'PUT' : 'POST',
+        url: '/api/manuales/',
+        datos,
+        exito: editando ? mensajes.editado(titulo.trim()) : mensajes.agregado(titulo.trim()),
+        fallo: editando ? mensajes.noEditado : mensajes.noSubido,
+        destino: manual ? `/manuales/${manual.id}` : '/manuales/',
+      });
+    },
+    editando ? undefined : pdf.valido,
+  );
 
   const ocupado = form.enviando || listo;
   return (
@@ -102,9 +83,9 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
           id="archivo"
           etiqueta="Manual (PDF)"
           accept="application/pdf,.pdf"
-          archivo={archivo}
-          onArchivo={elegir}
-          error={errorArchivo}
+          archivo={pdf.archivo}
+          onArchivo={pdf.elegir}
+          error={pdf.error}
           ayuda={`Un archivo .pdf de hasta ${limiteMb} MB.`}
           disabled={ocupado}
         />

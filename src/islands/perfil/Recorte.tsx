@@ -6,9 +6,9 @@
 import { useState } from 'react';
 import Cropper, { type Area } from 'react-easy-crop';
 
-export const LADO = 200;
-export const ZOOM_MIN = 1;
-export const ZOOM_MAX = 3;
+const LADO = 200;
+const ZOOM_MIN = 1;
+const ZOOM_MAX = 3;
 
 export interface RecorteProps {
   imagen: string;

@@ -19,7 +19,7 @@ export interface Notificacion {
 /** A success or notice given this recently has not been read yet: it goes on to the next page. */
 const RECIENTE_MS = 2500;
 
-export const MAXIMO_VISIBLES = 3;
+const MAXIMO_VISIBLES = 3;
 const DURACION_MS = 6000;
 const CLAVE = 'ed-notificaciones';
 

@@ -7,7 +7,7 @@
 export const VIDEO_INVALIDO = 'El video no es válido. Debe subir un archivo .mp4, .avi, .mpeg o .mov';
 export const VIDEO_REQUERIDO = 'Debe subir un video';
 /** MIME types a browser reports for the allowed videos (SPEC.md section 9). */
-export const TIPOS_VIDEO = ['video/mp4', 'video/x-msvideo', 'video/avi', 'video/msvideo', 'video/mpeg', 'video/quicktime'] as const;
+const TIPOS_VIDEO = ['video/mp4', 'video/x-msvideo', 'video/avi', 'video/msvideo', 'video/mpeg', 'video/quicktime'] as const;
 
 /** What the browser can check before sending: one allowed video. The server checks the bytes. */
 export function validarArchivoVideo(file: { type: string } | undefined | null): string | null {
@@ -49,6 +49,9 @@ export const EXTENSIONES_MATERIAL = {
 } as const;
 export type ExtensionMaterial = keyof typeof EXTENSIONES_MATERIAL;
 
+/** How each family is named to a person (badges, type pictures, the file hint). */
+export const NOMBRES_FAMILIA = { pdf: 'PDF', word: 'Word', excel: 'Excel', powerpoint: 'PowerPoint' } as const;
+
 export function extensionDe(nombre: string): ExtensionMaterial | null {
   const ext = nombre.toLowerCase().split('.').pop() ?? '';
   return ext in EXTENSIONES_MATERIAL ? (ext as ExtensionMaterial) : null;
@@ -58,4 +61,18 @@ export function extensionDe(nombre: string): ExtensionMaterial | null {
 export function validarArchivoMaterial(file: { name: string } | undefined | null): string | null {
   if (!file) return MATERIAL_REQUERIDO;
   return extensionDe(file.name) ? null : MATERIAL_INVALIDO;
+}
+
+export const IMAGEN_REQUERIDA = 'Debe subir una imagen para la categoria';
+/**
+ * Both category forms use this message. SPEC.md shows the teacher-material message on the edit
+ * form ('…word, pdf, ppt o excel.'), which would ask an admin for a Word file in place of an image.
+ */
+export const IMAGEN_INVALIDA = 'El archivo no es válido. Debe subir un archivo png o jpg.';
+const TIPOS_IMAGEN: readonly string[] = ['image/jpeg', 'image/png'];
+
+/** A forum category's image: what the browser can check before sending (the server reads the bytes again). */
+export function validarImagenCategoria(file: { type: string } | undefined | null, requerida: boolean): string | null {
+  if (!file) return requerida ? IMAGEN_REQUERIDA : null;
+  return TIPOS_IMAGEN.includes(file.type) ? null : IMAGEN_INVALIDA;
 }

@@ -8,4 +8,3 @@ export const comentarioSchema = z.object({
     .min(1, 'Debe ingresar un comentario')
     .max(2000, 'Puede ingresar hasta 2000 caracteres'),
 });
-export type ComentarioInput = z.infer<typeof comentarioSchema>;

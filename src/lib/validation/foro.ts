@@ -4,15 +4,17 @@
  * Shared by the islands (loaded lazily, as zod is large) and the server.
  */
 import { z } from 'zod';
+import { DESCRIPCION_MAX, requerido, requeridoHasta } from './campos.ts';
 import { comentarioSchema } from './comentarios.ts';
 import { pagina, tamanoPagina, texto } from './listas.ts';
 
-export const TITULO_MAX = 120;
-export const CONTENIDO_MAX = 3000;
-export const NOMBRE_MAX = 150;
-export const DESCRIPCION_MAX = 1000;
+// The category image check is zod-free (archivos.ts), so the form imports it directly; the server
+// refuses with the same messages.
+export { IMAGEN_INVALIDA, IMAGEN_REQUERIDA } from './archivos.ts';
 
-const requerido = (mensaje: string) => z.string({ error: mensaje }).trim().min(1, { error: mensaje, abort: true });
+const TITULO_MAX = 120;
+const CONTENIDO_MAX = 3000;
+const NOMBRE_MAX = 150;
 
 // ── Conversations ───────────────────────────────────────────────────────────────────────────────
 
@@ -27,15 +29,7 @@ export const comentarioForoSchema = comentarioSchema;
 
 // ── Categories ──────────────────────────────────────────────────────────────────────────────────
 
-export const IMAGEN_REQUERIDA = 'Debe subir una imagen para la categoria';
-/**
- * Both forms use this message. SPEC.md shows the teacher-material message on the edit form
- * ('…word, pdf, ppt o excel.'), which would ask an admin for a Word file in place of an image.
- */
-export const IMAGEN_INVALIDA = 'El archivo no es válido. Debe subir un archivo png o jpg.';
-export const TIPOS_IMAGEN = ['image/jpeg', 'image/png'] as const;
-
-const nombre = requerido('Debe ingresar un nombre').max(NOMBRE_MAX, `Puede ingresar hasta ${NOMBRE_MAX} caracteres`);
+const nombre = requeridoHasta('Debe ingresar un nombre', NOMBRE_MAX);
 const descripcionMax = z.string().trim().max(DESCRIPCION_MAX, `Puede ingresar hasta ${DESCRIPCION_MAX} caracteres`);
 
 /** The Si/No select (default No): forms send 'true'/'false'; JSON clients send booleans. */
@@ -55,7 +49,7 @@ const activa = z.preprocess(
 export const categoriaSchema = z.object({
   nombre,
   // SPEC.md section 5 gives this text for a missing description.
-  descripcion: requerido('Puede ingresar una descripción').max(DESCRIPCION_MAX, `Puede ingresar hasta ${DESCRIPCION_MAX} caracteres`),
+  descripcion: requeridoHasta('Puede ingresar una descripción', DESCRIPCION_MAX),
   activa,
 });
 export type CategoriaInput = z.infer<typeof categoriaSchema>;
@@ -64,16 +58,10 @@ export type CategoriaInput = z.infer<typeof categoriaSchema>;
 export const categoriaEdicionSchema = z.object({ nombre, descripcion: descripcionMax.optional(), activa });
 export type CategoriaEdicionInput = z.infer<typeof categoriaEdicionSchema>;
 
-/** What the browser can check before sending (the server reads the bytes again). */
-export function validarImagenCategoria(file: { type: string } | undefined | null, requerida: boolean): string | null {
-  if (!file) return requerida ? IMAGEN_REQUERIDA : null;
-  return (TIPOS_IMAGEN as readonly string[]).includes(file.type) ? null : IMAGEN_INVALIDA;
-}
-
 // ── Lists ───────────────────────────────────────────────────────────────────────────────────────
 
 /** SPEC.md section 9: the category sorts ('fecha', the default, is the category's own date). */
-export const ORDENES_CATEGORIA = [
+const ORDENES_CATEGORIA = [
   'fecha',
   'fecha_primer_post',
   'fecha_ultimo_post',
@@ -84,7 +72,7 @@ export const ORDENES_CATEGORIA = [
 ] as const;
 export type OrdenCategoria = (typeof ORDENES_CATEGORIA)[number];
 
-export const ORDENES_CONVERSACION = ['fecha', 'n_visitas'] as const;
+const ORDENES_CONVERSACION = ['fecha', 'n_visitas'] as const;
 export type OrdenConversacion = (typeof ORDENES_CONVERSACION)[number];
 
 const verdadero = z.preprocess((v) => String(Array.isArray(v) ? v[0] : v) === 'true', z.boolean());
@@ -100,10 +88,10 @@ export type ListaCategoriasInput = z.infer<typeof listaCategoriasSchema>;
 
 // ── Conversation search dates ───────────────────────────────────────────────────────────────────
 
-export const FECHA_INVALIDA = 'Formato de fecha inválido';
-export const FECHA_FUTURA = 'La fecha ingresada no puede ser superior a hoy';
-export const INICIO_POSTERIOR = 'La fecha de inicio no puede ser superior a la de término';
-export const TERMINO_ANTERIOR = 'La fecha de término no puede ser inferior a la de inicio';
+const FECHA_INVALIDA = 'Formato de fecha inválido';
+const FECHA_FUTURA = 'La fecha ingresada no puede ser superior a hoy';
+const INICIO_POSTERIOR = 'La fecha de inicio no puede ser superior a la de término';
+const TERMINO_ANTERIOR = 'La fecha de término no puede ser inferior a la de inicio';
 
 const chile = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago', year: 'numeric', month: '2-digit', day: '2-digit' });
 
@@ -113,7 +101,7 @@ export function hoyEnChile(now: Date = new Date()): string {
 }
 
 /** A real calendar day written YYYY-MM-DD. */
-export function esFecha(valor: string): boolean {
+function esFecha(valor: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(valor);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -121,7 +109,7 @@ export function esFecha(valor: string): boolean {
   return y >= 1 && fecha.getUTCFullYear() === y && fecha.getUTCMonth() === mo - 1 && fecha.getUTCDate() === d;
 }
 
-export interface ErroresFechas {
+interface ErroresFechas {
   fecha_desde?: string[];
   fecha_hasta?: string[];
 }

@@ -28,5 +28,4 @@ export const invitacionSchema = z.object({
     .optional()
     .transform((v) => v === true || v === 'true' || v === 'si' || v === '1'),
 });
-export type InvitacionInput = z.input<typeof invitacionSchema>;
 export type Invitacion = z.output<typeof invitacionSchema>;

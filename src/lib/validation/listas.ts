@@ -15,7 +15,7 @@ export const tamanoPagina = z.coerce
   .number()
   .refine((n) => (TAMANOS_PAGINA as readonly number[]).includes(n))
   .catch(10);
-export const orden = z.enum(ORDENES).catch('fecha');
+const orden = z.enum(ORDENES).catch('fecha');
 export const texto = z
   .string()
   .trim()

@@ -5,6 +5,7 @@
  * them without loading zod up front.
  */
 import { z } from 'zod';
+import { requerido } from './campos.ts';
 import { filtroId, pagina, tamanoPagina, texto } from './listas.ts';
 import {
   AREA_REQUERIDA,
@@ -32,9 +33,6 @@ export const busquedaProfesoresSchema = z.object({
   tamano_pagina: tamanoPagina,
   usuario: filtroId,
 });
-export type BusquedaProfesores = z.output<typeof busquedaProfesoresSchema>;
-
-const requerido = (mensaje: string) => z.string({ error: mensaje }).trim().min(1, { error: mensaje, abort: true });
 
 /** The personal-information modal: name, rut, nationality and birth date are read-only. */
 export const datosPersonalesSchema = z.object({
@@ -53,10 +51,7 @@ export type DatosPersonales = z.output<typeof datosPersonalesSchema>;
 
 /** A specialty chosen from the list or written by the teacher. */
 export const especialidadSchema = z.object({
-  especialidad: z
-    .string({ error: ESPECIALIDAD_REQUERIDA })
-    .trim()
-    .min(1, { error: ESPECIALIDAD_REQUERIDA, abort: true })
+  especialidad: requerido(ESPECIALIDAD_REQUERIDA)
     .max(ESPECIALIDAD_MAX, { error: 'Debe ser menor a 100 caracteres', abort: true })
     .min(ESPECIALIDAD_MIN, 'Debe ser mayor a 4 caracteres')
     .transform((e) => e.replace(/\s+/g, ' ')),
