@@ -9,16 +9,15 @@
  */
 import { defineMiddleware } from 'astro:middleware';
 import { compressResponse } from './lib/server/http/compress.server.ts';
+import { esRutaApi } from './lib/server/http/rutas-api.server.ts';
 import { resolveSession } from './lib/server/http/session.server.ts';
 
-const apiPrefixes = ['/api/', '/auth/', '/streaming/', '/miniaturas/'];
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const onRequest = defineMiddleware(async (context, next) => {
   const { request, url } = context;
   if (context.isPrerendered) return next();
-  const isApi = url.pathname === '/healthz' || apiPrefixes.some((p) => url.pathname.startsWith(p));
-  if (isApi) return compressResponse(request, await next());
+  if (esRutaApi(url.pathname)) return compressResponse(request, await next());
 
   if (unsafe.has(request.method) && request.headers.get('origin') !== url.origin) {
     return new Response('Origen no permitido', { status: 403 });

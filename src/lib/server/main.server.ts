@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { PRODUCTO } from '../marca.ts';
 import { loadConfig } from './config.server.ts';
 import { acquireLock, DataDirBusyError, paths } from './data-dir.server.ts';
+import { esRutaApi } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
 import { createLogger } from './log.server.ts';
 import { createRuntime, setRuntime } from './runtime.server.ts';
@@ -40,7 +41,9 @@ async function main() {
 
   const server = http.createServer(async (req, res) => {
     try {
-      if (await serveStatic(req, res)) return;
+      // API requests (video segments above all) skip the file lookups: no built file is there.
+      const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+      if (!esRutaApi(pathname) && (await serveStatic(req, res))) return;
       await handler(req, res);
     } catch (error) {
       log.error('request failed', { error, url: req.url });

@@ -8,8 +8,9 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { invitacionSchema } from '../../validation/invitacion.ts';
 import { type TokenKeys, verifyAccessToken } from '../auth/tokens.server.ts';
+import { esAdmin } from '../services/actor.server.ts';
 import type { createInvitacionesService } from '../services/invitaciones.server.ts';
-import { type AppEnv, esAdmin } from './env.server.ts';
+import type { AppEnv } from './env.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
 import { body } from './input.server.ts';
 

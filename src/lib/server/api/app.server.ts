@@ -19,11 +19,11 @@ import { createManualesService } from '../services/manuales.server.ts';
 import { createMaterialesService } from '../services/materiales.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
 import { adminRoutes } from './admin.server.ts';
-import { authRoutes } from './auth.server.ts';
+import { authRoutes, renovarConCookie } from './auth.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
 import type { AppEnv } from './env.server.ts';
-import { ApiError, type ErrorBody } from './errors.server.ts';
+import { ApiError, errorResponse } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { materialesRoutes, miniaturasMaterialesRoutes } from './materiales.server.ts';
@@ -37,13 +37,6 @@ export interface ApiDeps extends ServiceContext {
 }
 
 const requestIdPattern = /^[\w.-]{8,64}$/;
-
-function errorResponse(status: number, body: ErrorBody, headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
-}
 
 export function createApi(deps: ApiDeps) {
   const cuentas = createCuentasService(deps);
@@ -61,6 +54,7 @@ export function createApi(deps: ApiDeps) {
   const foro = createForoService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
+  const renovarSesion = renovarConCookie(cuentas, { secureCookies: deps.secureCookies });
 
   app.use(async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -68,6 +62,7 @@ export function createApi(deps: ApiDeps) {
     const log: Logger = deps.log.child({ requestId });
     c.set('requestId', requestId);
     c.set('log', log);
+    c.set('renovarSesion', renovarSesion);
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { loginSchema } from '../../validation/cuentas.ts';
 import { type CookieSpec, clearedCookies, REFRESH_COOKIE, sessionCookies } from '../auth/cookies.server.ts';
 import type { CuentasService, Sesion } from '../services/cuentas.server.ts';
-import { type AppEnv, clientAddress } from './env.server.ts';
+import { type AppEnv, clientAddress, type RenovarSesion } from './env.server.ts';
+import { ApiError } from './errors.server.ts';
 import { body } from './input.server.ts';
 
 const refreshBody = z.object({ refresh: z.string().max(200).optional() });
@@ -39,4 +40,17 @@ export function authRoutes(cuentas: CuentasService, options: { secureCookies: bo
       borrarSesion(c);
       return c.json({ statusCode: 200 as const, detail: 'Sesión cerrada' }, 200);
     });
+}
+
+/** The session renewal `autenticado` uses on cookie reads once the access cookie has expired. */
+export function renovarConCookie(cuentas: CuentasService, options: { secureCookies: boolean }): RenovarSesion {
+  return async (refresh) => {
+    try {
+      const sesion = await cuentas.renovar(refresh);
+      return { access: sesion.access, cookies: sessionCookies(sesion, options.secureCookies) };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return { access: null, cookies: clearedCookies(options.secureCookies) };
+    }
+  };
 }

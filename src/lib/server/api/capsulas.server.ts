@@ -6,31 +6,35 @@ import { comentarioSchema } from '../../validation/comentarios.ts';
 import { filtroId } from '../../validation/listas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
-import { receiveUpload } from '../http/upload.server.ts';
+import { withUpload } from '../http/upload.server.ts';
 import { placeholderResponse } from '../media/placeholder.server.ts';
 import type { CapsulasService } from '../services/capsulas.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
-import { type AppEnv, autenticado, mismoUsuario, soloAdmin } from './env.server.ts';
-import { body, params, parseWith, query } from './input.server.ts';
+import { type AppEnv, actor, autenticado, soloAdmin } from './env.server.ts';
+import { body, params, query } from './input.server.ts';
+import { recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
-const comentarioEntrada = comentarioSchema.extend({
-  id_usuario: id().optional(),
-  id_capsula: id('Cápsula no válida'),
-  id_respuesta_comentario: id().nullable().optional(),
-});
+const comentarioEntrada = comentarioSchema
+  .extend({
+    id_usuario: id().optional(),
+    id_capsula: id('Cápsula no válida'),
+    id_respuesta_comentario: id().nullable().optional(),
+  })
+  .transform(({ id_capsula, ...c }) => ({ ...c, id_recurso: id_capsula }));
 
-const likeEntrada = z.object({
-  id_usuario: id().optional(),
-  id_capsula: id('Cápsula no válida'),
-  add: z.coerce.boolean({ error: 'add debe ser true o false' }),
-});
+const likeEntrada = z
+  .object({
+    id_usuario: id().optional(),
+    id_capsula: id('Cápsula no válida'),
+    add: z.coerce.boolean({ error: 'add debe ser true o false' }),
+  })
+  .transform(({ id_capsula, ...l }) => ({ ...l, id_recurso: id_capsula }));
 
 const comentarioCapsula = ({ id_recurso, ...c }: Comentario) => ({ ...c, id_capsula: id_recurso });
 
 type Deps = { keys: TokenKeys; storage: Storage };
-const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, groups: claims.groups });
 
 export function capsulasRoutes(capsulas: CapsulasService, deps: Deps) {
   const auth = autenticado(deps.keys);
@@ -41,64 +45,33 @@ export function capsulasRoutes(capsulas: CapsulasService, deps: Deps) {
     .post('/', auth, async (c) => {
       // Refuse before receiving a large body nobody may send.
       soloAdmin(c);
-      const upload = await receiveUpload(c.req.raw, deps.storage.tempDir, { maxFileBytes: capsulas.limiteBytes() });
-      try {
-        const input = parseWith(capsulaSchema, upload.fields);
-        return c.json(
-          await capsulas.crear(
-            actor(c.var.auth),
-            input,
-            upload.files.find((f) => f.field === 'archivo'),
-          ),
-          201,
-        );
-      } finally {
-        await upload.discard();
-      }
+      const form = { maxFileBytes: capsulas.limiteBytes(), fields: capsulaSchema, file: 'archivo' };
+      const capsula = await withUpload(c.req.raw, deps.storage.tempDir, form, (input, archivo) => capsulas.crear(actor(c), input, archivo));
+      return c.json(capsula, 201);
     })
     .put('/', auth, body(capsulaEdicionSchema), async (c) => {
-      await capsulas.editar(actor(c.var.auth), c.req.valid('json'));
+      await capsulas.editar(actor(c), c.req.valid('json'));
       return c.body(null, 204);
     })
     .get('/procesando', auth, query(z.object({ usuario_id: filtroId })), async (c) =>
-      c.json(await capsulas.procesando(actor(c.var.auth), c.req.valid('query').usuario_id), 200),
+      c.json(await capsulas.procesando(actor(c), c.req.valid('query').usuario_id), 200),
     )
-    .get('/comentarios/:id', auth, params(idParam), async (c) => {
-      const id = c.req.valid('param').id;
-      await capsulas.obtener(id, actor(c.var.auth), false);
-      const { comentarios_base, comentarios_hijos } = await capsulas.recursos.comentarios('capsula', id);
-      return c.json(
-        { comentarios_base: comentarios_base.map(comentarioCapsula), comentarios_hijos: comentarios_hijos.map(comentarioCapsula) },
-        200,
-      );
-    })
-    .post('/comentarios', auth, body(comentarioEntrada), async (c) => {
-      const input = c.req.valid('json');
-      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
-      await capsulas.obtener(input.id_capsula, actor(c.var.auth), false);
-      const comentario = await capsulas.recursos.comentar(
-        'capsula',
-        input.id_capsula,
-        c.var.auth.sub,
-        input.contenido,
-        input.id_respuesta_comentario ?? null,
-      );
-      return c.json(comentarioCapsula(comentario), 201);
-    })
-    .post('/like', auth, body(likeEntrada), async (c) => {
-      const input = c.req.valid('json');
-      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
-      await capsulas.obtener(input.id_capsula, actor(c.var.auth), false);
-      const likes = await capsulas.recursos.like('capsula', input.id_capsula, c.var.auth.sub, input.add);
-      return c.json({ detail: input.add ? 'Me gusta registrado' : 'Me gusta quitado', likes }, 200);
-    })
-    .get('/:id', auth, params(idParam), async (c) => c.json(await capsulas.obtener(c.req.valid('param').id, actor(c.var.auth)), 200))
+    .route(
+      '/',
+      recursosRoutes(capsulas.recursos, deps.keys, {
+        tipo: 'capsula',
+        comentario: comentarioEntrada,
+        like: likeEntrada,
+        salida: comentarioCapsula,
+      }),
+    )
+    .get('/:id', auth, params(idParam), async (c) => c.json(await capsulas.obtener(c.req.valid('param').id, actor(c)), 200))
     .delete('/:id', auth, params(idParam), async (c) => {
-      await capsulas.eliminar(actor(c.var.auth), c.req.valid('param').id);
+      await capsulas.eliminar(actor(c), c.req.valid('param').id);
       return c.body(null, 204);
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {
-      const { key, nombre } = await capsulas.original(c.req.valid('param').id, actor(c.var.auth));
+      const { key, nombre } = await capsulas.original(c.req.valid('param').id, actor(c));
       return fileResponse(deps.storage, { key, contentType: 'application/octet-stream', filename: nombre, range: c.req.header('range') });
     });
 }
@@ -108,7 +81,7 @@ export function streamingRoutes(capsulas: CapsulasService, deps: Deps) {
   const archivo = z.object({ id: id(), file: z.string().max(64) });
   return new Hono<AppEnv>({ strict: false }).get('/:id/:file', autenticado(deps.keys, { cookie: true }), params(archivo), async (c) => {
     const { id: capsula, file } = c.req.valid('param');
-    const { key, tipo } = await capsulas.streaming(capsula, file, actor(c.var.auth));
+    const { key, tipo } = await capsulas.streaming(capsula, file, actor(c));
     // Renditions never change once made: the browser may keep them for the session.
     return fileResponse(deps.storage, { key, contentType: tipo, range: c.req.header('range'), cacheControl: 'private, max-age=3600' });
   });
@@ -116,7 +89,7 @@ export function streamingRoutes(capsulas: CapsulasService, deps: Deps) {
 
 export function miniaturasCapsulasRoutes(capsulas: CapsulasService, deps: Deps) {
   return new Hono<AppEnv>({ strict: false }).get('/:id', autenticado(deps.keys, { cookie: true }), params(idParam), async (c) => {
-    const key = await capsulas.poster(c.req.valid('param').id, actor(c.var.auth));
+    const key = await capsulas.poster(c.req.valid('param').id, actor(c));
     if (!key) return placeholderResponse('Video');
     return fileResponse(deps.storage, { key, contentType: 'image/jpeg', cacheControl: 'private, max-age=86400' });
   });

@@ -1,15 +1,22 @@
 /** Types and guards shared by every API section. */
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { ACCESS_COOKIE } from '../auth/cookies.server.ts';
+import { ACCESS_COOKIE, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
 import { type AccessClaims, type TokenKeys, verifyAccessToken } from '../auth/tokens.server.ts';
 import type { Logger } from '../log.server.ts';
-import { ApiError, noAutenticado, sinPermisos } from './errors.server.ts';
+import { type Actor, esAdmin } from '../services/actor.server.ts';
+import { noAutenticado, sinPermisos } from './errors.server.ts';
+
+/**
+ * Renews a session from its refresh token: the new access token and cookies, or, for a dead
+ * refresh token, no token and the cookies that clear the session.
+ */
+export type RenovarSesion = (refresh: string) => Promise<{ access: string | null; cookies: CookieSpec[] }>;
 
 export interface AppEnv {
   Bindings: { clientAddress?: string };
-  Variables: { requestId: string; log: Logger; auth: AccessClaims };
+  Variables: { requestId: string; log: Logger; auth: AccessClaims; renovarSesion?: RenovarSesion };
 }
 
 export const clientAddress = (c: Context<AppEnv>) => c.env?.clientAddress ?? 'local';
@@ -21,21 +28,44 @@ function bearer(c: Context): string | undefined {
 }
 
 /**
- * Requires a valid access token in the Authorization header. With `cookie: true` (media routes
- * only: img and video tags cannot send headers) the access cookie is accepted for reads.
+ * Requires a valid access token in the Authorization header. With `cookie: true` (reads a browser
+ * makes without our script: img and video tags, downloads, the PDF viewer) the access cookie is
+ * accepted for GETs, and once it has expired (after 15 minutes) the refresh cookie renews the
+ * session on the spot, as protected pages do, with the new cookies on the response.
  */
 export function autenticado(keys: TokenKeys, options: { cookie?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const token = bearer(c) ?? (options.cookie && c.req.method === 'GET' ? getCookie(c, ACCESS_COOKIE) : undefined);
-    const claims = token ? verifyAccessToken(token, keys) : null;
-    if (!claims) throw noAutenticado();
+    const deCabecera = bearer(c);
+    const porCookie = deCabecera === undefined && options.cookie === true && c.req.method === 'GET';
+    const token = porCookie ? getCookie(c, ACCESS_COOKIE) : deCabecera;
+    let claims = token ? verifyAccessToken(token, keys) : null;
+    let cookies: CookieSpec[] = [];
+    const refresh = porCookie && !claims ? getCookie(c, REFRESH_COOKIE) : undefined;
+    if (refresh && c.var.renovarSesion) {
+      const renovada = await c.var.renovarSesion(refresh);
+      claims = renovada.access ? verifyAccessToken(renovada.access, keys) : null;
+      cookies = renovada.cookies;
+    }
+    const ponerCookies = () => {
+      for (const { name, value, options: o } of cookies) setCookie(c, name, value, o);
+    };
+    if (!claims) {
+      if (cookies.length === 0) throw noAutenticado();
+      // The 401 of a dead refresh cookie clears the session (a thrown error would lose the cookies).
+      ponerCookies();
+      const { status, body } = noAutenticado();
+      return c.body(JSON.stringify(body), status, { 'content-type': 'application/json; charset=utf-8' });
+    }
     c.set('auth', claims);
     c.set('log', c.var.log.child({ userId: claims.sub }));
     await next();
+    // After the handler: cookies set earlier would be lost on a Response it builds itself.
+    ponerCookies();
   });
 }
 
-export const esAdmin = (claims: AccessClaims) => claims.groups.includes('admin');
+/** The signed-in person, as the services take them. */
+export const actor = (c: Context<AppEnv>): Actor => ({ id: c.var.auth.sub, groups: c.var.auth.groups });
 
 export function soloAdmin(c: Context<AppEnv>): void {
   if (!esAdmin(c.var.auth)) throw sinPermisos();
@@ -43,5 +73,5 @@ export function soloAdmin(c: Context<AppEnv>): void {
 
 /** The path id must be the signed-in user (SPEC: 'path id is the signed-in user's'). */
 export function mismoUsuario(c: Context<AppEnv>, id: number): void {
-  if (c.var.auth.sub !== id) throw new ApiError(403, 'No tienes permisos');
+  if (c.var.auth.sub !== id) throw sinPermisos();
 }

@@ -14,7 +14,7 @@ export interface ErrorBody {
   non_field_errors?: string[];
 }
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 429 | 503;
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;
@@ -34,7 +34,15 @@ export class ApiError extends Error {
   }
 }
 
-export const REVISAR = 'Revise los datos ingresados';
+/** The error as an HTTP response (also for the few answers built outside a Hono handler). */
+export function errorResponse(status: number, body: ErrorBody, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+const REVISAR = 'Revise los datos ingresados';
 
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};

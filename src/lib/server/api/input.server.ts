@@ -15,7 +15,7 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
 }
 
 /** JSON and form bodies (not file uploads) are small: anything larger is refused while reading. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 async function readLimited(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);

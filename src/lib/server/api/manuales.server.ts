@@ -5,13 +5,14 @@ import { comentarioSchema } from '../../validation/comentarios.ts';
 import { busquedaManualesSchema, manualEdicionSchema, manualSchema } from '../../validation/manuales.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
-import { receiveUpload } from '../http/upload.server.ts';
+import { withUpload } from '../http/upload.server.ts';
 import { placeholderResponse } from '../media/placeholder.server.ts';
 import type { ManualesService } from '../services/manuales.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
-import { type AppEnv, autenticado, mismoUsuario, soloAdmin } from './env.server.ts';
-import { body, params, parseWith, query } from './input.server.ts';
+import { type AppEnv, actor, autenticado, soloAdmin } from './env.server.ts';
+import { body, params, query } from './input.server.ts';
+import { recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
 const comentarioEntrada = comentarioSchema.extend({
@@ -21,11 +22,13 @@ const comentarioEntrada = comentarioSchema.extend({
   id_respuesta_comentario: id().nullable().optional(),
 });
 
-const likeEntrada = z.object({
-  id_usuario: id().optional(),
-  id_manual: id('Manual no válido'),
-  add: z.coerce.boolean({ error: 'add debe ser true o false' }),
-});
+const likeEntrada = z
+  .object({
+    id_usuario: id().optional(),
+    id_manual: id('Manual no válido'),
+    add: z.coerce.boolean({ error: 'add debe ser true o false' }),
+  })
+  .transform(({ id_manual, ...l }) => ({ ...l, id_recurso: id_manual }));
 
 const comentarioManual = (c: Comentario) => ({ ...c, tipo_recurso: 'id_manual' as const });
 
@@ -33,54 +36,31 @@ export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKey
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
   const conCookie = autenticado(deps.keys, { cookie: true });
-  const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, groups: claims.groups });
-
   return new Hono<AppEnv>({ strict: false })
     .get('/', auth, query(busquedaManualesSchema), async (c) => c.json(await manuales.listar(c.req.valid('query')), 200))
     .post('/', auth, async (c) => {
       // Refuse before receiving a large body nobody may send.
       soloAdmin(c);
-      const upload = await receiveUpload(c.req.raw, deps.storage.tempDir, { maxFileBytes: manuales.limiteBytes() });
-      try {
-        const input = parseWith(manualSchema, upload.fields);
-        const archivo = upload.files.find((f) => f.field === 'archivo');
-        return c.json(await manuales.crear(actor(c.var.auth), input, archivo), 201);
-      } finally {
-        await upload.discard();
-      }
+      const form = { maxFileBytes: manuales.limiteBytes(), fields: manualSchema, file: 'archivo' };
+      const manual = await withUpload(c.req.raw, deps.storage.tempDir, form, (input, archivo) => manuales.crear(actor(c), input, archivo));
+      return c.json(manual, 201);
     })
     .put('/', auth, body(manualEdicionSchema), async (c) => {
-      await manuales.editar(actor(c.var.auth), c.req.valid('json'));
+      await manuales.editar(actor(c), c.req.valid('json'));
       return c.body(null, 204);
     })
-    .get('/comentarios/:id', auth, params(idParam), async (c) => {
-      const { comentarios_base, comentarios_hijos } = await manuales.recursos.comentarios('manual', c.req.valid('param').id);
-      return c.json(
-        { comentarios_base: comentarios_base.map(comentarioManual), comentarios_hijos: comentarios_hijos.map(comentarioManual) },
-        200,
-      );
-    })
-    .post('/comentarios', auth, body(comentarioEntrada), async (c) => {
-      const input = c.req.valid('json');
-      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
-      const comentario = await manuales.recursos.comentar(
-        'manual',
-        input.id_recurso,
-        c.var.auth.sub,
-        input.contenido,
-        input.id_respuesta_comentario ?? null,
-      );
-      return c.json(comentarioManual(comentario), 201);
-    })
-    .post('/like', auth, body(likeEntrada), async (c) => {
-      const input = c.req.valid('json');
-      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
-      const likes = await manuales.recursos.like('manual', input.id_manual, c.var.auth.sub, input.add);
-      return c.json({ detail: input.add ? 'Me gusta registrado' : 'Me gusta quitado', likes }, 200);
-    })
+    .route(
+      '/',
+      recursosRoutes(manuales.recursos, deps.keys, {
+        tipo: 'manual',
+        comentario: comentarioEntrada,
+        like: likeEntrada,
+        salida: comentarioManual,
+      }),
+    )
     .get('/:id', auth, params(idParam), async (c) => c.json(await manuales.obtener(c.req.valid('param').id, c.var.auth.sub), 200))
     .delete('/:id', auth, params(idParam), async (c) => {
-      await manuales.eliminar(actor(c.var.auth), c.req.valid('param').id);
+      await manuales.eliminar(actor(c), c.req.valid('param').id);
       return c.body(null, 204);
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {

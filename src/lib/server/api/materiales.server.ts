@@ -5,13 +5,14 @@ import { comentarioSchema } from '../../validation/comentarios.ts';
 import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/materiales.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
-import { receiveUpload } from '../http/upload.server.ts';
+import { withUpload } from '../http/upload.server.ts';
 import { placeholderResponse } from '../media/placeholder.server.ts';
 import type { MaterialesService } from '../services/materiales.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
-import { type AppEnv, autenticado, mismoUsuario } from './env.server.ts';
-import { body, params, parseWith, query } from './input.server.ts';
+import { type AppEnv, actor, autenticado } from './env.server.ts';
+import { body, params, query } from './input.server.ts';
+import { recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
 const comentarioEntrada = comentarioSchema.extend({
@@ -21,16 +22,17 @@ const comentarioEntrada = comentarioSchema.extend({
   id_respuesta_comentario: id().nullable().optional(),
 });
 
-const likeEntrada = z.object({
-  id_usuario: id().optional(),
-  id_material: id('Material no válido'),
-  add: z.coerce.boolean({ error: 'add debe ser true o false' }),
-});
+const likeEntrada = z
+  .object({
+    id_usuario: id().optional(),
+    id_material: id('Material no válido'),
+    add: z.coerce.boolean({ error: 'add debe ser true o false' }),
+  })
+  .transform(({ id_material, ...l }) => ({ ...l, id_recurso: id_material }));
 
 const comentarioMaterial = (c: Comentario) => ({ ...c, tipo_recurso: 'id_material_docente' as const });
 
 type Deps = { keys: TokenKeys; storage: Storage };
-const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, groups: claims.groups });
 
 export function materialesRoutes(materiales: MaterialesService, deps: Deps) {
   const auth = autenticado(deps.keys);
@@ -39,53 +41,28 @@ export function materialesRoutes(materiales: MaterialesService, deps: Deps) {
   return new Hono<AppEnv>({ strict: false })
     .get('/', auth, query(busquedaMaterialesSchema), async (c) => c.json(await materiales.listar(c.req.valid('query')), 200))
     .post('/', auth, async (c) => {
-      const upload = await receiveUpload(c.req.raw, deps.storage.tempDir, { maxFileBytes: materiales.limiteBytes() });
-      try {
-        const input = parseWith(materialSchema, upload.fields);
-        return c.json(
-          await materiales.crear(
-            actor(c.var.auth),
-            input,
-            upload.files.find((f) => f.field === 'archivo'),
-          ),
-          201,
-        );
-      } finally {
-        await upload.discard();
-      }
+      const form = { maxFileBytes: materiales.limiteBytes(), fields: materialSchema, file: 'archivo' };
+      const material = await withUpload(c.req.raw, deps.storage.tempDir, form, (input, archivo) =>
+        materiales.crear(actor(c), input, archivo),
+      );
+      return c.json(material, 201);
     })
     .put('/', auth, body(materialEdicionSchema), async (c) => {
-      await materiales.editar(actor(c.var.auth), c.req.valid('json'));
+      await materiales.editar(actor(c), c.req.valid('json'));
       return c.body(null, 204);
     })
-    .get('/comentarios/:id', auth, params(idParam), async (c) => {
-      const { comentarios_base, comentarios_hijos } = await materiales.recursos.comentarios('material', c.req.valid('param').id);
-      return c.json(
-        { comentarios_base: comentarios_base.map(comentarioMaterial), comentarios_hijos: comentarios_hijos.map(comentarioMaterial) },
-        200,
-      );
-    })
-    .post('/comentarios', auth, body(comentarioEntrada), async (c) => {
-      const input = c.req.valid('json');
-      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
-      const comentario = await materiales.recursos.comentar(
-        'material',
-        input.id_recurso,
-        c.var.auth.sub,
-        input.contenido,
-        input.id_respuesta_comentario ?? null,
-      );
-      return c.json(comentarioMaterial(comentario), 201);
-    })
-    .post('/like', auth, body(likeEntrada), async (c) => {
-      const input = c.req.valid('json');
-      if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
-      const likes = await materiales.recursos.like('material', input.id_material, c.var.auth.sub, input.add);
-      return c.json({ detail: input.add ? 'Me gusta registrado' : 'Me gusta quitado', likes }, 200);
-    })
+    .route(
+      '/',
+      recursosRoutes(materiales.recursos, deps.keys, {
+        tipo: 'material',
+        comentario: comentarioEntrada,
+        like: likeEntrada,
+        salida: comentarioMaterial,
+      }),
+    )
     .get('/:id', auth, params(idParam), async (c) => c.json(await materiales.obtener(c.req.valid('param').id, c.var.auth.sub), 200))
     .delete('/:id', auth, params(idParam), async (c) => {
-      await materiales.eliminar(actor(c.var.auth), c.req.valid('param').id);
+      await materiales.eliminar(actor(c), c.req.valid('param').id);
       return c.body(null, 204);
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {

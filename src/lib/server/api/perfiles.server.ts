@@ -9,12 +9,12 @@ import { contactoSchema } from '../../validation/cuentas.ts';
 import { areaPerfilSchema, busquedaProfesoresSchema, datosPersonalesSchema, especialidadSchema } from '../../validation/perfil.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
-import { receiveUpload } from '../http/upload.server.ts';
+import { withUpload } from '../http/upload.server.ts';
 import type { ComunidadService } from '../services/comunidad.server.ts';
 import type { PerfilesService } from '../services/perfiles.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
-import { type AppEnv, autenticado, mismoUsuario } from './env.server.ts';
-import { ApiError } from './errors.server.ts';
+import { type AppEnv, actor, autenticado, mismoUsuario } from './env.server.ts';
+import { ApiError, sinPermisos } from './errors.server.ts';
 import { body, params, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
@@ -30,34 +30,36 @@ const contactoEntrada = contactoSchema.extend({
   id_usuario_sender: id().optional(),
 });
 
+/** The photo form carries only the file. */
+const fotoEntrada = z.object({});
+
 /** Digits only: '/activar-cuenta' and the other account routes are not user ids. */
 const ID = ':id{[0-9]+}';
 
 export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: PerfilesService; keys: TokenKeys; storage: Storage }) {
   const { comunidad, perfiles } = deps;
   const auth = autenticado(deps.keys);
-  const actor = (claims: { sub: number; groups: string[] }) => ({ id: claims.sub, groups: claims.groups });
 
   return new Hono<AppEnv>({ strict: false })
     .get('/profesores', auth, query(busquedaProfesoresSchema), async (c) => c.json(await comunidad.buscar(c.req.valid('query')), 200))
     .get('/profesores/especialidades', auth, async (c) => c.json(await perfiles.especialidades(), 200))
     .post(`/profesores/${ID}/especialidades`, auth, params(idParam), body(especialidadSchema), async (c) => {
-      const perfil = await perfiles.agregarEspecialidad(actor(c.var.auth), c.req.valid('param').id, c.req.valid('json').especialidad);
+      const perfil = await perfiles.agregarEspecialidad(actor(c), c.req.valid('param').id, c.req.valid('json').especialidad);
       return c.json(perfil, 201);
     })
     .delete(`/profesores/${ID}/especialidades/:nombre`, auth, params(nombreParam), async (c) => {
       const { id: idUsuario, nombre } = c.req.valid('param');
-      return c.json(await perfiles.quitarEspecialidad(actor(c.var.auth), idUsuario, nombre), 200);
+      return c.json(await perfiles.quitarEspecialidad(actor(c), idUsuario, nombre), 200);
     })
     .post(`/profesores/${ID}/areas`, auth, params(idParam), body(areaPerfilSchema), async (c) => {
-      const perfil = await perfiles.agregarArea(actor(c.var.auth), c.req.valid('param').id, c.req.valid('json').area);
+      const perfil = await perfiles.agregarArea(actor(c), c.req.valid('param').id, c.req.valid('json').area);
       return c.json(perfil, 201);
     })
     .delete(`/profesores/${ID}/areas/:nombre`, auth, params(nombreParam), async (c) => {
       const { id: idUsuario, nombre } = c.req.valid('param');
-      return c.json(await perfiles.quitarArea(actor(c.var.auth), idUsuario, nombre), 200);
+      return c.json(await perfiles.quitarArea(actor(c), idUsuario, nombre), 200);
     })
-    .get(`/${ID}`, auth, params(idParam), async (c) => c.json(await perfiles.obtener(actor(c.var.auth), c.req.valid('param').id), 200))
+    .get(`/${ID}`, auth, params(idParam), async (c) => c.json(await perfiles.obtener(actor(c), c.req.valid('param').id), 200))
     .put(
       `/${ID}`,
       auth,
@@ -71,8 +73,8 @@ export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: Pe
       async (c) => {
         const { id: pathId } = c.req.valid('param');
         const { usuario, ...datos } = c.req.valid('json');
-        if (usuario !== undefined && usuario !== pathId) throw new ApiError(403, 'No tienes permisos');
-        return c.json(await perfiles.actualizar(actor(c.var.auth), pathId, datos), 200);
+        if (usuario !== undefined && usuario !== pathId) throw sinPermisos();
+        return c.json(await perfiles.actualizar(actor(c), pathId, datos), 200);
       },
     )
     .post(`/${ID}/enviar-email`, auth, params(idParam), body(contactoEntrada), async (c) => {
@@ -86,17 +88,14 @@ export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: Pe
     .post(`/${ID}/foto`, auth, params(idParam), async (c) => {
       // Refuse before receiving a body nobody may send.
       mismoUsuario(c, c.req.valid('param').id);
-      const upload = await receiveUpload(c.req.raw, deps.storage.tempDir, { maxFileBytes: perfiles.limiteFotoBytes() });
-      try {
-        const foto = upload.files.find((f) => f.field === 'foto');
-        const url = await perfiles.subirFoto(actor(c.var.auth), c.req.valid('param').id, foto);
-        return c.json({ detail: 'Tu foto de perfil se actualizo correctamente!', foto_perfil: url }, 201);
-      } finally {
-        await upload.discard();
-      }
+      const form = { maxFileBytes: perfiles.limiteFotoBytes(), fields: fotoEntrada, file: 'foto' };
+      const url = await withUpload(c.req.raw, deps.storage.tempDir, form, (_, foto) =>
+        perfiles.subirFoto(actor(c), c.req.valid('param').id, foto),
+      );
+      return c.json({ detail: 'Tu foto de perfil se actualizo correctamente!', foto_perfil: url }, 201);
     })
     .get(`/${ID}/contenidos-subidos`, auth, params(idParam), async (c) =>
-      c.json(await perfiles.contenidosSubidos(actor(c.var.auth), c.req.valid('param').id), 200),
+      c.json(await perfiles.contenidosSubidos(actor(c), c.req.valid('param').id), 200),
     );
 }
 

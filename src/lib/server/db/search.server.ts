@@ -7,6 +7,13 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 
+/**
+ * `column` holds the same name as `nombre` but for case and accents ('matematica' is
+ * 'Matemática'): how people type names of areas, schools and specialties.
+ */
+export const mismoNombre = (column: PgColumn, nombre: string): SQL =>
+  sql`lower(public.f_unaccent(${column})) = lower(public.f_unaccent(${nombre}))`;
+
 /** Words of the query as tsquery terms: letters and digits only, so no input can break the syntax. */
 export function terminos(q: string): string[] {
   return q

@@ -62,7 +62,7 @@ export async function seedCatalogos(db: Db): Promise<void> {
   });
 }
 
-export const DEMO_ADMIN_EMAIL = 'admin@entredocentes.cl';
+const DEMO_ADMIN_EMAIL = 'admin@entredocentes.cl';
 
 export interface AdminSeed {
   email: string;

@@ -15,6 +15,8 @@ export function compressResponse(request: Request, response: Response): Response
     response.headers.has('content-encoding') ||
     !textual.test(type) ||
     response.status === 204 ||
+    // A part of a file: its Content-Range counts bytes of the file, not of a compressed stream.
+    response.status === 206 ||
     request.method === 'HEAD'
   ) {
     return response;

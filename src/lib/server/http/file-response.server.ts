@@ -4,7 +4,7 @@
  * resumed downloads and video seeking, and a 416 for a range outside the file.
  */
 import { Readable } from 'node:stream';
-import { ApiError } from '../api/errors.server.ts';
+import { ApiError, errorResponse } from '../api/errors.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 
 export function contentDisposition(disposition: 'attachment' | 'inline', filename: string): string {
@@ -49,10 +49,9 @@ export async function fileResponse(storage: Storage, options: FileResponseOption
       if (to !== '') end = Math.min(Number(to), size - 1);
     }
     if (start > end || start >= size) {
-      return new Response(JSON.stringify({ detail: 'El rango pedido no está dentro del archivo', statusCode: 416 }), {
-        status: 416,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'content-range': `bytes */${size}` },
-      });
+      // Answered rather than thrown: a 416 is what a player or download manager acts on.
+      const fuera = new ApiError(416, 'El rango pedido no está dentro del archivo', {}, { 'content-range': `bytes */${size}` });
+      return errorResponse(fuera.status, fuera.body, fuera.headers);
     }
     status = 206;
     headers.set('content-range', `bytes ${start}-${end}/${size}`);

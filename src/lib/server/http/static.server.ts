@@ -31,7 +31,7 @@ const types: Record<string, string> = {
 export const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.svg', '.txt', '.xml', '.webmanifest']);
 
 /** The request path as UTF-8, whether the client percent-encoded it or sent raw bytes. */
-export function decodePath(url: string): string | null {
+function decodePath(url: string): string | null {
   const raw = url.split('?')[0] ?? '/';
   // Node reads a raw (unencoded) request line as latin1; recover the UTF-8 the client sent.
   const bytes = /[\u0080-\u00ff]/.test(raw) ? Buffer.from(raw, 'latin1').toString('utf8') : raw;

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
+import type { z } from 'zod';
 import { ApiError } from '../api/errors.server.ts';
+import { parseWith } from '../api/input.server.ts';
 
 export interface UploadedFile {
   field: string;
@@ -108,4 +110,33 @@ export async function receiveUpload(request: Request, tempDir: string, limits: U
     throw error instanceof ApiError ? error : new ApiError(400, 'El formulario enviado no es válido');
   }
   return { fields, files, discard };
+}
+
+export interface FormOptions<S extends z.ZodType> extends UploadLimits {
+  /** The schema of the text fields. */
+  fields: S;
+  /** The field that carries the file. */
+  file: string;
+}
+
+/**
+ * A multipart form for a handler: receives it, validates its text fields, hands them and the
+ * named file to `use`, and removes the temporary files afterwards, whatever happened (a file the
+ * handler adopted into storage is no longer there to remove).
+ */
+export async function withUpload<S extends z.ZodType, R>(
+  request: Request,
+  tempDir: string,
+  options: FormOptions<S>,
+  use: (fields: z.output<S>, file: UploadedFile | undefined) => Promise<R>,
+): Promise<R> {
+  const upload = await receiveUpload(request, tempDir, options);
+  try {
+    return await use(
+      parseWith(options.fields, upload.fields),
+      upload.files.find((f) => f.field === options.file),
+    );
+  } finally {
+    await upload.discard();
+  }
 }

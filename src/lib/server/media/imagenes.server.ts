@@ -5,9 +5,9 @@
  */
 import sharp from 'sharp';
 
-export const FOTO_LADO = 200;
+const FOTO_LADO = 200;
 /** Avatars of the top bar (30 px) and author badges, sharp on screens with two pixels per point. */
-export const FOTO_MIN_LADO = 96;
+const FOTO_MIN_LADO = 96;
 
 /** Refuses decompression bombs: a 40-megapixel photo is already larger than any phone takes. */
 const MAX_PIXELES = 40_000_000;

@@ -64,7 +64,7 @@ const LADDER: Rung[] = [
 ];
 
 /** The rungs for a source: the low rung always (never upscaled), the others up to its height. */
-export function escalera(sourceHeight: number): Rung[] {
+function escalera(sourceHeight: number): Rung[] {
   const [low, ...rest] = LADDER;
   if (!low) return [];
   return [{ ...low, height: Math.min(low.height, sourceHeight - (sourceHeight % 2)) }, ...rest.filter((r) => r.height <= sourceHeight)];

@@ -7,21 +7,21 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
-import { areas, capsulas, metodologias, niveles, usuarios, visitas } from '../db/schema.server.ts';
+import { areas, capsulas, metodologias, niveles, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { poster, probarVideo, transcodificarHls } from '../media/video.server.ts';
+import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type Autor, createRecursosService, toAutor } from './recursos.server.ts';
+import { type Autor, autorColumns, capsulaVisible, createRecursosService, toAutor } from './recursos.server.ts';
 
-export const NO_ENCONTRADA = 'No se encontró capsula';
-export const TRABAJO_HLS = 'capsula-hls';
+const NO_ENCONTRADA = 'No se encontró capsula';
+const TRABAJO_HLS = 'capsula-hls';
 const ERROR_PROCESO = 'No se pudo procesar el video. Súbalo nuevamente o en otro formato (.mp4 recomendado).';
 
 const extensiones: Partial<Record<Sniffed, string>> = { mp4: 'mp4', mov: 'mov', avi: 'avi', mpeg: 'mpeg' };
-const tipos: Record<string, string> = { mp4: 'video/mp4', mov: 'video/quicktime', avi: 'video/x-msvideo', mpeg: 'video/mpeg' };
 
 export interface Capsula {
   id: number;
@@ -52,13 +52,7 @@ export interface FiltrosCapsulas {
   order: 'fecha' | 'n_visitas';
 }
 
-export interface Actor {
-  id: number;
-  groups: string[];
-}
-
-const esAdmin = (a: Actor) => a.groups.includes('admin');
-export const claves = (id: number, extension = 'mp4') => ({
+const claves = (id: number, extension = 'mp4') => ({
   carpeta: `capsulas/${id}`,
   original: `capsulas/${id}/original.${extension}`,
   hls: `capsulas/${id}/hls`,
@@ -78,7 +72,7 @@ export function createCapsulasService(ctx: ServiceContext) {
         area: { id: areas.id, nombre: areas.nombre },
         nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
         metodologia: { id: metodologias.id, nombre: metodologias.nombre },
-        autor: usuarios,
+        autor: autorColumns,
       })
       .from(capsulas)
       .innerJoin(areas, eq(areas.id, capsulas.id_area))
@@ -116,13 +110,12 @@ export function createCapsulasService(ctx: ServiceContext) {
 
   /** The row, if this person may see it: a capsule not ready yet is its author's and admins' only. */
   async function visible(id: number, actor: Actor) {
-    const [row] = await db.select().from(capsulas).where(eq(capsulas.id, id));
-    if (!row || (row.estado !== 'listo' && row.id_usuario !== actor.id && !esAdmin(actor))) throw new ApiError(404, NO_ENCONTRADA);
+    const [row] = await db
+      .select()
+      .from(capsulas)
+      .where(and(eq(capsulas.id, id), capsulaVisible(actor)));
+    if (!row) throw new ApiError(404, NO_ENCONTRADA);
     return row;
-  }
-
-  function puedeModificar(actor: Actor, idAutor: number) {
-    if (actor.id !== idAutor && !esAdmin(actor)) throw new ApiError(403, 'No tienes permisos');
   }
 
   /** Area, methodology and level must exist; each missing one gets the form's message. */
@@ -182,7 +175,7 @@ export function createCapsulasService(ctx: ServiceContext) {
 
     /** The author's capsules still processing or failed (admins may ask for anyone's). */
     async procesando(actor: Actor, idUsuario = actor.id) {
-      if (idUsuario !== actor.id && !esAdmin(actor)) throw new ApiError(403, 'No tienes permisos');
+      exigirAutorOAdmin(actor, idUsuario);
       const rows = await db
         .select({ id: capsulas.id })
         .from(capsulas)
@@ -201,7 +194,7 @@ export function createCapsulasService(ctx: ServiceContext) {
 
     /** Admins only. The file must be a real, decodable video; nothing stays behind otherwise. */
     async crear(actor: Actor, input: CapsulaInput, archivo: UploadedFile | undefined): Promise<Capsula> {
-      if (!esAdmin(actor)) throw new ApiError(403, 'No tienes permisos');
+      exigirAdmin(actor);
       if (!archivo || archivo.size === 0) throw new ApiError(400, VIDEO_REQUERIDO, { errors: { archivo: [VIDEO_REQUERIDO] } });
       const invalido = () => new ApiError(400, VIDEO_INVALIDO, { errors: { archivo: [VIDEO_INVALIDO] } });
       const extension = extensiones[await sniffFile(archivo.tmpPath)];
@@ -243,7 +236,7 @@ export function createCapsulasService(ctx: ServiceContext) {
 
     async editar(actor: Actor, input: CapsulaEdicionInput): Promise<void> {
       const row = await visible(input.id, actor);
-      puedeModificar(actor, row.id_usuario);
+      exigirAutorOAdmin(actor, row.id_usuario);
       await referencias(input);
       await db
         .update(capsulas)
@@ -260,9 +253,9 @@ export function createCapsulasService(ctx: ServiceContext) {
     /** Removes the capsule, its comments and likes (cascade), its views, the original and renditions. */
     async eliminar(actor: Actor, id: number): Promise<string> {
       const row = await visible(id, actor);
-      puedeModificar(actor, row.id_usuario);
+      exigirAutorOAdmin(actor, row.id_usuario);
       await db.transaction(async (tx) => {
-        await tx.delete(visitas).where(and(eq(visitas.tipo, 'capsula'), eq(visitas.id_recurso, id)));
+        await recursos.olvidar('capsula', id, tx);
         await tx.delete(capsulas).where(eq(capsulas.id, id));
       });
       await storage.remove(claves(id).carpeta);
@@ -272,7 +265,7 @@ export function createCapsulasService(ctx: ServiceContext) {
 
     async original(id: number, actor: Actor) {
       const row = await visible(id, actor);
-      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}`, tipo: tipos[row.extension] ?? 'application/octet-stream' };
+      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}` };
     },
 
     /** A playlist or segment of a ready capsule. */
@@ -288,8 +281,10 @@ export function createCapsulasService(ctx: ServiceContext) {
       return (await storage.size(key)) ? key : null;
     },
 
+    /** Capsules by id, in that order, with no visibility check: the caller chose the ids. */
+    porIds: componer,
+
     limiteBytes: () => ctx.config.MAX_VIDEO_MB * 1024 * 1024,
-    procesar,
   };
 }
 

@@ -2,6 +2,13 @@
 import { and, asc, eq, exists } from 'drizzle-orm';
 import type { Db } from '../db/client.server.ts';
 import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades } from '../db/schema.server.ts';
+import { mismoNombre } from '../db/search.server.ts';
+
+/** The curriculum area with this name (case and accents aside), or undefined. */
+export async function areaPorNombre(db: Db, nombre: string): Promise<number | undefined> {
+  const [row] = await db.select({ id: areas.id }).from(areas).where(mismoNombre(areas.nombre, nombre)).orderBy(asc(areas.id));
+  return row?.id;
+}
 
 export function createCatalogosService(db: Db) {
   return {

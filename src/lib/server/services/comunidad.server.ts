@@ -18,7 +18,7 @@ import { cargarPerfiles, fotoUrl, nombreCorto, type PerfilDocente, type Usuario 
 export const USUARIO_NO_ENCONTRADO = 'Usuario no encontrado';
 
 /** Issue 7: enough for real conversations, too few to mail the whole network. */
-export const CONTACTOS_POR_HORA: Limit = { max: 10, windowSeconds: 60 * 60 };
+const CONTACTOS_POR_HORA: Limit = { max: 10, windowSeconds: 60 * 60 };
 
 export type UsuarioPublico = Pick<
   Usuario,

@@ -21,7 +21,7 @@ import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { nombreCorto, obtenerUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
-export const CREDENCIALES_INCORRECTAS = 'Usuario y/o contraseña incorrectos';
+const CREDENCIALES_INCORRECTAS = 'Usuario y/o contraseña incorrectos';
 export const TOKEN_INVALIDO = 'Token inválido o expirado';
 
 const LOGIN_POR_CUENTA: Limit = { max: 5, windowSeconds: 15 * 60 };

@@ -34,18 +34,18 @@ import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import { renderMarkdown } from '../markdown.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
+import { type Actor, esAdmin, exigirAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type Autor, createRecursosService, toAutor } from './recursos.server.ts';
+import { type Autor, autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
-export const CATEGORIA_NO_ENCONTRADA = 'No se encontró categoria';
-export const CONVERSACION_NO_ENCONTRADA = 'No se encontró conversación';
-export const COMENTARIO_NO_ENCONTRADO = 'No se encontró comentario';
-const SIN_PERMISOS = 'No tienes permisos';
+const CATEGORIA_NO_ENCONTRADA = 'No se encontró categoria';
+const CONVERSACION_NO_ENCONTRADA = 'No se encontró conversación';
+const COMENTARIO_NO_ENCONTRADO = 'No se encontró comentario';
 
 /** Posting limits per account: enough for a lively discussion, too few to flood a category. */
-export const LIMITE_CONVERSACIONES: Limit = { max: 5, windowSeconds: 60 * 60 };
-export const LIMITE_COMENTARIOS: Limit = { max: 40, windowSeconds: 60 * 60 };
+const LIMITE_CONVERSACIONES: Limit = { max: 5, windowSeconds: 60 * 60 };
+const LIMITE_COMENTARIOS: Limit = { max: 40, windowSeconds: 60 * 60 };
 
 /** Category images are stored as a 640x360 crop (16:9), in WebP and in JPEG for old browsers. */
 const IMAGEN = { ancho: 640, alto: 360, maxPixeles: 40_000_000 };
@@ -54,10 +54,8 @@ export type IdReaccion = 1 | 2 | 3 | 4 | 5;
 export type IdReaccionComentario = 1 | 3;
 export type Accion = 'like' | 'remove_like';
 
-export interface Actor {
-  id: number;
-  groups: string[];
-}
+// Pages take the actor type from here.
+export type { Actor };
 
 export interface CategoriaForo {
   id: number;
@@ -121,7 +119,6 @@ export interface NuevoComentario {
   comentario_padre: number | null;
 }
 
-const esAdmin = (actor: Actor) => actor.groups.includes('admin');
 const entero = (sqlText: SQL) => sql<number>`coalesce(${sqlText}, 0)::int`;
 /** ISO 8601 in UTC, the same text on PGlite and PostgreSQL (drivers differ on timestamps). */
 const iso = (column: SQL | typeof foroConversaciones.fecha_creacion) =>
@@ -232,10 +229,6 @@ export function createForoService(ctx: ServiceContext) {
     return row;
   }
 
-  function soloAdmin(actor: Actor) {
-    if (!esAdmin(actor)) throw new ApiError(403, SIN_PERMISOS);
-  }
-
   async function nombreLibre(nombre: string, excepto?: number) {
     const [row] = await db
       .select({ id: foroCategorias.id })
@@ -280,7 +273,7 @@ export function createForoService(ctx: ServiceContext) {
 
   const categorias = {
     async listar(actor: Actor, f: ListaCategoriasInput) {
-      if (f.get_for_edit) soloAdmin(actor);
+      if (f.get_for_edit) exigirAdmin(actor);
       // The normal view is what teachers see, for admins too; the edit view lists every category.
       const visible = f.get_for_edit ? undefined : eq(foroCategorias.activa, true);
       const where = and(visible, coincideTexto([foroCategorias.nombre, foroCategorias.descripcion], f.nombre));
@@ -312,7 +305,7 @@ export function createForoService(ctx: ServiceContext) {
 
     /** Admins only; the image must be a JPEG or PNG that decodes. Nothing stays behind on failure. */
     async crear(actor: Actor, input: CategoriaInput, archivo: UploadedFile | undefined): Promise<CategoriaForo> {
-      soloAdmin(actor);
+      exigirAdmin(actor);
       if (!archivo || archivo.size === 0) throw new ApiError(400, IMAGEN_REQUERIDA, { errors: { archivo: [IMAGEN_REQUERIDA] } });
       await nombreLibre(input.nombre);
       const imagen = await procesarImagen(archivo);
@@ -342,7 +335,7 @@ export function createForoService(ctx: ServiceContext) {
 
     /** Admins only. A new image replaces the old one; without one the image stays. */
     async editar(actor: Actor, id: number, input: CategoriaEdicionInput, archivo: UploadedFile | undefined): Promise<void> {
-      soloAdmin(actor);
+      exigirAdmin(actor);
       const actual = await categoriaVisible(actor, id);
       await nombreLibre(input.nombre, id);
       const imagen = archivo && archivo.size > 0 ? await procesarImagen(archivo) : undefined;
@@ -392,7 +385,7 @@ export function createForoService(ctx: ServiceContext) {
     const rc2 = foroReaccionesConversacion.id_like;
     const [filas, comentarios, reacciones] = await Promise.all([
       db
-        .select({ c: foroConversaciones, autor: usuarios })
+        .select({ c: foroConversaciones, autor: autorColumns })
         .from(foroConversaciones)
         .innerJoin(usuarios, eq(usuarios.id, foroConversaciones.id_usuario_creador))
         .where(inArray(foroConversaciones.id, ids)),
@@ -559,13 +552,6 @@ export function createForoService(ctx: ServiceContext) {
     return row;
   }
 
-  const autorColumnas = {
-    id: usuarios.id,
-    primer_nombre: usuarios.primer_nombre,
-    apellido_paterno: usuarios.apellido_paterno,
-    foto_perfil: usuarios.foto_perfil,
-  };
-
   const comentarios = {
     /** The conversation's comments as a tree, each level oldest first. */
     async arbol(actor: Actor, idConversacion: number): Promise<ComentarioForo[]> {
@@ -583,7 +569,7 @@ export function createForoService(ctx: ServiceContext) {
         .groupBy(foroReaccionesComentario.id_comentario)
         .as('conteos');
       const filas = await db
-        .select({ c: foroComentarios, autor: autorColumnas, g: entero(sql`${conteos.g}`), m: entero(sql`${conteos.m}`) })
+        .select({ c: foroComentarios, autor: autorColumns, g: entero(sql`${conteos.g}`), m: entero(sql`${conteos.m}`) })
         .from(foroComentarios)
         .innerJoin(usuarios, eq(usuarios.id, foroComentarios.id_usuario))
         .leftJoin(conteos, eq(conteos.id, foroComentarios.id))
@@ -638,7 +624,7 @@ export function createForoService(ctx: ServiceContext) {
           fecha_creacion: ctx.now(),
         })
         .returning();
-      const [autor] = await db.select(autorColumnas).from(usuarios).where(eq(usuarios.id, actor.id));
+      const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, actor.id));
       if (!row || !autor) throw new Error('forum comment not stored');
       return {
         id: row.id,

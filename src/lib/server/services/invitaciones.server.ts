@@ -2,11 +2,12 @@
  * Accounts created by admins: one at a time or from a school roster. Each new account gets an
  * activation email; an email that already has an account is reported, never duplicated.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Invitacion } from '../../validation/invitacion.ts';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { colegios, perfilColegios, perfilesDocentes, usuarios } from '../db/schema.server.ts';
+import { mismoNombre } from '../db/search.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { CuentasService } from './cuentas.server.ts';
 import { obtenerUsuario, type Usuario } from './usuarios.server.ts';
@@ -20,10 +21,7 @@ function partir(texto: string): [string, string] {
 
 /** Finds a school by name ignoring case and accents; creates it when the roster names a new one. */
 async function colegioPorNombre(db: Db, nombre: string): Promise<{ id: number; creado: boolean }> {
-  const [found] = await db
-    .select({ id: colegios.id })
-    .from(colegios)
-    .where(sql`lower(f_unaccent(${colegios.nombre})) = lower(f_unaccent(${nombre}))`);
+  const [found] = await db.select({ id: colegios.id }).from(colegios).where(mismoNombre(colegios.nombre, nombre));
   if (found) return { id: found.id, creado: false };
   const [created] = await db.insert(colegios).values({ nombre }).onConflictDoNothing().returning({ id: colegios.id });
   if (created) return { id: created.id, creado: true };

@@ -2,18 +2,19 @@
  * Pedagogical manuals (SPEC.md sections 2, 5, 6, 7): PDFs uploaded by admins, listed and searched
  * by everyone, edited and deleted by their owner (and admins, for moderation).
  */
-import { rm } from 'node:fs/promises';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
-import { ApiError } from '../api/errors.server.ts';
+import { ApiError, noAutenticado } from '../api/errors.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
+import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
+import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type Autor, createRecursosService, toAutor } from './recursos.server.ts';
+import { type Autor, autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró manual';
 
@@ -42,11 +43,6 @@ export interface FiltrosManuales {
   order: 'fecha' | 'n_visitas';
 }
 
-export interface Actor {
-  id: number;
-  groups: string[];
-}
-
 const clave = (id: number) => ({
   archivo: `manuales/${id}/manual.pdf`,
   miniatura: `manuales/${id}/miniatura.jpg`,
@@ -60,7 +56,7 @@ export function createManualesService(ctx: ServiceContext) {
   async function componer(ids: number[]): Promise<Manual[]> {
     if (ids.length === 0) return [];
     const rows = await db
-      .select({ m: manuales, area: { id: areas.id, codigo: areas.codigo, nombre: areas.nombre }, autor: usuarios })
+      .select({ m: manuales, area: { id: areas.id, codigo: areas.codigo, nombre: areas.nombre }, autor: autorColumns })
       .from(manuales)
       .innerJoin(areas, eq(areas.id, manuales.id_area))
       .innerJoin(usuarios, eq(usuarios.id, manuales.id_usuario))
@@ -97,10 +93,6 @@ export function createManualesService(ctx: ServiceContext) {
     return row;
   }
 
-  function puedeModificar(actor: Actor, idDueno: number) {
-    if (actor.id !== idDueno && !actor.groups.includes('admin')) throw new ApiError(403, 'No tienes permisos');
-  }
-
   async function areaValida(id: number): Promise<number> {
     const [row] = await db.select({ id: areas.id }).from(areas).where(eq(areas.id, id));
     if (!row) throw new ApiError(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
@@ -130,15 +122,15 @@ export function createManualesService(ctx: ServiceContext) {
 
     /** Admins only. The file must be a real PDF that poppler can read; nothing stays behind otherwise. */
     async crear(actor: Actor, input: ManualInput, archivo: UploadedFile | undefined): Promise<Manual> {
-      if (!actor.groups.includes('admin')) throw new ApiError(403, 'No tienes permisos');
+      exigirAdmin(actor);
       if (!archivo || archivo.size === 0) throw new ApiError(400, MANUAL_REQUERIDO, { errors: { archivo: [MANUAL_REQUERIDO] } });
       const invalido = () => new ApiError(400, MANUAL_INVALIDO, { errors: { archivo: [MANUAL_INVALIDO] } });
       if ((await sniffFile(archivo.tmpPath)) !== 'pdf') throw invalido();
       const paginas = await contarPaginas(archivo.tmpPath);
       if (paginas === null) throw invalido();
       const idArea = await areaValida(input.id_area);
-      const [autor] = await db.select().from(usuarios).where(eq(usuarios.id, actor.id));
-      if (!autor) throw new ApiError(401, 'Debe iniciar sesión para continuar');
+      const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, actor.id));
+      if (!autor) throw noAutenticado();
 
       const [row] = await db
         .insert(manuales)
@@ -171,12 +163,9 @@ export function createManualesService(ctx: ServiceContext) {
 
     async editar(actor: Actor, input: ManualEdicionInput): Promise<void> {
       const row = await fila(input.id);
-      puedeModificar(actor, row.id_usuario);
-      const byName = await db
-        .select({ id: areas.id })
-        .from(areas)
-        .where(sql`lower(f_unaccent(${areas.nombre})) = lower(f_unaccent(${input.id_area}))`);
-      const idArea = byName[0]?.id ?? (/^\d+$/.test(input.id_area) ? await areaValida(Number(input.id_area)) : undefined);
+      exigirAutorOAdmin(actor, row.id_usuario);
+      const idArea =
+        (await areaPorNombre(db, input.id_area)) ?? (/^\d+$/.test(input.id_area) ? await areaValida(Number(input.id_area)) : undefined);
       if (idArea === undefined) throw new ApiError(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
       await db
         .update(manuales)
@@ -184,11 +173,14 @@ export function createManualesService(ctx: ServiceContext) {
         .where(eq(manuales.id, row.id));
     },
 
-    /** Removes the manual with its comments, likes (cascade) and files. */
+    /** Removes the manual with its comments, likes (cascade), its views and files. */
     async eliminar(actor: Actor, id: number): Promise<string> {
       const row = await fila(id);
-      puedeModificar(actor, row.id_usuario);
-      await db.delete(manuales).where(eq(manuales.id, id));
+      exigirAutorOAdmin(actor, row.id_usuario);
+      await db.transaction(async (tx) => {
+        await recursos.olvidar('manual', id, tx);
+        await tx.delete(manuales).where(eq(manuales.id, id));
+      });
       await storage.remove(clave(id).carpeta);
       ctx.log.info('manual deleted', { manualId: id, userId: actor.id });
       return row.titulo;
@@ -205,8 +197,10 @@ export function createManualesService(ctx: ServiceContext) {
       return (await storage.size(key)) ? key : null;
     },
 
+    /** Manuals by id, in that order. */
+    porIds: componer,
+
     limiteBytes: () => ctx.config.MAX_MANUAL_MB * 1024 * 1024,
-    descartar: (file: UploadedFile) => rm(file.tmpPath, { force: true }),
   };
 }
 

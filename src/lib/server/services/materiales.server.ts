@@ -4,6 +4,7 @@
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
 import { and, asc, eq, exists, inArray } from 'drizzle-orm';
+import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
 import {
   EXTENSIONES_MATERIAL,
   extensionDe,
@@ -14,14 +15,15 @@ import {
 } from '../../validation/materiales.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
-import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios, visitas } from '../db/schema.server.ts';
+import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
 import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
+import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type Autor, createRecursosService, toAutor } from './recursos.server.ts';
+import { type Autor, autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
 
@@ -64,19 +66,13 @@ export interface FiltrosMateriales {
   order: 'fecha' | 'n_visitas';
 }
 
-export interface Actor {
-  id: number;
-  groups: string[];
-}
-
 const claves = (id: number, extension: string) => ({
   carpeta: `materiales/${id}`,
   archivo: `materiales/${id}/material.${extension}`,
   miniatura: `materiales/${id}/miniatura.jpg`,
 });
-const etiquetas: Record<string, Etiqueta> = { pdf: 'PDF', word: 'Word', excel: 'Excel', powerpoint: 'PowerPoint' };
 export const etiquetaDe = (extension: string): Etiqueta =>
-  etiquetas[EXTENSIONES_MATERIAL[extension as keyof typeof EXTENSIONES_MATERIAL] ?? 'pdf'] ?? 'PDF';
+  NOMBRES_FAMILIA[EXTENSIONES_MATERIAL[extension as keyof typeof EXTENSIONES_MATERIAL] ?? 'pdf'];
 
 export function createMaterialesService(ctx: ServiceContext) {
   const { db, storage } = ctx;
@@ -91,7 +87,7 @@ export function createMaterialesService(ctx: ServiceContext) {
         nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
         unidad: { id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre },
         tipo: { id: tiposMaterial.id, nombre: tiposMaterial.nombre },
-        autor: usuarios,
+        autor: autorColumns,
       })
       .from(materiales)
       .innerJoin(areas, eq(areas.id, materiales.id_area))
@@ -141,10 +137,6 @@ export function createMaterialesService(ctx: ServiceContext) {
     const [row] = await db.select().from(materiales).where(eq(materiales.id, id));
     if (!row) throw new ApiError(404, NO_ENCONTRADO);
     return row;
-  }
-
-  function puedeModificar(actor: Actor, idAutor: number) {
-    if (actor.id !== idAutor && !actor.groups.includes('admin')) throw new ApiError(403, 'No tienes permisos');
   }
 
   /**
@@ -275,7 +267,7 @@ export function createMaterialesService(ctx: ServiceContext) {
 
     async editar(actor: Actor, input: MaterialEdicionInput): Promise<void> {
       const row = await fila(input.id);
-      puedeModificar(actor, row.id_usuario);
+      exigirAutorOAdmin(actor, row.id_usuario);
       await coherencia(input);
       await db.transaction(async (tx) => {
         await tx
@@ -296,9 +288,9 @@ export function createMaterialesService(ctx: ServiceContext) {
 
     async eliminar(actor: Actor, id: number): Promise<string> {
       const row = await fila(id);
-      puedeModificar(actor, row.id_usuario);
+      exigirAutorOAdmin(actor, row.id_usuario);
       await db.transaction(async (tx) => {
-        await tx.delete(visitas).where(and(eq(visitas.tipo, 'material'), eq(visitas.id_recurso, id)));
+        await recursos.olvidar('material', id, tx);
         await tx.delete(materiales).where(eq(materiales.id, id));
       });
       await storage.remove(claves(id, row.extension).carpeta);
@@ -308,7 +300,7 @@ export function createMaterialesService(ctx: ServiceContext) {
 
     async archivo(id: number) {
       const row = await fila(id);
-      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}`, extension: row.extension };
+      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}` };
     },
 
     /** The first-page thumbnail of a PDF, or the type picture for Office files. */
@@ -317,6 +309,9 @@ export function createMaterialesService(ctx: ServiceContext) {
       const key = claves(id, row.extension).miniatura;
       return (await storage.size(key)) ? { key } : { etiqueta: etiquetaDe(row.extension) };
     },
+
+    /** Materials by id, in that order. */
+    porIds: componer,
 
     limiteBytes: () => ctx.config.MAX_MATERIAL_MB * 1024 * 1024,
   };

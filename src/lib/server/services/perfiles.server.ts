@@ -5,12 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import { AREA_REQUERIDA, claveNombre, type DatosPersonales, ESPECIALIDAD_REQUERIDA, MAX_ESPECIALIDADES } from '../../validation/perfil.ts';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
-  areas,
   capsulas,
   especialidades,
   manuales,
@@ -20,10 +19,13 @@ import {
   perfilesDocentes,
   usuarios,
 } from '../db/schema.server.ts';
+import { mismoNombre } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import { ImagenInvalida, procesarFotoPerfil } from '../media/imagenes.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
+import { type Actor, esAdmin, exigirMismo } from './actor.server.ts';
 import type { Capsula, CapsulasService } from './capsulas.server.ts';
+import { areaPorNombre } from './catalogos.server.ts';
 import { USUARIO_NO_ENCONTRADO } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
@@ -31,15 +33,15 @@ import type { Manual, ManualesService } from './manuales.server.ts';
 import type { Material, MaterialesService } from './materiales.server.ts';
 import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
-export const FOTO_REQUERIDA = 'Debe subir una imagen';
-export const FOTO_INVALIDA = 'El archivo no es una imagen válida. Debe subir una imagen JPG, PNG o WebP.';
-export const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades y áreas';
+const FOTO_REQUERIDA = 'Debe subir una imagen';
+const FOTO_INVALIDA = 'El archivo no es una imagen válida. Debe subir una imagen JPG, PNG o WebP.';
+const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades y áreas';
 
 /**
  * Offered in the specialty picker besides the names teachers already wrote, so a fresh install
  * has a list to choose from (SPEC.md section 5: 'choose from the list or write one').
  */
-export const ESPECIALIDADES_SUGERIDAS = [
+const ESPECIALIDADES_SUGERIDAS = [
   'Convivencia escolar',
   'Didáctica de la matemática',
   'Dificultades del aprendizaje',
@@ -53,13 +55,6 @@ export const ESPECIALIDADES_SUGERIDAS = [
   'Orientación vocacional',
   'Tecnologías para el aprendizaje',
 ] as const;
-
-export interface Actor {
-  id: number;
-  groups: string[];
-}
-
-const esAdmin = (actor: Actor) => actor.groups.includes('admin');
 
 /** Storage keys of a photo: the 200x200 under foto_perfil, the small one beside it. */
 const clavesFoto = (grande: string) => ({ grande, min: grande.replace(/\.webp$/, '-min.webp') });
@@ -81,7 +76,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
 
   /** The signed-in teacher editing their own profile (rol Profesor with a profile), else 403. */
   async function docentePropio(actor: Actor, id: number): Promise<void> {
-    if (actor.id !== id) throw new ApiError(403, 'No tienes permisos');
+    exigirMismo(actor, id);
     const row = await fila(id);
     const [perfil] = await db.select().from(perfilesDocentes).where(eq(perfilesDocentes.id_usuario, id));
     if (row.rol !== 'Profesor' || !perfil) throw new ApiError(403, SOLO_DOCENTES);
@@ -103,7 +98,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
 
     /** Personal information: only email, gender and phone change (the rest is read-only). */
     async actualizar(actor: Actor, id: number, datos: DatosPersonales): Promise<Usuario> {
-      if (actor.id !== id) throw new ApiError(403, 'No tienes permisos');
+      exigirMismo(actor, id);
       await fila(id);
       const enUso = () => new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
       const [otro] = await db
@@ -129,7 +124,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
      * two WebP sizes are stored and the old ones removed. Answers the new photo URL.
      */
     async subirFoto(actor: Actor, id: number, archivo: UploadedFile | undefined): Promise<string> {
-      if (actor.id !== id) throw new ApiError(403, 'No tienes permisos');
+      exigirMismo(actor, id);
       const anterior = await fila(id);
       if (!archivo || archivo.size === 0) throw new ApiError(400, FOTO_REQUERIDA, { errors: { foto: [FOTO_REQUERIDA] } });
       const invalida = () => new ApiError(400, FOTO_INVALIDA, { errors: { foto: [FOTO_INVALIDA] } });
@@ -260,7 +255,7 @@ function bufferStream(data: Buffer) {
 }
 
 async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {
-  const mismo = sql`lower(public.f_unaccent(${especialidades.nombre})) = lower(public.f_unaccent(${nombre}))`;
+  const mismo = mismoNombre(especialidades.nombre, nombre);
   const [existente] = await db.select({ id: especialidades.id }).from(especialidades).where(mismo);
   if (existente) return existente.id;
   const [creada] = await db.insert(especialidades).values({ nombre }).onConflictDoNothing().returning({ id: especialidades.id });
@@ -268,15 +263,6 @@ async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {
   const [otra] = await db.select({ id: especialidades.id }).from(especialidades).where(mismo);
   if (!otra) throw new ApiError(400, ESPECIALIDAD_REQUERIDA, { errors: { especialidad: [ESPECIALIDAD_REQUERIDA] } });
   return otra.id;
-}
-
-async function areaPorNombre(db: Db, nombre: string): Promise<number | undefined> {
-  const [row] = await db
-    .select({ id: areas.id })
-    .from(areas)
-    .where(sql`lower(public.f_unaccent(${areas.nombre})) = lower(public.f_unaccent(${nombre}))`)
-    .orderBy(asc(areas.id));
-  return row?.id;
 }
 
 // ── 'Mis publicaciones' ────────────────────────────────────────────────────────────────────────
@@ -289,9 +275,9 @@ export interface ContenidosSubidos {
 }
 
 interface Secciones {
-  manuales: ManualesService;
-  capsulas: CapsulasService;
-  materiales: MaterialesService;
+  manuales: Pick<ManualesService, 'porIds'>;
+  capsulas: Pick<CapsulasService, 'porIds'>;
+  materiales: Pick<MaterialesService, 'porIds'>;
 }
 
 async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, secciones: Secciones): Promise<ContenidosSubidos> {
@@ -317,11 +303,12 @@ async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, seccion
       .where(eq(materiales.id_usuario, row.id))
       .orderBy(...masNuevos(materiales)),
   ]);
+  // One batch per section (the ids above already leave out the capsules others may not see).
   // Listing one's publications is not a visit: no view is counted.
   const [capsulasSubidas, manualesSubidos, materialesSubidos] = await Promise.all([
-    Promise.all(idsCapsulas.map((c) => secciones.capsulas.obtener(c.id, actor, false))),
-    Promise.all(idsManuales.map((m) => secciones.manuales.obtener(m.id))),
-    Promise.all(idsMateriales.map((m) => secciones.materiales.obtener(m.id))),
+    secciones.capsulas.porIds(idsCapsulas.map((c) => c.id)),
+    secciones.manuales.porIds(idsManuales.map((m) => m.id)),
+    secciones.materiales.porIds(idsMateriales.map((m) => m.id)),
   ]);
   return { capsulas: capsulasSubidas, manuales: manualesSubidos, materialesDocentes: materialesSubidos };
 }

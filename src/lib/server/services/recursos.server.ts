@@ -1,8 +1,8 @@
 /**
- * Comments and likes on the three kinds of content (capsules, teacher materials, manuals): one
- * implementation for all, so the sections reuse it and never copy it.
+ * Comments, likes and views of the three kinds of content (capsules, teacher materials, manuals),
+ * with who may see each: one implementation for all, so the sections reuse it and never copy it.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
@@ -18,14 +18,46 @@ import {
   usuarios,
   visitas,
 } from '../db/schema.server.ts';
+import { type Actor, esAdmin } from './actor.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
 export type TipoRecurso = 'capsula' | 'material' | 'manual';
 
+/**
+ * Who reads or writes: the signed-in actor, or only a user id for a person without admin rights
+ * (scripts and service tests); no one given reads as a person who wrote nothing.
+ */
+export type Persona = Actor | number;
+const comoActor = (p: Persona | undefined): Actor => (typeof p === 'object' ? p : { id: p ?? 0, groups: [] });
+
+/** A capsule not ready yet (processing or failed) is its author's and admins' only. */
+export const capsulaVisible = (actor: Actor): SQL | undefined =>
+  esAdmin(actor) ? undefined : or(eq(capsulas.estado, 'listo'), eq(capsulas.id_usuario, actor.id));
+/** Materials and manuals: everyone signed in sees every one. */
+const todos = (_: Actor): SQL | undefined => undefined;
+
 const recursos = {
-  capsula: { tabla: capsulas, columna: comentarios.id_capsula, likes: likesCapsulas, noEncontrado: 'No se encontró capsula' },
-  material: { tabla: materiales, columna: comentarios.id_material, likes: likesMateriales, noEncontrado: 'No se encontró material' },
-  manual: { tabla: manuales, columna: comentarios.id_manual, likes: likesManuales, noEncontrado: 'No se encontró manual' },
+  capsula: {
+    tabla: capsulas,
+    columna: comentarios.id_capsula,
+    likes: likesCapsulas,
+    noEncontrado: 'No se encontró capsula',
+    visible: capsulaVisible,
+  },
+  material: {
+    tabla: materiales,
+    columna: comentarios.id_material,
+    likes: likesMateriales,
+    noEncontrado: 'No se encontró material',
+    visible: todos,
+  },
+  manual: {
+    tabla: manuales,
+    columna: comentarios.id_manual,
+    likes: likesManuales,
+    noEncontrado: 'No se encontró manual',
+    visible: todos,
+  },
 } as const;
 
 /** Everything whose views are counted: the three kinds of content, and the forum (issue 8). */
@@ -54,7 +86,8 @@ export interface Comentario {
   id_recurso: number;
 }
 
-const autorColumns = {
+/** The columns of `usuarios` an Autor is made of: select these, never the whole row. */
+export const autorColumns = {
   id: usuarios.id,
   primer_nombre: usuarios.primer_nombre,
   apellido_paterno: usuarios.apellido_paterno,
@@ -72,9 +105,13 @@ export const toAutor = (u: { id: number; primer_nombre: string; apellido_paterno
 const VISITA_MINUTOS = 30;
 
 export function createRecursosService(db: Db, now: () => Date = () => new Date()) {
-  async function existe(tipo: TipoRecurso, id: number): Promise<void> {
-    const { tabla, noEncontrado } = recursos[tipo];
-    const [row] = await db.select({ id: tabla.id }).from(tabla).where(eq(tabla.id, id));
+  /** 404 unless the item exists and this person may see it (the same 404 either way). */
+  async function existe(tipo: TipoRecurso, id: number, persona: Persona | undefined): Promise<void> {
+    const { tabla, noEncontrado, visible } = recursos[tipo];
+    const [row] = await db
+      .select({ id: tabla.id })
+      .from(tabla)
+      .where(and(eq(tabla.id, id), visible(comoActor(persona))));
     if (!row) throw new ApiError(404, noEncontrado);
   }
 
@@ -102,17 +139,16 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
   }
 
   return {
-    existe,
-
     /** Top-level comments and replies, newest first (a new reply shows at the top). */
-    async comentarios(tipo: TipoRecurso, id: number) {
-      await existe(tipo, id);
+    async comentarios(tipo: TipoRecurso, id: number, lector?: Persona) {
+      await existe(tipo, id, lector);
       const [comentarios_base, comentarios_hijos] = await Promise.all([comentariosDe(tipo, id, 'base'), comentariosDe(tipo, id, 'hijos')]);
       return { comentarios_base, comentarios_hijos };
     },
 
-    async comentar(tipo: TipoRecurso, id: number, idUsuario: number, contenido: string, padre: number | null): Promise<Comentario> {
-      await existe(tipo, id);
+    async comentar(tipo: TipoRecurso, id: number, autor: Persona, contenido: string, padre: number | null): Promise<Comentario> {
+      await existe(tipo, id, autor);
+      const idUsuario = comoActor(autor).id;
       const { columna } = recursos[tipo];
       if (padre !== null) {
         const [parent] = await db
@@ -134,13 +170,13 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         .insert(comentarios)
         .values({ contenido, id_usuario: idUsuario, id_respuesta_comentario: padre, ...resource })
         .returning();
-      const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, idUsuario));
-      if (!row || !autor) throw new Error('comment not stored');
+      const [escritor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, idUsuario));
+      if (!row || !escritor) throw new Error('comment not stored');
       return {
         id: row.id,
         contenido: row.contenido,
         fecha_creacion: row.fecha_creacion.toISOString(),
-        id_usuario: toAutor(autor),
+        id_usuario: toAutor(escritor),
         id_respuesta_comentario: row.id_respuesta_comentario,
         id_recurso: id,
       };
@@ -164,9 +200,10 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
     },
 
     /** Likes or unlikes (idempotent) and answers the resource's likes after the change. */
-    async like(tipo: TipoRecurso, id: number, idUsuario: number, add: boolean): Promise<{ id: number }[]> {
-      await existe(tipo, id);
+    async like(tipo: TipoRecurso, id: number, persona: Persona, add: boolean): Promise<{ id: number }[]> {
+      await existe(tipo, id, persona);
       const { likes } = recursos[tipo];
+      const idUsuario = comoActor(persona).id;
       if (add) await db.insert(likes).values({ id_recurso: id, id_usuario: idUsuario }).onConflictDoNothing();
       else await db.delete(likes).where(and(eq(likes.id_recurso, id), eq(likes.id_usuario, idUsuario)));
       return this.likes(tipo, id);
@@ -193,6 +230,11 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
             .where(eq(tabla.id, id));
         return cuenta;
       });
+    },
+
+    /** Forgets the views of a deleted item (`tx`: the transaction that deletes it). */
+    async olvidar(tipo: TipoVisitable, id: number, tx: Db = db): Promise<void> {
+      await tx.delete(visitas).where(and(eq(visitas.tipo, tipo), eq(visitas.id_recurso, id)));
     },
 
     async likes(tipo: TipoRecurso, id: number): Promise<{ id: number }[]> {

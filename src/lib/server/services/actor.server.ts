@@ -1,0 +1,26 @@
+/**
+ * Who acts on a service, and the permission rules every section shares: admins moderate
+ * everything, a person changes only what they wrote. One definition, so no section drifts.
+ */
+import { sinPermisos } from '../api/errors.server.ts';
+
+export interface Actor {
+  id: number;
+  groups: string[];
+}
+
+export const esAdmin = (actor: Pick<Actor, 'groups'>): boolean => actor.groups.includes('admin');
+
+export function exigirAdmin(actor: Actor): void {
+  if (!esAdmin(actor)) throw sinPermisos();
+}
+
+/** The author of a thing (`idAutor`) or an admin, else 403. */
+export function exigirAutorOAdmin(actor: Actor, idAutor: number): void {
+  if (actor.id !== idAutor && !esAdmin(actor)) throw sinPermisos();
+}
+
+/** The person themself (their own profile, their own list), else 403; admins get no pass. */
+export function exigirMismo(actor: Actor, id: number): void {
+  if (actor.id !== id) throw sinPermisos();
+}
