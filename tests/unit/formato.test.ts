@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatearFecha, formatearTamano, formatearVisitas, truncar } from '../../src/lib/format/index.ts';
+import {
+  formatearFecha,
+  formatearRut,
+  formatearTamano,
+  formatearVisitas,
+  iniciales,
+  nombreCompleto,
+  truncar,
+} from '../../src/lib/format/index.ts';
 import { renderMarkdown } from '../../src/lib/server/markdown.server.ts';
 
 describe('view counts (SPEC 9)', () => {
@@ -22,6 +30,24 @@ describe('dates and sizes', () => {
     expect(formatearTamano(512)).toBe('512 B');
     expect(formatearTamano(1536)).toBe('1,5 KB');
     expect(formatearTamano(25 * 1024 * 1024)).toBe('25 MB');
+  });
+});
+
+describe('names and RUTs', () => {
+  const ana = { primer_nombre: 'Ana', segundo_nombre: 'María', apellido_paterno: 'Pérez', apellido_materno: 'Soto' };
+  it('writes the full name without its empty parts, with or without the second name', () => {
+    expect(nombreCompleto(ana)).toBe('Ana María Pérez Soto');
+    expect(nombreCompleto(ana, { segundoNombre: false })).toBe('Ana Pérez Soto');
+    expect(nombreCompleto({ ...ana, segundo_nombre: '', apellido_materno: '' })).toBe('Ana Pérez');
+  });
+  it('takes the initials of the first two words', () => {
+    expect(iniciales('Ana Pérez')).toBe('AP');
+    expect(iniciales('ana')).toBe('A');
+  });
+  it('groups the digits of a RUT and leaves anything else as it came', () => {
+    expect(formatearRut('12345678-5')).toBe('12.345.678-5');
+    expect(formatearRut('9876543-K')).toBe('9.876.543-K');
+    expect(formatearRut('sin rut')).toBe('sin rut');
   });
 });
 

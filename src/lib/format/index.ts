@@ -64,3 +64,24 @@ export const claseArea = (nombre: string) => `area-${slug(nombre)}`;
 
 /** A person as the product names them (SPEC.md section 2): first name and paternal surname. */
 export const nombreCorto = (p: { primer_nombre: string; apellido_paterno: string }) => `${p.primer_nombre} ${p.apellido_paterno}`.trim();
+
+interface Nombres {
+  primer_nombre: string;
+  segundo_nombre?: string;
+  apellido_paterno: string;
+  apellido_materno: string;
+}
+
+/**
+ * A person's full name without its empty parts: 'Ana María Pérez Soto' on a profile; the
+ * directory's cards and the contact page leave the second name out ('Ana Pérez Soto').
+ */
+export function nombreCompleto(p: Nombres, { segundoNombre = true } = {}): string {
+  return [p.primer_nombre, segundoNombre ? p.segundo_nombre : '', p.apellido_paterno, p.apellido_materno].filter(Boolean).join(' ');
+}
+
+/** '12345678-K' → '12.345.678-K'; anything else as it came. */
+export function formatearRut(rut: string): string {
+  const m = /^(\d+)-([\dK])$/.exec(rut);
+  return m?.[1] && m[2] ? `${Number(m[1]).toLocaleString('es-CL')}-${m[2]}` : rut;
+}

@@ -1,6 +1,16 @@
-/** What the protected pages share on the server: the actor, path ids and the 404 of a service. */
+/** What the protected pages share on the server: the user and actor, path ids, the 404 of a service. */
 import { ApiError } from '../../lib/server/api/errors.server.ts';
 import type { Actor } from '../../lib/server/services/foro.server.ts';
+import type { Usuario } from '../../lib/server/services/usuarios.server.ts';
+
+/**
+ * The signed-in user of a protected page. The middleware redirects to /ingresar/?siguiente=…
+ * before such a page renders without a session, so a missing user here is a bug, not a visitor.
+ */
+export function usuarioDe(locals: App.Locals): Usuario {
+  if (!locals.usuario) throw new Error('protected page rendered without a session');
+  return locals.usuario;
+}
 
 export const actorDe = (usuario: { id: number; groups: string[] }): Actor => ({ id: usuario.id, groups: usuario.groups });
 
@@ -26,3 +36,30 @@ export async function oNoEncontrado<T>(carga: Promise<T>): Promise<T | null> {
 export function puedeModificar(usuario: { id: number; groups: string[] }, contenido: { id_usuario: { id: number } } | null): boolean {
   return contenido !== null && (contenido.id_usuario.id === usuario.id || usuario.groups.includes('admin'));
 }
+
+/** The status of an edit page: 404 when the item is not there, 403 when the person may not edit it. */
+export const estadoEdicion = (contenido: object | null, permitido: boolean): number => (!contenido ? 404 : permitido ? 200 : 403);
+
+/** The Aviso of a capsule, manual, material or teacher that is not there (or, for a teacher, not active). */
+export const NO_ENCONTRADO = {
+  capsula: {
+    titulo: 'No se encontró capsula',
+    texto: 'La cápsula no existe o fue eliminada.',
+    volver: { href: '/capsulas/', texto: 'Volver a Cápsulas Docentes' },
+  },
+  manual: {
+    titulo: 'No se encontró manual',
+    texto: 'El manual no existe o fue eliminado.',
+    volver: { href: '/manuales/', texto: 'Volver a Manuales Pedagógicos' },
+  },
+  material: {
+    titulo: 'No se encontró material',
+    texto: 'El material no existe o fue eliminado.',
+    volver: { href: '/biblioteca-docente/', texto: 'Volver a la Biblioteca Docente' },
+  },
+  docente: {
+    titulo: 'Docente no encontrado',
+    texto: 'La persona que buscas no existe o su cuenta no está activa.',
+    volver: { href: '/comunidad/', texto: 'Ir a la Comunidad Docente' },
+  },
+};
