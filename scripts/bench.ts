@@ -6,8 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { type ApiClient, apiClient, signIn } from '../tests/support/client.ts';
 import { ADMIN } from '../tests/support/server.ts';
-import { type ApiClient, apiClient, requireBuild, signIn, withServer } from './lib/api.ts';
+import { requireBuild, withServer } from './lib/api.ts';
 import { type Summary, summarize } from './lib/stats.ts';
 import { formatTable } from './lib/table.ts';
 
@@ -102,29 +103,20 @@ async function throughput(
   return { rps: samples.length / elapsed, ok: samples.length, failed, latency: summarize(samples) };
 }
 
-function memoryOf(pid: number | undefined): { rss: string; peak: string } {
+/** A process's memory from /proc/<pid>/status in MB (VmRSS: resident now, VmHWM: its peak); NaN when unreadable. */
+function memoryMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (name: string) => {
-      const kB = Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-      return Number.isFinite(kB) ? `${(kB / 1024).toFixed(1)} MB` : 'n/a';
-    };
-    return { rss: field('VmRSS'), peak: field('VmHWM') };
+    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024;
   } catch {
-    return { rss: 'n/a', peak: 'n/a' };
+    return Number.NaN;
   }
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+const mb = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} MB` : 'n/a');
 
 const UPLOAD_BYTES = 1024 ** 3;
-const rssMb = (pid: number | undefined) => {
-  try {
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-};
 
 /**
  * Issue 4's memory target: a 1 GiB capsule upload (an mp4 header, then zeros) streamed to the
@@ -134,9 +126,10 @@ const rssMb = (pid: number | undefined) => {
 async function uploadMemory(url: string, access: string, pid: number | undefined) {
   const boundary = `----bench${Date.now()}`;
   const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const fields = { titulo: 'Bench', descripcion: 'Carga de 1 GiB', id_area: '1', id_metodologia: '1', id_nivel: '01' };
   const head = Buffer.from(
-    ['titulo', 'descripcion', 'id_area', 'id_metodologia', 'id_nivel']
-      .map((n, i) => field(n, ['Bench', 'Carga de 1 GiB', '1', '1', '01'][i] ?? ''))
+    Object.entries(fields)
+      .map(([name, value]) => field(name, value))
       .join('') +
       `--${boundary}\r\nContent-Disposition: form-data; name="archivo"; filename="grande.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
   );
@@ -163,10 +156,10 @@ async function uploadMemory(url: string, access: string, pid: number | undefined
     },
   });
   await new Promise((r) => setTimeout(r, 500));
-  const baseline = rssMb(pid);
+  const baseline = memoryMb(pid, 'VmRSS');
   let peak = baseline;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMb(pid));
+    peak = Math.max(peak, memoryMb(pid, 'VmRSS'));
   }, 20);
   const start = performance.now();
   const response = await fetch(`${url}/api/capsulas/`, {
@@ -208,7 +201,6 @@ async function main(): Promise<void> {
     const load = await throughput(oas);
     process.stdout.write("Uploading 1 GiB as a capsule video while sampling the server's memory…\n");
     const upload = await uploadMemory(url, admin.access, server.process.pid);
-    const memory = memoryOf(server.process.pid);
     const runSeconds = (performance.now() - runStart) / 1000;
 
     const row = (what: string, s: Summary, note: string) => [what, String(s.count), ms(s.p50), ms(s.p95), ms(s.max), note];
@@ -241,8 +233,8 @@ async function main(): Promise<void> {
           '1 GiB capsule upload: RSS rise over idle',
           `${upload.rise.toFixed(1)} MB (idle ${upload.baseline.toFixed(0)} MB, peak ${upload.peak.toFixed(0)} MB; target ≤ 64 MB; ${upload.seconds.toFixed(1)} s, answered ${upload.status})`,
         ],
-        ['RSS after the run (VmRSS)', memory.rss],
-        ['peak RSS (VmHWM)', memory.peak],
+        ['RSS after the run (VmRSS)', mb(memoryMb(server.process.pid, 'VmRSS'))],
+        ['peak RSS (VmHWM)', mb(memoryMb(server.process.pid, 'VmHWM'))],
         ['whole run', `${runSeconds.toFixed(1)} s`],
       ],
       ['left', 'left'],

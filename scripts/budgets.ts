@@ -1,9 +1,10 @@
 /**
  * `npm run budgets` (after `npm run build`): holds every page to the size budgets of DESIGN.md.
  *
- * Starts the built server on a fresh data directory, signs in as the admin and requests every
- * page of src/pages with the session cookies, as a signed-in browser would. For each page it
- * measures, in gzip bytes:
+ * Starts the built server on a fresh data directory, signs in as the admin, makes the sample
+ * content the detail pages need (scripts/lib/muestras.ts; the run fails when it cannot) and
+ * requests every page of src/pages with the session cookies, as a signed-in browser would. For
+ * each page it measures, in gzip bytes:
  * - HTML: the body of the first response (inline <style> and <script> included: they travel in it);
  * - CSS: every <link rel=stylesheet> (and what it @imports), each file gzipped on its own;
  * - JS: every <script src>, <link rel=modulepreload>, island component and renderer, and everything
@@ -17,9 +18,11 @@
  */
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { type Session, signIn } from '../tests/support/client.ts';
 import { ADMIN, root } from '../tests/support/server.ts';
-import { apiClient, listFiles, requireBuild, type Session, signIn, withServer } from './lib/api.ts';
+import { listFiles, requireBuild, withServer } from './lib/api.ts';
 import {
+  BUDGETS,
   type BudgetVerdict,
   budgetVerdict,
   encodeRoute,
@@ -33,49 +36,38 @@ import {
   statusProblem,
   walkModuleGraph,
 } from './lib/budgets-lib.ts';
-import { activarDocente, crearMuestras, type Muestras } from './lib/muestras.ts';
+import { crearMuestras, type Muestras } from './lib/muestras.ts';
 import { formatTable } from './lib/table.ts';
 
-interface SampleContext {
-  adminId: number;
-  /** A teacher created (and activated) for the run, or null when that failed. */
-  teacherId: number | null;
-  /** A forum category with one conversation, created for the run, or null when that failed. */
-  foro: { categoriaId: number; conversacionId: number } | null;
-  /** A manual, a material and a processed capsule (scripts/lib/muestras.ts). */
-  contenido: Muestras;
-}
-
 /**
- * Paths to request for dynamic routes, keyed by route as the file tree writes it. A key matches
- * whatever its parameters are called ('/perfil/[id]/' also matches '/perfil/[usuario]/'). A route
- * whose sample could not be made is reported as skipped.
+ * Paths to request for dynamic routes, keyed by route as the file tree writes it, filled in with
+ * the samples of scripts/lib/muestras.ts. A key matches whatever its parameters are called
+ * ('/perfil/[id]/' also matches '/perfil/[usuario]/'). A dynamic route with no key here is
+ * reported as skipped.
  */
-const SAMPLES: Record<string, (ctx: SampleContext) => string | null> = {
-  '/perfil/[id]/': (c) => `/perfil/${c.adminId}/`,
-  '/perfil/[id]/contactar/': (c) => (c.teacherId === null ? null : `/perfil/${c.teacherId}/contactar/`),
-  '/comunidad/[id]/contactar/': (c) => (c.teacherId === null ? null : `/comunidad/${c.teacherId}/contactar/`),
+const SAMPLES: Record<string, (m: Muestras) => string> = {
+  '/perfil/[id]/': (m) => `/perfil/${m.adminId}/`,
+  '/perfil/[id]/contactar/': (m) => `/perfil/${m.teacherId}/contactar/`,
+  '/comunidad/[id]/contactar/': (m) => `/comunidad/${m.teacherId}/contactar/`,
   '/activar-cuenta/[token]/': () => '/activar-cuenta/token-de-muestra/',
   '/cambiar-contraseña/[token]/': () => '/cambiar-contraseña/token-de-muestra/',
-  '/foro/categorias/[id]/': (c) => (c.foro ? `/foro/categorias/${c.foro.categoriaId}/` : null),
-  '/foro/categorias/editar/[id]/': (c) => (c.foro ? `/foro/categorias/editar/${c.foro.categoriaId}/` : null),
-  '/foro/categorias/[idCategoria]/conversaciones/nueva/': (c) =>
-    c.foro ? `/foro/categorias/${c.foro.categoriaId}/conversaciones/nueva/` : null,
-  '/foro/categorias/[idCategoria]/conversacion/[id]/': (c) =>
-    c.foro ? `/foro/categorias/${c.foro.categoriaId}/conversacion/${c.foro.conversacionId}/` : null,
-  '/manuales/[id]/': ({ contenido: { manualId } }) => (manualId === null ? null : `/manuales/${manualId}/`),
-  '/manuales/editar/[id]/': ({ contenido: { manualId } }) => (manualId === null ? null : `/manuales/editar/${manualId}/`),
-  '/biblioteca-docente/[id]/': ({ contenido: { material } }) => (material ? `/biblioteca-docente/${material.id}/` : null),
-  '/biblioteca-docente/editar/[id]/': ({ contenido: { material } }) => (material ? `/biblioteca-docente/editar/${material.id}/` : null),
-  '/biblioteca-docente/oa/[codigo]/': ({ contenido: { material } }) => (material ? `/biblioteca-docente/oa/${material.oa}/` : null),
-  '/capsulas/[id]/': ({ contenido: { capsulaId } }) => (capsulaId === null ? null : `/capsulas/${capsulaId}/`),
-  '/capsulas/editar/[id]/': ({ contenido: { capsulaId } }) => (capsulaId === null ? null : `/capsulas/editar/${capsulaId}/`),
+  '/foro/categorias/[id]/': (m) => `/foro/categorias/${m.foro.categoriaId}/`,
+  '/foro/categorias/editar/[id]/': (m) => `/foro/categorias/editar/${m.foro.categoriaId}/`,
+  '/foro/categorias/[idCategoria]/conversaciones/nueva/': (m) => `/foro/categorias/${m.foro.categoriaId}/conversaciones/nueva/`,
+  '/foro/categorias/[idCategoria]/conversacion/[id]/': (m) =>
+    `/foro/categorias/${m.foro.categoriaId}/conversacion/${m.foro.conversacionId}/`,
+  '/manuales/[id]/': (m) => `/manuales/${m.manualId}/`,
+  '/manuales/editar/[id]/': (m) => `/manuales/editar/${m.manualId}/`,
+  '/biblioteca-docente/[id]/': (m) => `/biblioteca-docente/${m.material.id}/`,
+  '/biblioteca-docente/editar/[id]/': (m) => `/biblioteca-docente/editar/${m.material.id}/`,
+  '/biblioteca-docente/oa/[codigo]/': (m) => `/biblioteca-docente/oa/${m.material.oa}/`,
+  '/capsulas/[id]/': (m) => `/capsulas/${m.capsulaId}/`,
+  '/capsulas/editar/[id]/': (m) => `/capsulas/editar/${m.capsulaId}/`,
 };
 
 /** Served by the 404 page for a signed-in user. */
 const MISSING_PATH = '/pagina-que-no-existe-presupuestos/';
 
-const gzipCache = new Map<string, number>();
 function gzipBytes(data: string | Buffer): number {
   return gzipSync(data, { level: 9 }).length;
 }
@@ -160,17 +152,18 @@ async function measurePage(
     if (script.module) for (const spec of imports.static) eagerRoots.push(resolveReference(spec, pagePath) ?? '');
     for (const spec of imports.dynamic) lazyRoots.push(resolveReference(spec, pagePath) ?? '');
   }
-  const graph = await walkModuleGraph({ eager: eagerRoots.filter(Boolean), lazy: lazyRoots.filter(Boolean) }, async (p) => {
-    const asset = await load(p);
-    if (asset) gzipCache.set(p, asset.gzip);
-    return asset?.text ?? null;
-  });
+  const graph = await walkModuleGraph(
+    { eager: eagerRoots.filter(Boolean), lazy: lazyRoots.filter(Boolean) },
+    async (p) => (await load(p))?.text ?? null,
+  );
   for (const p of graph.missing) row.problems.push(`missing script ${p}`);
   const inlineJs = assets.inlineScripts.map((s) => s.code).join('\n');
+  // The loader has every file of the graph already (and its size): this only reads them back.
+  const sized = (paths: string[]) => Promise.all(paths.map(async (p): Promise<[string, number]> => [p, (await load(p))?.gzip ?? 0]));
 
-  row.eagerFiles = graph.eager.map((p) => [p, gzipCache.get(p) ?? 0]);
+  row.eagerFiles = await sized(graph.eager);
   if (inlineJs) row.eagerFiles.push(['(inline scripts)', gzipBytes(inlineJs)]);
-  row.lazyFiles = graph.lazy.map((p) => [p, gzipCache.get(p) ?? 0]);
+  row.lazyFiles = await sized(graph.lazy);
   const sum = (files: Iterable<[string, number]>) => [...files].reduce((total, [, size]) => total + size, 0);
 
   row.html = gzipBytes(body);
@@ -182,11 +175,11 @@ async function measurePage(
   return row;
 }
 
-function sampleFor(page: PageRoute, ctx: SampleContext): string | null {
+function sampleFor(page: PageRoute, muestras: Muestras): string | null {
   const general = (route: string) => route.replace(/\[[^\]]+\]/g, '[]');
   const key = page.route in SAMPLES ? page.route : Object.keys(SAMPLES).find((k) => general(k) === general(page.route));
   const sample = key ? SAMPLES[key] : undefined;
-  return sample ? sample(ctx) : null;
+  return sample ? sample(muestras) : null;
 }
 
 function discoverPages(): PageRoute[] {
@@ -195,46 +188,6 @@ function discoverPages(): PageRoute[] {
     .map((file) => pageRoute(path.relative(pagesDir, file)))
     .filter((p) => p !== null)
     .sort((a, b) => a.route.localeCompare(b.route, 'es'));
-}
-
-const SAMPLE_TEACHER = 'docente.presupuestos@example.cl';
-
-async function createTeacher(baseUrl: string, dataDir: string, session: Session): Promise<number | null> {
-  const { data } = await apiClient(baseUrl, session.access).POST('/api/admin/usuarios/', {
-    body: { email: SAMPLE_TEACHER, nombres: 'Docente', apellidos: 'De Muestra', admin: false },
-  });
-  if (!data) return null;
-  return (await activarDocente(baseUrl, dataDir, SAMPLE_TEACHER)) ? data.usuario.id : null;
-}
-
-/** A 1x1 PNG: the server crops any category image to 640x360. */
-const SAMPLE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-/** A forum category with a conversation and a comment, as the forum's pages show them. */
-async function createForumSample(baseUrl: string, session: Session): Promise<SampleContext['foro']> {
-  const client = apiClient(baseUrl, session.access);
-  const campos = { nombre: 'Categoría de muestra', descripcion: 'Para medir las páginas del foro', activa: true };
-  const form = new FormData();
-  for (const [k, v] of Object.entries(campos)) form.set(k, String(v));
-  form.set('archivo', new Blob([Buffer.from(SAMPLE_PNG, 'base64')], { type: 'image/png' }), 'muestra.png');
-  const { data: categoria } = await client.POST('/api/foro/categorias/', {
-    body: { ...campos, archivo: 'muestra.png' },
-    bodySerializer: () => form,
-  });
-  if (!categoria) return null;
-  const { data: conversacion } = await client.POST('/api/foro/conversacion/nueva/', {
-    body: {
-      id_usuario: session.usuarioId,
-      id_categoria: categoria.id,
-      titulo: 'Conversación de muestra',
-      contenido: 'Un párrafo con **negrita**, una lista:\n\n- uno\n- dos\n\ny un [enlace](https://example.cl).',
-    },
-  });
-  if (!conversacion) return null;
-  await client.POST('/api/foro/conversacion/comentar/', {
-    body: { id_conversacion: conversacion.id, id_categoria: categoria.id, contenido: 'Un comentario de muestra', comentario_padre: null },
-  });
-  return { categoriaId: categoria.id, conversacionId: conversacion.id };
 }
 
 function verdictText(row: Measured): string {
@@ -286,7 +239,8 @@ function report(rows: Measured[]): boolean {
   const skipped = rows.length - measured.length;
   process.stdout.write(
     `\n${measured.length} pages measured, ${measured.length - failing.length} within budget, ${failing.length} failing, ${skipped} skipped. ` +
-      'Budgets (gzip): HTML 14.0 kB, CSS 16.0 kB, JS 5.0 kB without islands / 90.0 kB with islands.\n' +
+      `Budgets (gzip): HTML ${kb(BUDGETS.html)} kB, CSS ${kb(BUDGETS.css)} kB, ` +
+      `JS ${kb(BUDGETS.jsWithoutIslands)} kB without islands / ${kb(BUDGETS.jsWithIslands)} kB with islands.\n` +
       'Sizes: bytes fetched over HTTP, gzipped with zlib level 9, each file once per page; kB = 1024 bytes; ' +
       'inline scripts count in HTML and in JS.\n',
   );
@@ -308,12 +262,7 @@ async function main(): Promise<number> {
   process.stdout.write(`Starting the built server on a fresh data directory (${pages.length} page files found)…\n`);
   return withServer('ed-budgets-', async (server) => {
     const session = await signIn(server.url, ADMIN);
-    const ctx: SampleContext = {
-      adminId: session.usuarioId,
-      teacherId: await createTeacher(server.url, server.dataDir, session),
-      foro: await createForumSample(server.url, session),
-      contenido: await crearMuestras(server.url, session),
-    };
+    const muestras = await crearMuestras(server.url, server.dataDir, session);
     const load = assetLoader(server.url, session.cookie);
 
     const rows: Measured[] = [];
@@ -325,7 +274,7 @@ async function main(): Promise<number> {
         else rows.push(await measurePage(server.url, `404 (${MISSING_PATH})`, MISSING_PATH, 404, session, load));
         continue;
       }
-      const sample = page.dynamic ? sampleFor(page, ctx) : page.route;
+      const sample = page.dynamic ? sampleFor(page, muestras) : page.route;
       if (sample === null) {
         skip('skipped (no sample path)');
         continue;

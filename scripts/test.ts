@@ -8,10 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CHROMIUM } from '../tests/support/browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const needed = [
-  { bin: '/usr/bin/chromium', pkg: 'chromium' },
+  { bin: CHROMIUM, pkg: 'chromium' },
   { bin: '/usr/bin/ffmpeg', pkg: 'ffmpeg' },
   { bin: '/usr/bin/pdftoppm', pkg: 'poppler-utils' },
 ];

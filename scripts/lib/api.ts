@@ -1,52 +1,13 @@
 /**
- * What both measuring scripts need from a running server: a client typed by openapi.yaml, the
- * admin's session (tokens and the cookies a browser would send), and a clear stop when the site
- * has not been built.
+ * What both measuring scripts need around a running server: a clear stop when the site has not
+ * been built, and the built server on a fresh data directory. (Signing in and the client typed by
+ * openapi.yaml are in tests/support/client.ts, shared with the browser tests.)
  */
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import createClient from 'openapi-fetch';
-import type { paths } from '../../src/lib/api/schema.d.ts';
 import { type RunningServer, removeDir, root, startServer } from '../../tests/support/server.ts';
-
-export type ApiClient = ReturnType<typeof createClient<paths>>;
-
-export function apiClient(baseUrl: string, access?: string): ApiClient {
-  return createClient<paths>({ baseUrl, headers: access ? { authorization: `Bearer ${access}` } : {} });
-}
-
-export interface Session {
-  access: string;
-  refresh: string;
-  /** `ed_access=…; ed_refresh=…`, the Cookie header of a signed-in browser. */
-  cookie: string;
-  usuarioId: number;
-}
-
-/** The `name=value` pairs of Set-Cookie headers, joined as one Cookie request header. */
-export function cookieHeader(setCookies: string[]): string {
-  return setCookies
-    .map((c) => c.split(';')[0]?.trim() ?? '')
-    .filter((pair) => pair.includes('=') && !pair.endsWith('='))
-    .join('; ');
-}
-
-/** POST /auth/login/; throws with the server's answer when the sign-in fails. */
-export async function signIn(baseUrl: string, credentials: { email: string; password: string }): Promise<Session> {
-  const { data, error, response } = await apiClient(baseUrl).POST('/auth/login/', { body: credentials });
-  if (!data) {
-    throw new Error(`Sign-in as ${credentials.email} failed (HTTP ${response.status}): ${JSON.stringify(error)}`);
-  }
-  const cookie = cookieHeader(response.headers.getSetCookie());
-  if (!/(^|; )ed_access=/.test(cookie) || !/(^|; )ed_refresh=/.test(cookie)) {
-    throw new Error(
-      `Sign-in as ${credentials.email} answered 200 but did not set the ed_access and ed_refresh cookies (got: ${cookie || 'none'}).`,
-    );
-  }
-  return { access: data.access, refresh: data.refresh, cookie, usuarioId: data.usuario.id };
-}
 
 const entry = path.join(root, 'dist/server/entry.mjs');
 

@@ -1,123 +1,187 @@
 /**
- * Content for `npm run budgets` to measure the detail pages of a fresh install: a manual, a
- * library material (with its OA) and a processed capsule, uploaded through the API as the admin,
- * and the sample teacher activated (so the contact pages show their form, not 'not found').
- * Each sample is null when it could not be made; the budget run then reports the page skipped.
+ * The content `npm run budgets` measures the detail pages of a fresh install with, made through
+ * the API (typed by openapi.yaml) as the admin: an activated teacher (so the contact pages show
+ * their form, not 'not found'), a forum category with a conversation and a comment, a manual, a
+ * library material (with its OA) and a processed capsule.
+ *
+ * A sample that cannot be made stops the run with the server's answer: a page measured without
+ * its content, or not measured at all, would keep its budget for the wrong reason.
  */
-
+import { type ApiClient, apiClient, type Session } from '../../tests/support/client.ts';
+import { multipart } from '../../tests/support/form.ts';
 import { pdf } from '../../tests/support/pdf.ts';
-import { readOutbox } from '../../tests/support/server.ts';
+import { lastLinkTo } from '../../tests/support/server.ts';
 import { video } from '../../tests/support/video.ts';
-import type { Session } from './api.ts';
 
 export interface Muestras {
-  manualId: number | null;
-  material: { id: number; oa: string } | null;
-  capsulaId: number | null;
+  adminId: number;
+  /** A teacher invited and activated for the run. */
+  teacherId: number;
+  foro: { categoriaId: number; conversacionId: number };
+  manualId: number;
+  material: { id: number; oa: string };
+  capsulaId: number;
 }
 
-type Json = Record<string, unknown>;
+const SAMPLE_TEACHER = { email: 'docente.presupuestos@example.cl', password: 'Muestra2026' };
+/** A 1x1 PNG: the server crops any category image to 640x360. */
+const SAMPLE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const DESCRIPCION = 'Un texto de **muestra** con una lista:\n\n- uno\n- dos\n\ny un [enlace](https://example.cl).';
+/** ffmpeg shares the machine with the server's other work: the sample video may take a while. */
+const PROCESSING_MS = 180_000;
 
-function cliente(baseUrl: string, session: Session) {
-  const headers = { authorization: `Bearer ${session.access}` };
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful answer; otherwise an error that names the sample and quotes the server. */
+function made<T>(sample: string, { data, error, response }: Answer<T>): T {
+  if (data === undefined) {
+    const path = new URL(response.url).pathname;
+    throw new Error(`Could not make the ${sample} sample: ${path} answered HTTP ${response.status}: ${JSON.stringify(error)}`);
+  }
+  return data;
+}
+
+/** The first item of a successful list answer (the fresh install's catalogues are never empty). */
+function first<T>(sample: string, answer: Answer<T[]>): T {
+  const item = made(sample, answer)[0];
+  if (item === undefined) throw new Error(`Could not make the ${sample} sample: ${new URL(answer.response.url).pathname} listed nothing.`);
+  return item;
+}
+
+export async function crearMuestras(baseUrl: string, dataDir: string, session: Session): Promise<Muestras> {
+  const api = apiClient(baseUrl, session.access);
   return {
-    async get<T = Json>(ruta: string): Promise<T | null> {
-      const res = await fetch(baseUrl + ruta, { headers });
-      return res.ok ? ((await res.json()) as T) : null;
-    },
-    async post(ruta: string, campos: Record<string, string | string[]>, archivo: { data: Buffer; name: string; type: string }) {
-      const form = new FormData();
-      for (const [k, v] of Object.entries(campos)) for (const valor of [v].flat()) form.append(k, valor);
-      form.set('archivo', new Blob([new Uint8Array(archivo.data)], { type: archivo.type }), archivo.name);
-      const res = await fetch(baseUrl + ruta, { method: 'POST', headers, body: form });
-      return res.status === 201 ? ((await res.json()) as { id: number }) : null;
-    },
+    adminId: session.usuarioId,
+    teacherId: await docenteActivo(baseUrl, dataDir, api),
+    foro: await foro(api, session.usuarioId),
+    ...(await contenido(api)),
   };
 }
 
-const primero = <T>(lista: T[] | null): T | undefined => lista?.[0];
+/** Invites the sample teacher and activates the account with the mailed link, as a person would. */
+async function docenteActivo(baseUrl: string, dataDir: string, api: ApiClient): Promise<number> {
+  const { usuario } = made(
+    'teacher',
+    await api.POST('/api/admin/usuarios/', {
+      body: { email: SAMPLE_TEACHER.email, nombres: 'Docente', apellidos: 'De Muestra', admin: false },
+    }),
+  );
+  const token = new URL(lastLinkTo(dataDir, SAMPLE_TEACHER.email)).pathname.split('/').filter(Boolean).at(-1) ?? '';
+  const { password } = SAMPLE_TEACHER;
+  made(
+    'teacher activation',
+    await apiClient(baseUrl).POST('/api/usuarios/activar-cuenta/', { body: { token, password, password_confirmation: password } }),
+  );
+  return usuario.id;
+}
 
-export async function crearMuestras(baseUrl: string, session: Session): Promise<Muestras> {
-  const api = cliente(baseUrl, session);
-  const area = (await api.get<{ id: number; nombre: string }[]>('/api/curriculum_escolar/areas/'))?.find((a) => a.nombre === 'Matemática');
-  const nivel = area ? primero(await api.get<{ codigo: string }[]>(`/api/curriculum_escolar/niveles/?area=${area.id}`)) : undefined;
-  const descripcion = 'Un texto de **muestra** con una lista:\n\n- uno\n- dos\n\ny un [enlace](https://example.cl).';
+/** A forum category with a conversation and a comment, as the forum's pages show them. */
+async function foro(api: ApiClient, adminId: number): Promise<Muestras['foro']> {
+  const categoria = made(
+    'forum category',
+    await api.POST('/api/foro/categorias/', {
+      body: { nombre: 'Categoría de muestra', descripcion: 'Para medir las páginas del foro', activa: true, archivo: 'muestra.png' },
+      bodySerializer: multipart({ data: Buffer.from(SAMPLE_PNG, 'base64'), name: 'muestra.png', type: 'image/png' }),
+    }),
+  );
+  const conversacion = made(
+    'forum conversation',
+    await api.POST('/api/foro/conversacion/nueva/', {
+      body: {
+        id_usuario: adminId,
+        id_categoria: categoria.id,
+        titulo: 'Conversación de muestra',
+        contenido: 'Un párrafo con **negrita**, una lista:\n\n- uno\n- dos\n\ny un [enlace](https://example.cl).',
+      },
+    }),
+  );
+  made(
+    'forum comment',
+    await api.POST('/api/foro/conversacion/comentar/', {
+      body: { id_conversacion: conversacion.id, id_categoria: categoria.id, contenido: 'Un comentario de muestra', comentario_padre: null },
+    }),
+  );
+  return { categoriaId: categoria.id, conversacionId: conversacion.id };
+}
 
-  const manual =
-    area &&
-    (await api.post(
-      '/api/manuales/',
-      { titulo: 'Manual de muestra', descripcion, extension: 'pdf', id_area: String(area.id) },
-      { data: pdf(2), name: 'muestra.pdf', type: 'application/pdf' },
-    ));
+/** A unit of the area and level that has learning objectives, with its first OA. */
+async function unidadConOa(api: ApiClient, area: number, nivel: string) {
+  const unidades = made('material', await api.GET('/api/curriculum_escolar/unidades/', { params: { query: { area, nivel } } }));
+  for (const unidad of unidades) {
+    const oa = made('material', await api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad.id } } }))[0];
+    if (oa) return { unidad, oa };
+  }
+  throw new Error(`Could not make the material sample: no unit of area ${area}, level ${nivel} has learning objectives.`);
+}
 
-  const unidad =
-    area && nivel
-      ? primero(await api.get<{ id: number }[]>(`/api/curriculum_escolar/unidades/?area=${area.id}&nivel=${nivel.codigo}`))
-      : undefined;
-  const oa = unidad
-    ? primero(await api.get<{ id: number; codigo: string }[]>(`/api/curriculum_escolar/oas/?unidad=${unidad.id}`))
-    : undefined;
-  const tipo = primero(await api.get<{ id: number }[]>('/api/bdocente/tipo/'));
-  const material =
-    area && nivel && oa && tipo
-      ? await api.post(
-          '/api/bdocente/',
-          {
-            titulo: 'Material de muestra',
-            descripcion,
-            extension: 'pdf',
-            id_area: String(area.id),
-            id_nivel: nivel.codigo,
-            id_unidad: String(unidad?.id),
-            oas: [String(oa.id)],
-            tipo_material_docente: String(tipo.id),
-          },
-          { data: pdf(1), name: 'muestra.pdf', type: 'application/pdf' },
-        )
-      : null;
+/** A manual, a library material and a capsule of Mathematics, the capsule's video processed. */
+async function contenido(api: ApiClient): Promise<Pick<Muestras, 'manualId' | 'material' | 'capsulaId'>> {
+  const areas = made('content', await api.GET('/api/curriculum_escolar/areas/'));
+  const area = areas.find((a) => a.nombre === 'Matemática');
+  if (!area) throw new Error(`Could not make the content samples: no area 'Matemática' among ${areas.length} areas.`);
+  const nivel = first('content', await api.GET('/api/curriculum_escolar/niveles/', { params: { query: { area: area.id } } }));
+  const comun = { descripcion: DESCRIPCION, id_area: area.id };
 
-  const metodologia = primero(await api.get<{ id: number }[]>('/api/metodologias/'));
-  const capsula =
-    area && nivel && metodologia
-      ? await api.post(
-          '/api/capsulas/',
-          {
-            titulo: 'Cápsula de muestra',
-            descripcion,
-            extension: 'mp4',
-            id_area: String(area.id),
-            id_metodologia: String(metodologia.id),
-            id_nivel: nivel.codigo,
-          },
-          { data: video({ seconds: 2 }), name: 'muestra.mp4', type: 'video/mp4' },
-        )
-      : null;
-  // The detail page shows the player once the capsule is processed.
-  const limite = Date.now() + 180_000;
-  while (capsula && Date.now() < limite) {
-    const procesando = await api.get<{ capsulas: unknown[] }>(`/api/capsulas/procesando?usuario_id=${session.usuarioId}`);
-    if (procesando && procesando.capsulas.length === 0) break;
+  const manual = made(
+    'manual',
+    await api.POST('/api/manuales/', {
+      body: { ...comun, titulo: 'Manual de muestra', extension: 'pdf', archivo: 'muestra.pdf' },
+      bodySerializer: multipart({ data: pdf(2), name: 'muestra.pdf', type: 'application/pdf' }),
+    }),
+  );
+
+  const { unidad, oa } = await unidadConOa(api, area.id, nivel.codigo);
+  const tipo = first('material', await api.GET('/api/bdocente/tipo/'));
+  const material = made(
+    'material',
+    await api.POST('/api/bdocente/', {
+      body: {
+        ...comun,
+        titulo: 'Material de muestra',
+        extension: 'pdf',
+        id_nivel: nivel.codigo,
+        id_unidad: unidad.id,
+        oas: [oa.id],
+        tipo_material_docente: tipo.id,
+        archivo: 'muestra.pdf',
+      },
+      bodySerializer: multipart({ data: pdf(1), name: 'muestra.pdf', type: 'application/pdf' }),
+    }),
+  );
+
+  const metodologia = first('capsule', await api.GET('/api/metodologias/'));
+  const capsula = made(
+    'capsule',
+    await api.POST('/api/capsulas/', {
+      body: {
+        ...comun,
+        titulo: 'Cápsula de muestra',
+        extension: 'mp4',
+        id_metodologia: metodologia.id,
+        id_nivel: nivel.codigo,
+        archivo: 'muestra.mp4',
+      },
+      bodySerializer: multipart({ data: video({ seconds: 2 }), name: 'muestra.mp4', type: 'video/mp4' }),
+    }),
+  );
+  await procesada(api, capsula.id);
+
+  return { manualId: manual.id, material: { id: material.id, oa: oa.codigo }, capsulaId: capsula.id };
+}
+
+/** Waits until the capsule leaves 'Capsulas procesando': its detail page then shows the player. */
+async function procesada(api: ApiClient, id: number): Promise<void> {
+  const limite = Date.now() + PROCESSING_MS;
+  for (;;) {
+    const { capsulas } = made('capsule', await api.GET('/api/capsulas/procesando'));
+    const capsula = capsulas.find((c) => c.id === id);
+    if (!capsula) return;
+    if (capsula.estado === 'error') throw new Error(`The capsule sample's video could not be processed (estado 'error').`);
+    if (Date.now() > limite) throw new Error(`The capsule sample was still processing after ${PROCESSING_MS / 1000} s.`);
     await new Promise((r) => setTimeout(r, 1000));
   }
-
-  return {
-    manualId: manual?.id ?? null,
-    material: material && oa ? { id: material.id, oa: oa.codigo } : null,
-    capsulaId: capsula?.id ?? null,
-  };
-}
-
-/** Activates the invited sample teacher with the link of the invitation mail, as a person would. */
-export async function activarDocente(baseUrl: string, dataDir: string, email: string): Promise<boolean> {
-  const enlace = readOutbox(dataDir).findLast((m) => m.to.includes(email))?.link;
-  const token = enlace ? new URL(enlace).pathname.split('/').filter(Boolean).at(-1) : undefined;
-  if (!token) return false;
-  const password = 'Muestra2026';
-  const res = await fetch(`${baseUrl}/api/usuarios/activar-cuenta/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, password, password_confirmation: password }),
-  });
-  return res.ok;
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { areas, metodologias, capsulas as tablaCapsulas, trabajos } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { type Archivo, formData } from '../support/form.ts';
 import { video } from '../support/video.ts';
 
 let t: TestApi;
@@ -10,15 +11,10 @@ let docente: { id: number; token: string };
 let ids: { area: number; metodologia: number };
 const mp4 = video();
 
-const sesion = async (opts: { admin?: boolean; nombre?: string } = {}) => {
-  const user = await t.createUser(opts);
-  return { id: user.id, token: (await t.login(user.email)).access };
-};
-
 beforeAll(async () => {
   t = await createTestApi();
-  admin = await sesion({ admin: true, nombre: 'Rosa' });
-  docente = await sesion({ nombre: 'Iván' });
+  admin = await t.session({ admin: true, nombre: 'Rosa' });
+  docente = await t.session({ nombre: 'Iván' });
   const [ma] = await t.db.select().from(areas).where(eq(areas.codigo, 'MA'));
   const [abp] = await t.db.select().from(metodologias).where(eq(metodologias.nombre, 'Aprendizaje Basado en Proyectos'));
   ids = { area: ma?.id ?? 0, metodologia: abp?.id ?? 0 };
@@ -34,19 +30,9 @@ const campos = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-function formulario(fields: Record<string, string>, file?: { data: Buffer | string; name: string }) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file)
-    form.set(
-      'archivo',
-      new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)], { type: 'video/mp4' }),
-      file.name,
-    );
-  return form;
-}
+const formulario = (fields: Record<string, string>, file?: Archivo) => formData(fields, file && { ...file, type: 'video/mp4' });
 
-const subir = (token: string, fields: Record<string, string>, file?: { data: Buffer | string; name: string }) =>
+const subir = (token: string, fields: Record<string, string>, file?: Archivo) =>
   t.call('POST', '/api/capsulas/', { token, body: formulario(fields, file) });
 
 async function publicada(extra: Record<string, string> = {}, data = mp4) {

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { foroReaccionesComentario, foroReaccionesConversacion, limitesIntentos } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { type Archivo, formData } from '../support/form.ts';
 
 let t: TestApi;
 
@@ -20,11 +21,6 @@ interface Sesion {
 let admin: Sesion;
 let ana: Sesion;
 let luis: Sesion;
-
-async function sesion(opts: { admin?: boolean; nombre?: string } = {}): Promise<Sesion> {
-  const user = await t.createUser(opts);
-  return { id: user.id, email: user.email, token: (await t.login(user.email)).access };
-}
 
 /** Signs everyone in again: access tokens last 15 minutes of the (moved) clock. */
 async function renovar() {
@@ -40,17 +36,7 @@ const jpeg = (color = '#b3261e') =>
     .jpeg()
     .toBuffer();
 
-type Archivo = { data: Buffer | string; name: string; type?: string };
-
-function formulario(campos: Record<string, string>, archivo?: Archivo) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(campos)) form.set(k, v);
-  if (archivo) {
-    const bytes = typeof archivo.data === 'string' ? archivo.data : new Uint8Array(archivo.data);
-    form.set('archivo', new Blob([bytes], { type: archivo.type ?? 'image/png' }), archivo.name);
-  }
-  return form;
-}
+const formulario = (campos: Record<string, string>, archivo?: Archivo) => formData(campos, archivo && { type: 'image/png', ...archivo });
 
 let contador = 0;
 const nombreUnico = (base = 'Categoría') => `${base} ${++contador}`;
@@ -98,9 +84,9 @@ const get = async (quien: Sesion, path: string) => {
 
 beforeAll(async () => {
   t = await createTestApi();
-  admin = await sesion({ admin: true, nombre: 'Marta' });
-  ana = await sesion({ nombre: 'Ana' });
-  luis = await sesion({ nombre: 'Luis' });
+  admin = await t.session({ admin: true, nombre: 'Marta' });
+  ana = await t.session({ nombre: 'Ana' });
+  luis = await t.session({ nombre: 'Luis' });
 });
 afterAll(() => t.close());
 // Posting limits are counted per account; each test starts with a clean slate.
@@ -799,7 +785,7 @@ describe('reactions', () => {
     expect((await get(ana, `/api/foro/conversacion/${conv.id}/`)).n_me_interesa).toBe(filas);
 
     // Many people at once: exactly one row each.
-    const personas = await Promise.all(Array.from({ length: 6 }, (_, i) => sesion({ nombre: `Docente${i}` })));
+    const personas = await Promise.all(Array.from({ length: 6 }, (_, i) => t.session({ nombre: `Docente${i}` })));
     const antes = (await filasConversacion(4)) ?? 0;
     await Promise.all(personas.flatMap((p) => [reaccionar(p, conv.id, 4), reaccionar(p, conv.id, 4)]));
     expect(await filasConversacion(4)).toBe(antes + 6);

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { areas } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { type Archivo, formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 
 let t: TestApi;
@@ -11,16 +12,11 @@ let otraAdmin: { token: string };
 let matematica: number;
 let lenguaje: { id: number; nombre: string };
 
-const sesion = async (opts: { admin?: boolean; nombre?: string } = {}) => {
-  const user = await t.createUser(opts);
-  return { id: user.id, token: (await t.login(user.email)).access };
-};
-
 beforeAll(async () => {
   t = await createTestApi();
-  admin = await sesion({ admin: true, nombre: 'Marta' });
-  otraAdmin = await sesion({ admin: true });
-  docente = await sesion({ nombre: 'Pablo' });
+  admin = await t.session({ admin: true, nombre: 'Marta' });
+  otraAdmin = await t.session({ admin: true });
+  docente = await t.session({ nombre: 'Pablo' });
   const [ma] = await t.db.select().from(areas).where(eq(areas.codigo, 'MA'));
   const [le] = await t.db.select().from(areas).where(eq(areas.codigo, 'LE'));
   matematica = ma?.id ?? 0;
@@ -28,21 +24,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function formulario(campos: Record<string, string>, archivo?: { data: Buffer | string; name: string; type?: string }) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(campos)) form.set(k, v);
-  if (archivo)
-    form.set(
-      'archivo',
-      new Blob([typeof archivo.data === 'string' ? archivo.data : new Uint8Array(archivo.data)], {
-        type: archivo.type ?? 'application/pdf',
-      }),
-      archivo.name,
-    );
-  return form;
-}
+const formulario = (campos: Record<string, string>, archivo?: Archivo) =>
+  formData(campos, archivo && { type: 'application/pdf', ...archivo });
 
-const subir = (token: string, campos: Record<string, string>, archivo?: { data: Buffer | string; name: string; type?: string }) =>
+const subir = (token: string, campos: Record<string, string>, archivo?: Archivo) =>
   t.call('POST', '/api/manuales/', { token, body: formulario(campos, archivo) });
 
 const valido = () => ({

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { areas, oas, tiposMaterial, unidades } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { type Archivo, formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 import { zip } from '../support/zip.ts';
 
@@ -22,16 +23,11 @@ let ref: {
 };
 const docx = zip({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>' });
 
-const sesion = async (opts: { admin?: boolean; nombre?: string } = {}) => {
-  const user = await t.createUser(opts);
-  return { id: user.id, token: (await t.login(user.email)).access };
-};
-
 beforeAll(async () => {
   t = await createTestApi();
-  ana = await sesion({ nombre: 'Ana' });
-  luis = await sesion({ nombre: 'Luis' });
-  admin = await sesion({ admin: true });
+  ana = await t.session({ nombre: 'Ana' });
+  luis = await t.session({ nombre: 'Luis' });
+  admin = await t.session({ admin: true });
   const [ma] = await t.db.select().from(areas).where(eq(areas.codigo, 'MA'));
   const [cn] = await t.db.select().from(areas).where(eq(areas.codigo, 'CN'));
   const [u] = await t.db
@@ -65,14 +61,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function formulario(campos: Record<string, string | string[]>, archivo?: { data: Buffer | string; name: string }) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(campos)) for (const value of Array.isArray(v) ? v : [v]) form.append(k, value);
-  if (archivo)
-    form.set('archivo', new Blob([typeof archivo.data === 'string' ? archivo.data : new Uint8Array(archivo.data)]), archivo.name);
-  return form;
-}
-
 const campos = (extra: Record<string, string | string[]> = {}) => ({
   id_area: String(ref.area),
   id_nivel: '07',
@@ -84,12 +72,12 @@ const campos = (extra: Record<string, string | string[]> = {}) => ({
   ...extra,
 });
 
-const subir = (token: string, c: Record<string, string | string[]>, archivo?: { data: Buffer | string; name: string }) =>
-  t.call('POST', '/api/bdocente/', { token, body: formulario(c, archivo) });
+const subir = (token: string, c: Record<string, string | string[]>, archivo?: Archivo) =>
+  t.call('POST', '/api/bdocente/', { token, body: formData(c, archivo) });
 
 async function crear(
   extra: Record<string, string | string[]> = {},
-  archivo: { data: Buffer | string; name: string } = { data: pdf(2), name: 'guia.pdf' },
+  archivo: Archivo = { data: pdf(2), name: 'guia.pdf' },
   token = ana.token,
 ) {
   const res = await subir(token, campos(extra), archivo);
@@ -208,12 +196,12 @@ describe('one material', () => {
   it('is edited by its author (or an admin) with new OAs; others get 403', async () => {
     const m = await crear();
     const edit = { ...campos({ titulo: 'Editado', oas: [String(ref.oa1)], tipo_material_docente: String(ref.rubrica) }), id: String(m.id) };
-    expect((await t.call('PUT', '/api/bdocente/', { token: luis.token, body: formulario(edit) })).status).toBe(403);
-    expect((await t.call('PUT', '/api/bdocente/', { token: ana.token, body: formulario(edit) })).status).toBe(204);
+    expect((await t.call('PUT', '/api/bdocente/', { token: luis.token, body: formData(edit) })).status).toBe(403);
+    expect((await t.call('PUT', '/api/bdocente/', { token: ana.token, body: formData(edit) })).status).toBe(204);
     const after = await (await t.call('GET', `/api/bdocente/${m.id}/`, { token: ana.token })).json();
     expect(after).toMatchObject({ titulo: 'Editado', tipo_material_docente: { id: ref.rubrica } });
     expect(after.oas.map((o: { id: number }) => o.id)).toEqual([ref.oa1]);
-    expect((await t.call('PUT', '/api/bdocente/', { token: admin.token, body: formulario({ ...edit, titulo: 'Moderado' }) })).status).toBe(
+    expect((await t.call('PUT', '/api/bdocente/', { token: admin.token, body: formData({ ...edit, titulo: 'Moderado' }) })).status).toBe(
       204,
     );
   });

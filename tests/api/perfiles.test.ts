@@ -20,6 +20,7 @@ import {
   usuarios,
 } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 
 let t: TestApi;
@@ -29,11 +30,6 @@ interface Sesion {
   email: string;
   token: string;
 }
-
-const sesion = async (opts: { admin?: boolean; nombre?: string; email?: string } = {}): Promise<Sesion> => {
-  const user = await t.createUser(opts);
-  return { id: user.id, email: user.email, token: (await t.login(user.email)).access };
-};
 
 async function nombrar(id: number, campos: Partial<typeof usuarios.$inferInsert>) {
   await t.db.update(usuarios).set(campos).where(eq(usuarios.id, id));
@@ -81,7 +77,7 @@ describe('GET /api/usuarios/profesores/ (the directory)', () => {
   let ids: Record<string, number>;
 
   beforeAll(async () => {
-    yo = await sesion({ nombre: 'Buscadora' });
+    yo = await t.session({ nombre: 'Buscadora' });
     await nombrar(yo.id, { apellido_paterno: 'Aaa' });
     escuela = await colegio('Escuela Básica Los Aromos (directorio)');
     liceo = await colegio('Liceo Bicentenario del Valle (directorio)');
@@ -187,7 +183,7 @@ describe('GET /api/usuarios/profesores/ (the directory)', () => {
 
 describe('GET /api/usuarios/{id}/ (a profile)', () => {
   it('shows every field to the person and to admins, and the public ones to others', async () => {
-    const ana = await sesion({ nombre: 'Ana' });
+    const ana = await t.session({ nombre: 'Ana' });
     await nombrar(ana.id, {
       rut: '12345678-5',
       telefono: '+56 9 1234 5678',
@@ -195,8 +191,8 @@ describe('GET /api/usuarios/{id}/ (a profile)', () => {
       nacionalidad: 'Chilena',
       fecha_nacimiento: '1985-04-12',
     });
-    const otro = await sesion();
-    const admin = await sesion({ admin: true });
+    const otro = await t.session();
+    const admin = await t.session({ admin: true });
     const propio = await (await t.call('GET', `/api/usuarios/${ana.id}/`, { token: ana.token })).json();
     expect(propio).toMatchObject({
       id: ana.id,
@@ -224,8 +220,8 @@ describe('GET /api/usuarios/{id}/ (a profile)', () => {
   });
 
   it('answers 404 for unknown users and, except to admins, for inactive ones', async () => {
-    const quien = await sesion();
-    const admin = await sesion({ admin: true });
+    const quien = await t.session();
+    const admin = await t.session({ admin: true });
     const inactivo = await t.createUser({ activo: false });
     expect((await t.call('GET', `/api/usuarios/${inactivo.id}/`, { token: quien.token })).status).toBe(404);
     expect((await t.call('GET', `/api/usuarios/${inactivo.id}/`, { token: admin.token })).status).toBe(200);
@@ -247,18 +243,12 @@ describe('GET /api/usuarios/{id}/ (a profile)', () => {
 });
 
 describe('PUT /api/usuarios/{id}/ (personal information)', () => {
-  const formulario = (campos: Record<string, string>) => {
-    const form = new FormData();
-    for (const [k, v] of Object.entries(campos)) form.set(k, v);
-    return form;
-  };
-
   it('changes email, gender and phone from the multipart form; name, rut, nationality and birth date stay', async () => {
-    const ana = await sesion({ nombre: 'Ana' });
+    const ana = await t.session({ nombre: 'Ana' });
     await nombrar(ana.id, { rut: '12345678-5', nacionalidad: 'Chilena', fecha_nacimiento: '1980-01-02' });
     const res = await t.call('PUT', `/api/usuarios/${ana.id}/`, {
       token: ana.token,
-      body: formulario({
+      body: formData({
         usuario: String(ana.id),
         nombre: 'Otro Nombre',
         rut: '11111111-1',
@@ -284,7 +274,7 @@ describe('PUT /api/usuarios/{id}/ (personal information)', () => {
   });
 
   it('accepts Chilean mobiles and landlines, stored in one format', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const casos: [string, string][] = [
       ['+56912345678', '+56 9 1234 5678'],
       ['+56 9 1234 5678', '+56 9 1234 5678'],
@@ -302,7 +292,7 @@ describe('PUT /api/usuarios/{id}/ (personal information)', () => {
   });
 
   it("answers SPEC's messages for empty and invalid fields", async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const vacio = await t.call('PUT', `/api/usuarios/${quien.id}/`, { token: quien.token, json: { email: '', genero: '', telefono: ' ' } });
     expect(vacio.status).toBe(400);
     expect((await vacio.json()).errors).toEqual({
@@ -331,8 +321,8 @@ describe('PUT /api/usuarios/{id}/ (personal information)', () => {
   });
 
   it("refuses another account's email with 409", async () => {
-    const a = await sesion();
-    const b = await sesion();
+    const a = await t.session();
+    const b = await t.session();
     const res = await t.call('PUT', `/api/usuarios/${a.id}/`, {
       token: a.token,
       json: { email: b.email.toUpperCase(), genero: 'Otro', telefono: '+56 9 1111 2222' },
@@ -345,9 +335,9 @@ describe('PUT /api/usuarios/{id}/ (personal information)', () => {
   });
 
   it('lets nobody edit another person, admins included', async () => {
-    const a = await sesion();
-    const b = await sesion();
-    const admin = await sesion({ admin: true });
+    const a = await t.session();
+    const b = await t.session();
+    const admin = await t.session({ admin: true });
     const json = { email: 'intruso@example.cl', genero: 'Otro', telefono: '+56 9 1111 2222' };
     expect((await t.call('PUT', `/api/usuarios/${b.id}/`, { token: a.token, json })).status).toBe(403);
     expect((await t.call('PUT', `/api/usuarios/${b.id}/`, { token: admin.token, json })).status).toBe(403);
@@ -361,8 +351,8 @@ describe('PUT /api/usuarios/{id}/ (personal information)', () => {
 
 describe('POST /api/usuarios/{id}/enviar-email/ (contact)', () => {
   it('mails the colleague with the sender as Reply-To, keeps the message and never shows the address', async () => {
-    const remitente = await sesion({ nombre: 'Rosa', email: 'rosa.remitente@example.cl' });
-    const colega = await sesion({ nombre: 'Luis', email: 'luis.colega@example.cl' });
+    const remitente = await t.session({ nombre: 'Rosa', email: 'rosa.remitente@example.cl' });
+    const colega = await t.session({ nombre: 'Luis', email: 'luis.colega@example.cl' });
     const res = await t.call('POST', `/api/usuarios/${remitente.id}/enviar-email/`, {
       token: remitente.token,
       json: {
@@ -386,8 +376,8 @@ describe('POST /api/usuarios/{id}/enviar-email/ (contact)', () => {
   });
 
   it("validates with the contact form's messages", async () => {
-    const a = await sesion();
-    const b = await sesion();
+    const a = await t.session();
+    const b = await t.session();
     const res = await t.call('POST', `/api/usuarios/${a.id}/enviar-email/`, {
       token: a.token,
       json: { id_usuario_receiver: b.id, asunto: ' ', mensaje: '' },
@@ -397,8 +387,8 @@ describe('POST /api/usuarios/{id}/enviar-email/ (contact)', () => {
   });
 
   it("cannot be sent in another person's name, to oneself, or to an unknown or inactive account", async () => {
-    const a = await sesion();
-    const b = await sesion();
+    const a = await t.session();
+    const b = await t.session();
     const inactivo = await t.createUser({ activo: false });
     const json = (receiver: number, extra = {}) => ({ id_usuario_receiver: receiver, asunto: 'Hola', mensaje: 'Hola', ...extra });
     expect((await t.call('POST', `/api/usuarios/${b.id}/enviar-email/`, { token: a.token, json: json(b.id) })).status).toBe(403);
@@ -413,8 +403,8 @@ describe('POST /api/usuarios/{id}/enviar-email/ (contact)', () => {
   });
 
   it('allows 10 messages per sender per hour, then answers 429 with a clear Spanish sentence', async () => {
-    const a = await sesion();
-    const b = await sesion();
+    const a = await t.session();
+    const b = await t.session();
     const enviar = () =>
       t.call('POST', `/api/usuarios/${a.id}/enviar-email/`, {
         token: a.token,
@@ -428,7 +418,7 @@ describe('POST /api/usuarios/{id}/enviar-email/ (contact)', () => {
     expect((await bloqueado.json()).detail).toBe('Enviaste demasiados mensajes en la última hora. Espera 60 minutos antes de enviar otro.');
     expect(t.mails.length).toBe(enviados);
     // Another sender is not affected.
-    const c = await sesion();
+    const c = await t.session();
     expect(
       (
         await t.call('POST', `/api/usuarios/${c.id}/enviar-email/`, {
@@ -453,7 +443,7 @@ describe('POST /api/usuarios/{id}/enviar-email/ (contact)', () => {
 
 describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', () => {
   it('stores a 200x200 WebP and a small one without metadata, and serves them with a versioned URL', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const original = await jpegConExif();
     expect((await sharp(original).metadata()).exif).toBeDefined();
     const res = await subirFoto(quien, original);
@@ -489,7 +479,7 @@ describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', (
   });
 
   it('serves photos to the session cookie (img tags) and answers 404 without a photo', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const sinFoto = await t.call('GET', `/miniaturas/usuarios/${quien.id}`, { token: quien.token });
     expect(sinFoto.status).toBe(404);
     expect((await t.call('GET', `/miniaturas/usuarios_min/${quien.id}`, { token: quien.token })).status).toBe(404);
@@ -501,7 +491,7 @@ describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', (
   });
 
   it('replaces the old files and gives the new photo a new URL', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const primera = await (await subirFoto(quien, await jpegConExif())).json();
     const [antes] = await t.db.select().from(usuarios).where(eq(usuarios.id, quien.id));
     const png = await sharp({ create: { width: 250, height: 500, channels: 4, background: { r: 0, g: 120, b: 0, alpha: 1 } } })
@@ -520,7 +510,7 @@ describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', (
   });
 
   it('accepts only real JPEG, PNG or WebP images, checked from their bytes', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const invalida = 'El archivo no es una imagen válida. Debe subir una imagen JPG, PNG o WebP.';
     for (const [data, nombre, tipo] of [
       [pdf(), 'foto.jpg', 'image/jpeg'],
@@ -546,15 +536,15 @@ describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', (
   });
 
   it('refuses images over MAX_IMAGEN_MB with 413', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const grande = Buffer.concat([await jpegConExif(), Buffer.alloc(3 * 1024 * 1024)]);
     expect((await subirFoto(quien, grande)).status).toBe(413);
   });
 
   it("never changes another person's photo", async () => {
-    const a = await sesion();
-    const b = await sesion();
-    const admin = await sesion({ admin: true });
+    const a = await t.session();
+    const b = await t.session();
+    const admin = await t.session({ admin: true });
     expect((await subirFoto(a, await jpegConExif(), 'f.jpg', 'image/jpeg', b.id)).status).toBe(403);
     expect((await subirFoto(admin, await jpegConExif(), 'f.jpg', 'image/jpeg', b.id)).status).toBe(403);
     expect((await t.call('POST', `/api/usuarios/${b.id}/foto/`, { body: formularioFoto(await jpegConExif()) })).status).toBe(401);
@@ -564,15 +554,15 @@ describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', (
 
 describe('GET /api/usuarios/{id}/contenidos-subidos/ (Mis publicaciones)', () => {
   it('lists nothing for a new account', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const res = await t.call('GET', `/api/usuarios/${quien.id}/contenidos-subidos/`, { token: quien.token });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ capsulas: [], manuales: [], materialesDocentes: [] });
   });
 
   it("lists a person's manuals, capsules and materials, newest first; capsules not ready only to the person", async () => {
-    const admin = await sesion({ admin: true, nombre: 'Marta' });
-    const otro = await sesion();
+    const admin = await t.session({ admin: true, nombre: 'Marta' });
+    const otro = await t.session();
     const mate = await areaId('MA');
     const subir = async (titulo: string) => {
       const form = new FormData();
@@ -642,7 +632,7 @@ describe('specialties', () => {
     t.call('DELETE', `/api/usuarios/profesores/${id}/especialidades/${encodeURIComponent(nombre)}/`, { token: quien.token });
 
   it('offers the known names A to Z, suggested ones included', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     await agregar(quien, 'Robótica educativa');
     const res = await t.call('GET', '/api/usuarios/profesores/especialidades/', { token: quien.token });
     expect(res.status).toBe(200);
@@ -655,7 +645,7 @@ describe('specialties', () => {
   });
 
   it('adds chosen and written specialties up to 5, never twice, and removes them', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const res = await agregar(quien, 'Educación diferencial');
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ colegio: [], titulo_profesional: '', especialidad: ['Educación diferencial'], area: [] });
@@ -674,14 +664,14 @@ describe('specialties', () => {
     expect((await agregar(quien, 'Una sexta especialidad')).status).toBe(201);
     expect((await quitar(quien, 'No la tengo')).status).toBe(404);
     // Another teacher choosing a written name gets the same specialty, not a copy.
-    const otra = await sesion();
+    const otra = await t.session();
     expect(await (await agregar(otra, 'huerto escolar')).json()).toMatchObject({ especialidad: ['Huerto escolar'] });
     const perfil = await (await t.call('GET', `/api/usuarios/${quien.id}/`, { token: otra.token })).json();
     expect(perfil.usuario_asociado.especialidad).toHaveLength(5);
   });
 
   it("answers SPEC's messages for the name", async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const casos: [unknown, string][] = [
       ['', 'Debe seleccionar un especialidad'],
       ['   ', 'Debe seleccionar un especialidad'],
@@ -699,9 +689,9 @@ describe('specialties', () => {
   });
 
   it('is only for the teacher themself', async () => {
-    const a = await sesion();
-    const b = await sesion();
-    const admin = await sesion({ admin: true });
+    const a = await t.session();
+    const b = await t.session();
+    const admin = await t.session({ admin: true });
     expect((await agregar(a, 'Teatro', b.id)).status).toBe(403);
     await agregar(b, 'Teatro');
     expect((await quitar(a, 'Teatro', b.id)).status).toBe(403);
@@ -709,7 +699,7 @@ describe('specialties', () => {
     expect(sinPerfil.status).toBe(403);
     expect((await sinPerfil.json()).detail).toBe('Solo los docentes con perfil pueden editar especialidades y áreas');
     // A Profesor whose profile is gone cannot either.
-    const c = await sesion();
+    const c = await t.session();
     await t.db.delete(perfilesDocentes).where(eq(perfilesDocentes.id_usuario, c.id));
     expect((await agregar(c, 'Teatro')).status).toBe(403);
     expect((await t.call('POST', `/api/usuarios/profesores/${a.id}/especialidades/`, { json: { especialidad: 'Teatro' } })).status).toBe(
@@ -725,7 +715,7 @@ describe('areas', () => {
     t.call('DELETE', `/api/usuarios/profesores/${id}/areas/${encodeURIComponent(nombre)}/`, { token: quien.token });
 
   it('adds curriculum areas by name, never twice, and removes them', async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     const historia = await areaId('HI');
     const res = await agregar(quien, historia.nombre);
     expect(res.status).toBe(201);
@@ -739,7 +729,7 @@ describe('areas', () => {
   });
 
   it("answers 'Debe seleccionar un area' for nothing or an unknown area", async () => {
-    const quien = await sesion();
+    const quien = await t.session();
     for (const area of ['', 'Astrología', undefined]) {
       const res = await agregar(quien, area);
       expect(res.status, String(area)).toBe(400);
@@ -748,9 +738,9 @@ describe('areas', () => {
   });
 
   it('is only for the teacher themself', async () => {
-    const a = await sesion();
-    const b = await sesion();
-    const admin = await sesion({ admin: true });
+    const a = await t.session();
+    const b = await t.session();
+    const admin = await t.session({ admin: true });
     expect((await agregar(a, 'Matemática', b.id)).status).toBe(403);
     await agregar(b, 'Matemática');
     expect((await quitar(a, 'Matemática', b.id)).status).toBe(403);

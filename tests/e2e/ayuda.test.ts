@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { readOutbox } from '../support/server.ts';
-import { ANCHOS, abrir, hidratada, ingresar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
+import { ANCHOS, abrir, demorar, hidratada, ingresar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -53,10 +53,7 @@ describe.each(ANCHOS)('/ayuda (%s)', (ancho, viewport) => {
     const page = await abrir(browser, viewport);
     await ingresar(page);
     await page.goto('/ayuda');
-    await page.route(AYUDA, async (route) => {
-      await new Promise((r) => setTimeout(r, 600));
-      await route.continue();
-    });
+    await page.route(AYUDA, demorar(600));
     await page.getByLabel('Asunto').selectOption('Reclamo');
     const mensaje = `No puedo descargar el manual (${ancho})`;
     await page.getByLabel('Mensaje').fill(mensaje);

@@ -5,7 +5,7 @@
  * filter and on the OA's page, opens the detail (OA selector, like, comments, download), edits
  * and deletes. Another teacher cannot edit. The list works with JavaScript off.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -13,7 +13,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { pdf } from '../support/pdf.ts';
 import { zip } from '../support/zip.ts';
-import { ANCHOS, abrir, correoNuevo, docenteActivo, hidratada, ingresar, mensajeDe, url, violacionesGraves } from './helpers.ts';
+import {
+  ANCHOS,
+  abrir,
+  correoNuevo,
+  demorar,
+  docenteActivo,
+  hidratada,
+  ingresar,
+  mensajeDe,
+  toast,
+  url,
+  violacionesGraves,
+} from './helpers.ts';
 
 let browser: Browser;
 const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-biblioteca-e2e-'));
@@ -40,13 +52,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  rmSync(carpeta, { recursive: true, force: true });
 });
-
-async function toast(page: Page, texto: string) {
-  await expect
-    .poll(() => page.locator('.notificacion').allTextContents(), { timeout: 15_000 })
-    .toContainEqual(expect.stringContaining(texto));
-}
 
 /** The codes in one of the form's OA lists. */
 const codigosEn = (page: Page, lista: 'disponibles' | 'seleccionados') =>
@@ -167,10 +174,7 @@ describe('the author', () => {
     await expect.poll(() => page.locator('#archivo-error').count()).toBe(0);
 
     // Held for a moment so the progress can be seen.
-    await page.route('**/api/bdocente/', async (route) => {
-      await new Promise((r) => setTimeout(r, 600));
-      await route.continue();
-    });
+    await page.route('**/api/bdocente/', demorar(600));
     await page.getByRole('button', { name: 'Guardar' }).click();
     await expect
       .poll(() =>

@@ -6,15 +6,29 @@
  * filters in the URL; a missing capsule says so; axe finds nothing serious on the list and the
  * detail at both widths.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { ADMIN } from '../support/server.ts';
+import { multipart } from '../support/form.ts';
 import { video } from '../support/video.ts';
-import { ANCHOS, abrir, correoNuevo, docenteActivo, hidratada, ingresar, mensajeDe, responder, url, violacionesGraves } from './helpers.ts';
+import {
+  ANCHOS,
+  abrir,
+  apiComo,
+  avisos,
+  correoNuevo,
+  demorar,
+  docenteActivo,
+  hidratada,
+  ingresar,
+  mensajeDe,
+  responder,
+  url,
+  violacionesGraves,
+} from './helpers.ts';
 
 let browser: Browser;
 const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-capsulas-e2e-'));
@@ -27,47 +41,42 @@ let publicada: { id: number; titulo: string; area: number };
 // ffmpeg and the HLS job share the machine's two cores with the browser: processing takes a while.
 const PROCESO_MS = 120_000;
 
-async function accesoAdmin(): Promise<string> {
-  const res = await fetch(url('/auth/login/'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-  });
-  return (await res.json()).access;
-}
-
 /** Uploads a capsule as the admin's form would and waits until its video is ready. */
 async function capsulaPorApi(titulo: string): Promise<{ id: number; titulo: string; area: number }> {
-  const access = await accesoAdmin();
-  const auth = { authorization: `Bearer ${access}` };
-  const [areas, metodologias, niveles] = await Promise.all(
-    ['/api/curriculum_escolar/areas/', '/api/metodologias/', '/api/curriculum_escolar/niveles/'].map(async (p) =>
-      (await fetch(url(p), { headers: auth })).json(),
-    ),
-  );
-  const area = areas.find((a: { nombre: string }) => a.nombre === 'Matemática') ?? areas[0];
-  const form = new FormData();
-  form.set('titulo', titulo);
-  form.set('descripcion', 'Modelamos **fracciones** con material concreto y las llevamos a la recta numérica.');
-  form.set('id_area', String(area.id));
-  form.set('id_metodologia', String(metodologias[0].id));
-  form.set('id_nivel', niveles[4].codigo);
-  form.set('extension', 'mp4');
-  form.set('archivo', new Blob([new Uint8Array(video({ seconds: 2 }))], { type: 'video/mp4' }), 'fracciones.mp4');
-  const res = await fetch(url('/api/capsulas/'), { method: 'POST', headers: auth, body: form });
-  expect(res.status).toBe(201);
-  const { id } = await res.json();
+  const { api } = await apiComo();
+  const [{ data: areas = [] }, { data: metodologias = [] }, { data: niveles = [] }] = await Promise.all([
+    api.GET('/api/curriculum_escolar/areas/'),
+    api.GET('/api/metodologias/'),
+    api.GET('/api/curriculum_escolar/niveles/'),
+  ]);
+  const area = areas.find((a) => a.nombre === 'Matemática') ?? areas[0];
+  const [metodologia, nivel] = [metodologias[0], niveles[4]];
+  if (!area || !metodologia || !nivel) throw new Error('the curriculum catalogues are empty');
+  const { data: creada, response } = await api.POST('/api/capsulas/', {
+    body: {
+      titulo,
+      descripcion: 'Modelamos **fracciones** con material concreto y las llevamos a la recta numérica.',
+      id_area: area.id,
+      id_metodologia: metodologia.id,
+      id_nivel: nivel.codigo,
+      extension: 'mp4',
+      archivo: 'fracciones.mp4',
+    },
+    bodySerializer: multipart({ data: video({ seconds: 2 }), name: 'fracciones.mp4', type: 'video/mp4' }),
+  });
+  expect(response.status).toBe(201);
+  const id = creada?.id ?? 0;
   // (expect.poll is for tests only; this runs in beforeAll.)
   const procesando = async () => {
-    const { capsulas } = await (await fetch(url('/api/capsulas/procesando'), { headers: auth })).json();
-    return capsulas.some((c: { id: number }) => c.id === id);
+    const { data } = await api.GET('/api/capsulas/procesando');
+    return (data?.capsulas ?? []).some((c) => c.id === id);
   };
   for (const limite = Date.now() + PROCESO_MS; await procesando(); ) {
     if (Date.now() > limite) throw new Error(`capsule ${id} still processing after ${PROCESO_MS} ms`);
     await new Promise((r) => setTimeout(r, 1000));
   }
-  const capsula = await (await fetch(url(`/api/capsulas/${id}/`), { headers: auth })).json();
-  expect(capsula.estado).toBe('listo');
+  const { data: capsula } = await api.GET('/api/capsulas/{id}/', { params: { path: { id } } });
+  expect(capsula?.estado).toBe('listo');
   return { id, titulo, area: area.id };
 }
 
@@ -80,9 +89,9 @@ beforeAll(async () => {
 }, PROCESO_MS + 60_000);
 afterAll(async () => {
   await browser?.close();
+  rmSync(carpeta, { recursive: true, force: true });
 });
 
-const notificaciones = (page: Page) => page.locator('.notificaciones p').allTextContents();
 const tarjeta = (page: Page, titulo: string) => page.locator('.tarjeta-contenido', { hasText: titulo });
 
 /** The 'Me gusta' button's count and whether it is pressed. */
@@ -137,7 +146,7 @@ describe('an admin and a capsule, from upload to delete', () => {
     ).toBeGreaterThan(0);
     await page.waitForURL(url('/capsulas/'), { timeout: 60_000 });
     await red.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await expect.poll(() => notificaciones(page)).toContain(`Capsula ${titulo} agregada exitosamente!`);
+    await expect.poll(() => avisos(page)).toContain(`Capsula ${titulo} agregada exitosamente!`);
 
     // Processing: in the panel, not yet in the list; the panel reloads the list when it is ready.
     const panel = page.locator('details.panel-procesando');
@@ -202,7 +211,7 @@ describe('an admin and a capsule, from upload to delete', () => {
     await page.getByLabel('Título', { exact: true }).fill(editado);
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL(url(`/capsulas/${id}`));
-    await expect.poll(() => notificaciones(page)).toContain(`Cápsula ${editado} editada exitosamente!`);
+    await expect.poll(() => avisos(page)).toContain(`Cápsula ${editado} editada exitosamente!`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(editado);
 
     // Delete.
@@ -210,7 +219,7 @@ describe('an admin and a capsule, from upload to delete', () => {
     await page.getByRole('button', { name: 'Eliminar' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
     await page.waitForURL(url('/capsulas/'));
-    await expect.poll(() => notificaciones(page)).toContain(`Capsula ${editado} eliminada con exito`);
+    await expect.poll(() => avisos(page)).toContain(`Capsula ${editado} eliminada con exito`);
     expect(await tarjeta(page, editado).count()).toBe(0);
     expect((await page.goto(`/capsulas/${id}`))?.status()).toBe(404);
   }, 300_000);
@@ -239,7 +248,7 @@ describe('a refused upload', () => {
     await page.getByLabel('Nivel').selectOption({ label: '4° básico' });
     await page.getByLabel('Descripción').fill('Texto.');
     await page.getByRole('button', { name: 'Guardar' }).click();
-    await expect.poll(() => notificaciones(page)).toContain('No se pudo subir la capsula');
+    await expect.poll(() => avisos(page)).toContain('No se pudo subir la capsula');
     expect(await mensajeDe(page, 'Video')).toBe('El video no es válido. Debe subir un archivo .mp4, .avi, .mpeg o .mov');
     expect(await mensajeDe(page, 'Nivel')).toBe('Debe seleccionar un nivel');
     expect(page.url()).toBe(url('/capsulas/subir'));
@@ -314,13 +323,7 @@ describe('the list', () => {
 
     // While the next results load, 10 skeletons stand in for them.
     await hidratada(page);
-    await page.route(
-      (u) => u.pathname === '/capsulas/' && u.searchParams.get('titulo') === 'zzzz sin coincidencias',
-      async (route) => {
-        await new Promise((r) => setTimeout(r, 1500));
-        await route.continue();
-      },
-    );
+    await page.route((u) => u.pathname === '/capsulas/' && u.searchParams.get('titulo') === 'zzzz sin coincidencias', demorar(1500));
     await page.getByLabel('Buscar', { exact: true }).fill('zzzz sin coincidencias');
     // Watched from before the click: the click itself waits for the next page.
     const esqueletos = page.waitForFunction(() => document.querySelectorAll('.resultados .esqueletos > li').length === 10);

@@ -3,15 +3,29 @@
  * category with an image and switches between Visualizar and Editar; a teacher starts a
  * conversation, reacts, comments, replies in depth and filters by dates with every date message.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { ADMIN } from '../support/server.ts';
-import { ANCHOS, abrir, correoNuevo, docenteActivo, ingresar, mensajeDe, responder, url, violacionesGraves } from './helpers.ts';
+import type { ApiClient } from '../support/client.ts';
+import { multipart } from '../support/form.ts';
+import {
+  ANCHOS,
+  abrir,
+  apiComo,
+  avisos,
+  correoNuevo,
+  demorar,
+  docenteActivo,
+  ingresar,
+  mensajeDe,
+  responder,
+  url,
+  violacionesGraves,
+} from './helpers.ts';
 
 let browser: Browser;
 const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-foro-e2e-'));
@@ -19,30 +33,20 @@ const archivo = (nombre: string) => path.join(carpeta, nombre);
 const CLAVE_DOCENTE = 'Docente2026';
 let docente: string;
 
-async function sesionAdmin(): Promise<{ access: string; id: number }> {
-  const login = await fetch(url('/auth/login/'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
-  });
-  const { access, usuario } = await login.json();
-  return { access, id: usuario.id };
-}
+/** The admin's API session, signed in once for the file, for what the admin's forms would create. */
+let admin: { api: ApiClient; id: number };
 
 /** Creates a category through the API, as the admin's form would. */
 async function categoriaPorApi(nombre: string, activa = true): Promise<number> {
-  const { access } = await sesionAdmin();
-  const form = new FormData();
-  form.set('nombre', nombre);
-  form.set('descripcion', `Conversaciones sobre ${nombre.toLowerCase()}`);
-  form.set('activa', String(activa));
   const imagen = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#5fb3a1' } })
     .png()
     .toBuffer();
-  form.set('archivo', new Blob([new Uint8Array(imagen)], { type: 'image/png' }), 'imagen.png');
-  const res = await fetch(url('/api/foro/categorias/'), { method: 'POST', headers: { authorization: `Bearer ${access}` }, body: form });
-  expect(res.status).toBe(201);
-  return (await res.json()).id;
+  const { data, response } = await admin.api.POST('/api/foro/categorias/', {
+    body: { nombre, descripcion: `Conversaciones sobre ${nombre.toLowerCase()}`, activa, archivo: 'imagen.png' },
+    bodySerializer: multipart({ data: imagen, name: 'imagen.png', type: 'image/png' }),
+  });
+  expect(response.status).toBe(201);
+  return data?.id ?? 0;
 }
 
 const hoy = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(new Date());
@@ -54,6 +58,7 @@ const diasDesdeHoy = (dias: number) => {
 
 beforeAll(async () => {
   browser = await launchBrowser();
+  admin = await apiComo();
   const jpg = await sharp({ create: { width: 1200, height: 700, channels: 3, background: '#1d5fa8' } })
     .jpeg()
     .toBuffer();
@@ -68,6 +73,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  rmSync(carpeta, { recursive: true, force: true });
 });
 
 /** The date messages come after a pause in typing and the rules' chunk: wait for them, then read. */
@@ -111,9 +117,7 @@ describe('admin: categories', () => {
     expect(await imagenCargada(page, '.vista-imagen')).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL(url('/foro/?modo=editar'));
-    await expect
-      .poll(() => page.locator('.notificaciones [role="status"] p').allTextContents())
-      .toContain(`Categoria ${nombre} creada exitosamente!`);
+    await expect.poll(() => avisos(page, 'status')).toContain(`Categoria ${nombre} creada exitosamente!`);
 
     const tarjeta = page.locator('article.categoria', { hasText: nombre });
     expect(await tarjeta.locator('.estado').textContent()).toBe('Activo');
@@ -132,9 +136,7 @@ describe('admin: categories', () => {
     await page.getByLabel(/^Imagen/).setInputFiles(archivo('nueva.png'));
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL(url('/foro/?modo=editar'));
-    await expect
-      .poll(() => page.locator('.notificaciones [role="status"] p').allTextContents())
-      .toContain(`Categoria ${editado} editada exitosamente!`);
+    await expect.poll(() => avisos(page, 'status')).toContain(`Categoria ${editado} editada exitosamente!`);
     const editada = page.locator('article.categoria', { hasText: editado });
     expect(await editada.locator('.estado').textContent()).toBe('No activo');
     expect(await editada.locator('img').getAttribute('src')).not.toBe(antes);
@@ -227,20 +229,15 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
     await page.getByLabel('Contenido', { exact: true }).fill('Los uso al **cierre** de cada clase:\n\n- tres preguntas\n- dos minutos');
     await page.route('**/api/foro/conversacion/nueva/', responder(500, { detail: 'Error' }));
     await publicar.click();
-    await expect
-      .poll(() => page.locator('.notificaciones [role="alert"] p').allTextContents())
-      .toContain('Hubo un error al crear la conversación. Intenteló más tarde.');
+    await expect.poll(() => avisos(page, 'alert')).toContain('Hubo un error al crear la conversación. Intenteló más tarde.');
     expect(await page.getByLabel('Título', { exact: true }).inputValue()).toBe(titulo);
     await page.unroute('**/api/foro/conversacion/nueva/');
 
-    await page.route('**/api/foro/conversacion/nueva/', async (route) => {
-      await new Promise((r) => setTimeout(r, 500));
-      await route.continue();
-    });
+    await page.route('**/api/foro/conversacion/nueva/', demorar(500));
     await publicar.click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Subiendo nueva conversación' }).count()).toBe(1);
     await page.waitForURL(/\/conversacion\/\d+$/);
-    await expect.poll(() => page.locator('.notificaciones [role="status"] p').allTextContents()).toContain('Nueva conversación creada');
+    await expect.poll(() => avisos(page, 'status')).toContain('Nueva conversación creada');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(titulo);
     expect(await page.locator('.contenido-rico strong').textContent()).toBe('cierre');
     expect(await page.locator('.contenido-rico li').count()).toBe(2);
@@ -402,22 +399,22 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
 describe.each(ANCHOS)('accessibility (%s)', (_ancho, viewport) => {
   it('has no serious or critical axe violation on any forum screen', async () => {
     const idCategoria = await categoriaPorApi(`Accesible ${viewport.width} ${Date.now()}`);
-    const { access, id: yo } = await sesionAdmin();
-    const post = (ruta: string, json: unknown) =>
-      fetch(url(ruta), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
-        body: JSON.stringify(json),
-      }).then((r) => r.json());
-    const conversacion = await post('/api/foro/conversacion/nueva/', {
-      id_usuario: yo,
-      id_categoria: idCategoria,
-      titulo: 'Una conversación',
-      contenido: 'Con **formato** y [un enlace](https://example.cl).',
+    const { data: conversacion } = await admin.api.POST('/api/foro/conversacion/nueva/', {
+      body: {
+        id_usuario: admin.id,
+        id_categoria: idCategoria,
+        titulo: 'Una conversación',
+        contenido: 'Con **formato** y [un enlace](https://example.cl).',
+      },
     });
+    if (!conversacion) throw new Error('the conversation was not created');
     const base = { id_conversacion: conversacion.id, id_categoria: idCategoria };
-    const comentario = await post('/api/foro/conversacion/comentar/', { ...base, contenido: 'Un comentario' });
-    await post('/api/foro/conversacion/comentar/', { ...base, contenido: 'Una respuesta', comentario_padre: comentario.id });
+    const { data: comentario } = await admin.api.POST('/api/foro/conversacion/comentar/', {
+      body: { ...base, contenido: 'Un comentario' },
+    });
+    await admin.api.POST('/api/foro/conversacion/comentar/', {
+      body: { ...base, contenido: 'Una respuesta', comentario_padre: comentario?.id },
+    });
 
     const page = await abrir(browser, viewport);
     await ingresar(page);

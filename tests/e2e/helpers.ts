@@ -1,9 +1,10 @@
-/** Shared steps of the browser suite: signing in, inviting a teacher, routes to fake, axe. */
+/** Shared steps of the browser suite: signing in, inviting a teacher, routes to fake or hold, notifications, axe. */
 import { createRequire } from 'node:module';
 import type { Browser, Page, Route } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { DESKTOP, MOBILE, newPage } from '../support/browser.ts';
-import { ADMIN, readOutbox, runCli } from '../support/server.ts';
+import { type ApiClient, apiClient, signIn } from '../support/client.ts';
+import { ADMIN, lastLinkTo, runCli } from '../support/server.ts';
 
 export const ANCHOS = [
   ['escritorio', DESKTOP],
@@ -46,6 +47,12 @@ export function correoNuevo(prefijo: string): string {
   return `${prefijo}.${Date.now().toString(36)}${contador}@colegio.cl`;
 }
 
+/** Signs in through the API: a client with that session, for setting things up as the site's forms would. */
+export async function apiComo(credenciales: { email: string; password: string } = ADMIN): Promise<{ api: ApiClient; id: number }> {
+  const sesion = await signIn(inject('baseUrl'), credenciales);
+  return { api: apiClient(inject('baseUrl'), sesion.access), id: sesion.usuarioId };
+}
+
 /** Invites a teacher with the admin CLI and returns the activation link mailed to them. */
 export async function invitar(email: string, nombres: string, apellidos: string): Promise<string> {
   const salida = await runCli(['crear', '--email', email, '--nombres', nombres, '--apellidos', apellidos], inject('serverEnv'));
@@ -54,24 +61,16 @@ export async function invitar(email: string, nombres: string, apellidos: string)
 }
 
 /** The link of the last mail sent to an address (activation or password reset). */
-export function enlaceEnviadoA(email: string): string {
-  const correo = readOutbox(inject('dataDir'))
-    .filter((m) => m.to.includes(email))
-    .at(-1);
-  if (!correo?.link) throw new Error(`no mail with a link was sent to ${email}`);
-  return correo.link;
-}
+export const enlaceEnviadoA = (email: string): string => lastLinkTo(inject('dataDir'), email);
 
 /** Invites a teacher and activates the account through the API, as the activation page would. */
 export async function docenteActivo(email: string, password: string): Promise<void> {
   const enlace = await invitar(email, 'Docente', 'Prueba Activa');
   const token = new URL(enlace).pathname.split('/').at(-1) ?? '';
-  const res = await fetch(url('/api/usuarios/activar-cuenta/'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, password, password_confirmation: password }),
+  const { response } = await apiClient(inject('baseUrl')).POST('/api/usuarios/activar-cuenta/', {
+    body: { token, password, password_confirmation: password },
   });
-  expect(res.status).toBe(200);
+  expect(response.status).toBe(200);
 }
 
 /** Answers a call with a status and a JSON body, optionally after a delay. */
@@ -82,8 +81,28 @@ export function responder(status: number, body: unknown = {}, demoraMs = 0) {
   };
 }
 
+/** Holds a call for a moment, then lets it reach the server: long enough to see what shows meanwhile. */
+export function demorar(ms: number) {
+  return async (route: Route) => {
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue();
+  };
+}
+
 /** A call that never reaches the server (no response). */
 export const sinRespuesta = (route: Route) => route.abort('internetdisconnected');
+
+/** Waits for a notification that contains the text (an upload's answer may take a while). */
+export async function toast(page: Page, texto: string): Promise<void> {
+  await expect
+    .poll(() => page.locator('.notificacion').allTextContents(), { timeout: 15_000 })
+    .toContainEqual(expect.stringContaining(texto));
+}
+
+/** The texts of the notifications on screen: every one, or only the alerts or the status messages. */
+export function avisos(page: Page, rol?: 'alert' | 'status'): Promise<string[]> {
+  return page.locator(rol ? `.notificaciones [role="${rol}"] p` : '.notificaciones p').allTextContents();
+}
 
 /** The message of a field, tied to its input by aria-describedby. */
 export async function mensajeDe(page: Page, etiqueta: string): Promise<string> {

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { ADMIN } from '../support/server.ts';
-import { ANCHOS, abrir, hidratada, ingresar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
+import { ANCHOS, abrir, demorar, hidratada, ingresar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -123,10 +123,7 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
   it('disables the button while signing in, then lands on / (or on `siguiente`, when it is a path of this site)', async () => {
     const page = await abrir(browser, viewport);
     await page.goto('/ingresar/?siguiente=%2Fayuda');
-    await page.route('**/auth/login/', async (route) => {
-      await new Promise((r) => setTimeout(r, 600));
-      await route.continue();
-    });
+    await page.route('**/auth/login/', demorar(600));
     await page.getByLabel('Correo').fill(ADMIN.email);
     await page.getByLabel('Contraseña').fill(ADMIN.password);
     const boton = page.getByRole('button', { name: 'Ingresar' });

@@ -4,14 +4,14 @@
  * 'No tienes permisos' on the upload URL), reads the PDF inline, likes, comments, replies and
  * downloads; the list searches by title and area with the URL holding the filters.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, MOBILE } from '../support/browser.ts';
 import { pdf } from '../support/pdf.ts';
-import { abrir, correoNuevo, docenteActivo, hidratada, ingresar, mensajeDe, url, violacionesGraves } from './helpers.ts';
+import { abrir, correoNuevo, docenteActivo, hidratada, ingresar, mensajeDe, toast, url, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
 const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-manuales-e2e-'));
@@ -30,13 +30,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  rmSync(carpeta, { recursive: true, force: true });
 });
-
-async function toast(page: Page, texto: string) {
-  await expect
-    .poll(() => page.locator('.notificacion').allTextContents(), { timeout: 15_000 })
-    .toContainEqual(expect.stringContaining(texto));
-}
 
 describe('as an admin', () => {
   let page: Page;

@@ -9,8 +9,21 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launchBrowser, MOBILE, newPage } from '../support/browser.ts';
+import { apiClient } from '../support/client.ts';
 import { ADMIN, readOutbox } from '../support/server.ts';
-import { abrir, correoNuevo, enlaceEnviadoA, ingresar, invitar, mensajeDe, responder, url, violacionesGraves } from './helpers.ts';
+import {
+  abrir,
+  avisos,
+  correoNuevo,
+  demorar,
+  enlaceEnviadoA,
+  ingresar,
+  invitar,
+  mensajeDe,
+  responder,
+  url,
+  violacionesGraves,
+} from './helpers.ts';
 
 const CLAVE = 'Clave12345';
 
@@ -24,22 +37,13 @@ interface Docente {
   nombre: string;
 }
 
-async function llamar(ruta: string, init: { method?: string; token?: string; json?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url(ruta), {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.json === undefined ? undefined : JSON.stringify(init.json),
-  });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
+/** The typed API client, with a session when given its access token. */
+const api = (token?: string) => apiClient(inject('baseUrl'), token);
 
 async function acceder(email: string, password = CLAVE): Promise<{ access: string; id: number }> {
-  const res = await llamar('/auth/login/', { method: 'POST', json: { email, password } });
-  expect(res.status).toBe(200);
-  return { access: res.body.access, id: res.body.usuario.id };
+  const { data, response } = await api().POST('/auth/login/', { body: { email, password } });
+  expect(response.status).toBe(200);
+  return { access: data?.access ?? '', id: data?.usuario.id ?? 0 };
 }
 
 /** An active account: invited (by the admin CLI or the admin API), activated with the mailed link. */
@@ -56,15 +60,14 @@ async function docente(
   );
   if (opciones.cli) await invitar(email, nombres, apellidos);
   else {
-    const json = { email, nombres, apellidos, admin: opciones.admin ?? false, ...(opciones.colegio ? { colegio: opciones.colegio } : {}) };
-    expect((await llamar('/api/admin/usuarios/', { method: 'POST', token: tokenAdmin, json })).status).toBe(201);
+    const body = { email, nombres, apellidos, admin: opciones.admin ?? false, ...(opciones.colegio ? { colegio: opciones.colegio } : {}) };
+    expect((await api(tokenAdmin).POST('/api/admin/usuarios/', { body })).response.status).toBe(201);
   }
   const token = new URL(enlaceEnviadoA(email)).pathname.split('/').at(-1) ?? '';
-  const activacion = await llamar('/api/usuarios/activar-cuenta/', {
-    method: 'POST',
-    json: { token, password: CLAVE, password_confirmation: CLAVE },
+  const activacion = await api().POST('/api/usuarios/activar-cuenta/', {
+    body: { token, password: CLAVE, password_confirmation: CLAVE },
   });
-  expect(activacion.status).toBe(200);
+  expect(activacion.response.status).toBe(200);
   const { access, id } = await acceder(email);
   return { id, email, token: access, nombre: `${nombres} ${apellidos}` };
 }
@@ -93,7 +96,7 @@ describe('/comunidad/ (the directory)', () => {
 
   beforeAll(async () => {
     apellido = marca();
-    const colegios = (await llamar('/api/colegios/', { token: tokenAdmin })).body as { id: number; nombre: string }[];
+    const colegios = (await api(tokenAdmin).GET('/api/colegios/')).data ?? [];
     colegio = colegios[1] ?? { id: 0, nombre: '' };
     docentes = [];
     const nombres = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Felipe'];
@@ -104,23 +107,22 @@ describe('/comunidad/ (the directory)', () => {
     }
     const primera = docentes[0];
     if (!primera) throw new Error('no teachers');
+    const path = { id: primera.id };
     expect(
       (
-        await llamar(`/api/usuarios/profesores/${primera.id}/especialidades/`, {
-          method: 'POST',
-          token: primera.token,
-          json: { especialidad: 'Huerto escolar' },
+        await api(primera.token).POST('/api/usuarios/profesores/{id}/especialidades/', {
+          params: { path },
+          body: { especialidad: 'Huerto escolar' },
         })
-      ).status,
+      ).response.status,
     ).toBe(201);
     expect(
       (
-        await llamar(`/api/usuarios/profesores/${primera.id}/areas/`, {
-          method: 'POST',
-          token: primera.token,
-          json: { area: 'Matemática' },
+        await api(primera.token).POST('/api/usuarios/profesores/{id}/areas/', {
+          params: { path },
+          body: { area: 'Matemática' },
         })
-      ).status,
+      ).response.status,
     ).toBe(201);
   });
 
@@ -194,13 +196,7 @@ describe('/comunidad/ (the directory)', () => {
     await ingresar(page);
     await page.goto(`/comunidad/?profesor=${apellido}&tamano_pagina=5`);
     // The next page takes a while; Playwright itself waits for navigations, so the page reports.
-    await page.route(
-      (u) => u.pathname === '/comunidad/' && u.search !== `?profesor=${apellido}&tamano_pagina=5`,
-      async (route) => {
-        await new Promise((r) => setTimeout(r, 800));
-        await route.continue();
-      },
-    );
+    await page.route((u) => u.pathname === '/comunidad/' && u.search !== `?profesor=${apellido}&tamano_pagina=5`, demorar(800));
     await page.getByLabel('Área', { exact: true }).selectOption({ label: 'Matemática' });
     const alBuscar = await page.locator('form.buscador').evaluate((form: HTMLFormElement) => {
       form.requestSubmit();
@@ -281,10 +277,7 @@ describe('contact', () => {
     const asunto = `Taller de fracciones ${apellido}`;
     await page.getByLabel('Asunto', { exact: true }).fill(asunto);
     await page.getByLabel('Mensaje', { exact: true }).fill('¿Compartimos la guía del taller?');
-    await page.route('**/api/usuarios/*/enviar-email/', async (route) => {
-      await new Promise((r) => setTimeout(r, 500));
-      await route.continue();
-    });
+    await page.route('**/api/usuarios/*/enviar-email/', demorar(500));
     await page.getByRole('button', { name: 'Enviar' }).click();
     expect(await page.getByRole('button', { name: 'Enviando...' }).isDisabled()).toBe(true);
     await expect.poll(() => page.getByRole('heading', { name: 'Mensaje enviado!' }).isVisible()).toBe(true);
@@ -312,9 +305,7 @@ describe('contact', () => {
     await page.getByLabel('Mensaje', { exact: true }).fill('Mensaje que no llega');
     await page.route('**/api/usuarios/*/enviar-email/', responder(500, { detail: 'Error' }));
     await page.getByRole('button', { name: 'Enviar' }).click();
-    await expect
-      .poll(() => page.locator('.notificaciones [role="alert"] p').allTextContents())
-      .toEqual(['Hubo un error al enviar el correo']);
+    await expect.poll(() => avisos(page, 'alert')).toEqual(['Hubo un error al enviar el correo']);
     expect(await page.getByLabel('Mensaje', { exact: true }).inputValue()).toBe('Mensaje que no llega');
     await page.unroute('**/api/usuarios/*/enviar-email/');
     await page.route(
@@ -323,7 +314,7 @@ describe('contact', () => {
     );
     await page.getByRole('button', { name: 'Enviar' }).click();
     await expect
-      .poll(() => page.locator('.notificaciones [role="alert"] p').allTextContents())
+      .poll(() => avisos(page, 'alert'))
       .toContain('Enviaste demasiados mensajes en la última hora. Espera 12 minutos antes de enviar otro.');
     await page.getByRole('link', { name: 'Cancelar' }).click();
     await page.waitForURL(url('/comunidad/'));
@@ -334,13 +325,12 @@ describe('contact', () => {
 describe('profile views', () => {
   it("shows a colleague's name, school, specialties and 'Contactar'; one's own shows 'Editar mi perfil'", async () => {
     const apellido = marca();
-    const colegios = (await llamar('/api/colegios/', { token: tokenAdmin })).body as { nombre: string }[];
+    const colegios = (await api(tokenAdmin).GET('/api/colegios/')).data ?? [];
     const yo = await docente('Paula', `${apellido} Vista`);
     const colega = await docente('Raúl', `${apellido} Vista`, { colegio: colegios[2]?.nombre });
-    await llamar(`/api/usuarios/profesores/${colega.id}/especialidades/`, {
-      method: 'POST',
-      token: colega.token,
-      json: { especialidad: 'Teatro escolar' },
+    await api(colega.token).POST('/api/usuarios/profesores/{id}/especialidades/', {
+      params: { path: { id: colega.id } },
+      body: { especialidad: 'Teatro escolar' },
     });
     const page = await sesion(yo);
     await page.goto(`/perfil/${colega.id}`);
@@ -418,9 +408,7 @@ describe('/perfil/editar', () => {
     await modal.getByLabel('Teléfono').fill('9 8765 4321');
     await modal.getByRole('button', { name: 'Guardar' }).click();
     await expect.poll(() => modal.isVisible()).toBe(false);
-    await expect
-      .poll(() => page.locator('.notificaciones [role="status"] p').allTextContents())
-      .toContain('Tu información personal se actualizó correctamente!');
+    await expect.poll(() => avisos(page, 'status')).toContain('Tu información personal se actualizó correctamente!');
     const datos = page.locator('dl.datos');
     expect(await datos.textContent()).toContain('+56 9 8765 4321');
     expect(await datos.textContent()).toContain(nuevo);
@@ -491,9 +479,7 @@ describe('/perfil/editar', () => {
     // A failed removal says so (SPEC section 8).
     await page.route('**/api/usuarios/profesores/*/especialidades/**', responder(500, { detail: 'Error' }));
     await page.getByRole('button', { name: 'Quitar la especialidad Radio escolar' }).click();
-    await expect
-      .poll(() => page.locator('.notificaciones [role="alert"] p').allTextContents())
-      .toEqual(['No se pudo eliminar la especialidad Radio escolar del perfil']);
+    await expect.poll(() => avisos(page, 'alert')).toEqual(['No se pudo eliminar la especialidad Radio escolar del perfil']);
     await page.context().close();
   });
 
@@ -575,9 +561,7 @@ describe('/perfil/editar', () => {
     const primera = await subir(async (modal) => {
       await modal.getByRole('button', { name: 'Girar a la izquierda' }).click();
     });
-    await expect
-      .poll(() => page.locator('.notificaciones [role="status"] p').allTextContents())
-      .toContain('Tu foto de perfil se actualizo correctamente!');
+    await expect.poll(() => avisos(page, 'status')).toContain('Tu foto de perfil se actualizo correctamente!');
     expect(rojo(primera.color(100, 190)), String(primera.color(100, 190))).toBe(true);
     expect(azul(primera.color(100, 10)), String(primera.color(100, 10))).toBe(true);
     expect(verde(primera.color(100, 100))).toBe(true);
@@ -616,9 +600,7 @@ describe('/perfil/editar', () => {
     await modal.locator('input[type=file]').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: png });
     await expect.poll(() => modal.getByRole('button', { name: 'Guardar' }).isEnabled()).toBe(true);
     await modal.getByRole('button', { name: 'Guardar' }).click();
-    await expect
-      .poll(() => page.locator('.notificaciones [role="alert"] p').allTextContents())
-      .toEqual(['Tu foto de perfil no se pudo actualizar :(']);
+    await expect.poll(() => avisos(page, 'alert')).toEqual(['Tu foto de perfil no se pudo actualizar :(']);
     expect(await modal.isVisible()).toBe(true);
     expect(await page.locator('.barra .perfil img').count()).toBe(0);
     await page.context().close();

@@ -11,6 +11,7 @@ import {
   ANCHOS,
   abrir,
   correoNuevo,
+  demorar,
   docenteActivo,
   enlaceEnviadoA,
   hidratada,
@@ -78,10 +79,7 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
     const page = await abrir(browser, viewport);
     await ingresar(page);
     await page.goto('/ingresar/reestablecer-contraseña/');
-    await page.route(RECUPERAR, async (route) => {
-      await new Promise((r) => setTimeout(r, 500));
-      await route.continue();
-    });
+    await page.route(RECUPERAR, demorar(500));
     await pedir(page, email);
     expect(await page.getByRole('button', { name: 'Enviar' }).isDisabled()).toBe(true);
     await expect
@@ -154,10 +152,7 @@ describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => 
     if (!pedido) throw new Error('the reset test of this width did not run');
     const { email, enlace } = pedido;
     const page = await abrir(browser, viewport);
-    await page.route(VERIFICAR, async (route) => {
-      await new Promise((r) => setTimeout(r, 700));
-      await route.continue();
-    });
+    await page.route(VERIFICAR, demorar(700));
     await page.goto(enlace);
     expect(await page.locator('[aria-busy="true"]').textContent()).toBe('Verificando el enlace…');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Crea una nueva contraseña');

@@ -129,6 +129,12 @@ export async function createTestApi() {
     return (await response.json()) as { access: string; refresh: string; usuario: { id: number } };
   }
 
+  /** A new active account, signed in: its id, email and access token. */
+  async function session(options: Parameters<typeof createUser>[0] = {}) {
+    const user = await createUser(options);
+    return { id: user.id, email: user.email, token: (await login(user.email)).access };
+  }
+
   /** The token at the end of the last mailed link to `to`. */
   function lastLinkTo(to: string): string {
     const mail = mails.filter((m) => m.to === to).at(-1);
@@ -144,6 +150,7 @@ export async function createTestApi() {
     call,
     createUser,
     login,
+    session,
     lastLinkTo,
     tokenFrom: (link: string) => decodeURIComponent(link.split('/').filter(Boolean).at(-1) ?? ''),
     findUser: async (email: string) => (await database.db.select().from(usuarios).where(eq(usuarios.email, email)))[0],

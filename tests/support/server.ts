@@ -125,6 +125,15 @@ export function readOutbox(dataDir: string): OutboxMail[] {
   });
 }
 
+/** The link of the last mail sent to an address (an invitation or a password reset). */
+export function lastLinkTo(dataDir: string, email: string): string {
+  const correo = readOutbox(dataDir)
+    .filter((m) => m.to.includes(email))
+    .at(-1);
+  if (!correo?.link) throw new Error(`no mail with a link was sent to ${email}`);
+  return correo.link;
+}
+
 /** Runs `npm run usuarios -- …` the way an admin would, against the server's data directory. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 /** Short real videos made with ffmpeg's test sources, for upload and playback tests. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -14,19 +14,24 @@ export function video(
     format === 'mpeg' ? ['-c:v', 'mpeg2video'] : format === 'avi' ? ['-c:v', 'mpeg4'] : ['-c:v', 'libx264', '-pix_fmt', 'yuv420p'];
   const sound = audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`] : [];
   const audioCodec = audio ? (format === 'mpeg' ? ['-c:a', 'mp2'] : ['-c:a', 'aac']) : [];
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `testsrc=size=${width}x${height}:rate=25:duration=${seconds}`,
-    ...sound,
-    ...codec,
-    ...audioCodec,
-    '-shortest',
-    out,
-  ]);
-  return readFileSync(out);
+  try {
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=${width}x${height}:rate=25:duration=${seconds}`,
+      ...sound,
+      ...codec,
+      ...audioCodec,
+      '-shortest',
+      out,
+    ]);
+    return readFileSync(out);
+  } finally {
+    // ffmpeg needs a file to write to; the caller only wants the bytes.
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
