@@ -70,7 +70,7 @@ async function docenteActivo(baseUrl: string, dataDir: string, api: ApiClient): 
       body: { email: SAMPLE_TEACHER.email, nombres: 'Docente', apellidos: 'De Muestra', admin: false },
     }),
   );
-  const token = new URL(lastLinkTo(dataDir, SAMPLE_TEACHER.email)).pathname.split('/').filter(Boolean).at(-1) ?? '';
+  const token = new URL(await lastLinkTo(dataDir, SAMPLE_TEACHER.email)).pathname.split('/').filter(Boolean).at(-1) ?? '';
   const { password } = SAMPLE_TEACHER;
   made(
     'teacher activation',

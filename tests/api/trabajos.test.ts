@@ -73,4 +73,69 @@ describe('durable jobs', () => {
     await runner.stop();
     expect(runner.healthy()).toBe(false);
   });
+
+  it("renews a running job's lease; once the lease is lost another worker takes it and the first learns it through its signal", async () => {
+    let aborted: unknown;
+    const a = createJobRunner({
+      db: t.db,
+      log,
+      leaseSeconds: 1,
+      heartbeatMs: 100,
+      handlers: {
+        lento: (_datos, job) =>
+          new Promise<void>((_resolve, reject) => {
+            job.signal?.addEventListener('abort', () => {
+              aborted = job.signal?.reason;
+              reject(job.signal?.reason);
+            });
+          }),
+      },
+    });
+    const b = createJobRunner({ db: t.db, log, handlers: { lento: async () => {} } });
+    const id = await a.enqueue('lento', {});
+    const running = a.drain();
+    // Past the 1 s lease, A still holds the job: its heartbeat renewed the lease.
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(await b.drain()).toBe(0);
+    // A stalls (its lease runs out): B takes the job over and finishes it.
+    await t.db.update(trabajos).set({ bloqueado_hasta: sql`now() - interval '1 second'` }).where(eq(trabajos.id, id));
+    expect(await b.drain()).toBe(1);
+    expect(await estado(id)).toMatchObject({ estado: 'hecho', intentos: 2 });
+    await running;
+    expect(String(aborted)).toContain('lease lost');
+    // A recorded nothing over B's result.
+    expect(await estado(id)).toMatchObject({ estado: 'hecho', intentos: 2, ultimo_error: null });
+  });
+
+  it('stop() lets a short job finish, and gives a long one back to the queue with its attempt not counted', async () => {
+    let signal: AbortSignal | undefined;
+    const runner = createJobRunner({
+      db: t.db,
+      log,
+      pollMs: 20,
+      handlers: {
+        corto: () => new Promise((r) => setTimeout(r, 100)),
+        largo: (_datos, job) =>
+          new Promise<void>((_resolve, reject) => {
+            signal = job.signal;
+            job.signal?.addEventListener('abort', () => reject(job.signal?.reason));
+          }),
+      },
+    });
+    const corto = await runner.enqueue('corto', {});
+    runner.start();
+    await new Promise((r) => setTimeout(r, 30));
+    await runner.stop({ graceMs: 2000 });
+    expect(await estado(corto)).toMatchObject({ estado: 'hecho', intentos: 1 });
+
+    const largo = await runner.enqueue('largo', {});
+    runner.start();
+    for (let i = 0; i < 100 && !signal; i++) await new Promise((r) => setTimeout(r, 20));
+    const started = Date.now();
+    await runner.stop({ graceMs: 200 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(signal?.aborted).toBe(true);
+    expect(await estado(largo)).toMatchObject({ estado: 'pendiente', intentos: 0, bloqueado_hasta: null });
+    await t.db.delete(trabajos).where(eq(trabajos.id, largo));
+  });
 });

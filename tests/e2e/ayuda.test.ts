@@ -2,7 +2,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { readOutbox } from '../support/server.ts';
+import { waitForMail } from '../support/server.ts';
 import { ANCHOS, abrir, demorar, hidratada, ingresar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
 
 let browser: Browser;
@@ -61,7 +61,7 @@ describe.each(ANCHOS)('/ayuda (%s)', (ancho, viewport) => {
     const enviando = page.getByRole('button', { name: 'Enviando...' });
     expect(await enviando.isDisabled()).toBe(true);
     await expect.poll(() => page.getByRole('heading', { name: 'Mensaje enviado!' }).isVisible()).toBe(true);
-    const correo = readOutbox(inject('dataDir')).find((m) => m.text.includes(mensaje));
+    const correo = await waitForMail(inject('dataDir'), (m) => m.text.includes(mensaje));
     expect(correo?.subject).toContain('Reclamo');
     await page.context().close();
   });

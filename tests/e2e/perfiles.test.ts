@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, launchBrowser, MOBILE, newPage } from '../support/browser.ts';
 import { apiClient } from '../support/client.ts';
-import { ADMIN, readOutbox } from '../support/server.ts';
+import { ADMIN, waitForMail } from '../support/server.ts';
 import {
   abrir,
   avisos,
@@ -63,7 +63,7 @@ async function docente(
     const body = { email, nombres, apellidos, admin: opciones.admin ?? false, ...(opciones.colegio ? { colegio: opciones.colegio } : {}) };
     expect((await api(tokenAdmin).POST('/api/admin/usuarios/', { body })).response.status).toBe(201);
   }
-  const token = new URL(enlaceEnviadoA(email)).pathname.split('/').at(-1) ?? '';
+  const token = new URL(await enlaceEnviadoA(email)).pathname.split('/').at(-1) ?? '';
   const activacion = await api().POST('/api/usuarios/activar-cuenta/', {
     body: { token, password: CLAVE, password_confirmation: CLAVE },
   });
@@ -283,7 +283,7 @@ describe('contact', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Mensaje enviado!' }).isVisible()).toBe(true);
     expect(await page.content()).not.toContain(colega.email);
 
-    const correo = readOutbox(inject('dataDir')).find((m) => m.subject.startsWith(asunto));
+    const correo = await waitForMail(inject('dataDir'), (m) => m.subject.startsWith(asunto));
     expect(correo?.to).toContain(colega.email);
     expect(correo?.text).toContain('¿Compartimos la guía del taller?');
     const crudo = readFileSync(path.join(inject('dataDir'), 'outbox', correo?.file ?? ''), 'utf8');

@@ -86,7 +86,7 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
       .poll(() => page.getByRole('status').textContent())
       .toBe(`Se envió un correo a ${email} con las instrucciones para cambiar tu contraseña.`);
     expect((await page.context().cookies()).filter((c) => c.name.startsWith('ed_'))).toEqual([]);
-    const enlace = enlaceEnviadoA(email);
+    const enlace = await enlaceEnviadoA(email, '/cambiar-contraseña/');
     expect(new URL(enlace).pathname).toMatch(/^\/cambiar-contrase%C3%B1a\/[\w-]+$/);
     enlaces.set(ancho, { email, enlace });
     await page.getByRole('link', { name: 'Ingresar' }).click();

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ADMIN, type RunningServer, readOutbox, removeDir, root, runCli, startServer } from '../support/server.ts';
+import { ADMIN, lastLinkTo, type RunningServer, removeDir, root, runCli, startServer, waitForMail } from '../support/server.ts';
 
 const adminKey = (dataDir: string) =>
   import('node:fs').then((fs) => fs.readFileSync(path.join(dataDir, 'secretos', 'admin-key'), 'utf8').trim());
@@ -78,7 +78,7 @@ describe('one process per embedded database', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('Cuenta creada para cli@example.cl; se envió el correo de activación.\n');
     expect(result.code).toBe(0);
-    const mail = readOutbox(server.dataDir).find((m) => m.to === 'cli@example.cl');
+    const mail = await waitForMail(server.dataDir, (m) => m.to === 'cli@example.cl');
     expect(mail?.subject).toBe('Activa tu cuenta en Entre Docentes');
     expect(mail?.link).toMatch(new RegExp(`^${server.url}/activar-cuenta/[\\w-]{43}$`));
     const check = await fetch(`${server.url}/api/usuarios/activar-cuenta/?token=${mail?.link?.split('/').at(-1)}`);
@@ -93,11 +93,26 @@ describe('one process per embedded database', () => {
       'email;nombres;apellidos;colegio\nnuevo1@example.cl;Uno;Apellido;Escuela Básica Los Aromos\ncli@example.cl;Repetida;X;\nno-es-correo;Dos;Y;\n',
     );
     const result = await runCli(['importar', file], server.env);
-    expect(result.stdout).toContain('Línea 2: cuenta creada para nuevo1@example.cl.');
-    expect(result.stdout).toContain('Línea 3: ya existe una cuenta con cli@example.cl; se omitió.');
-    expect(result.stderr).toContain('Línea 4: Debe ingresar un email válido');
-    expect(result.stdout).toContain('1 creadas, 1 omitidas por existir, 1 con errores.');
+    expect(result.stdout).toContain('Línea 2: invitado nuevo1@example.cl.');
+    expect(result.stdout).toContain(
+      'Línea 3: omitido cli@example.cl: Ya existe una cuenta sin activar con ese email. Para enviarle un nuevo enlace de activación use «npm run usuarios -- reenviar --email cli@example.cl»',
+    );
+    expect(result.stderr).toContain('Línea 4: error: Debe ingresar un email válido');
+    expect(result.stdout).toContain('1 invitados, 1 omitidos, 1 con errores.');
     expect(result.code).toBe(1);
+  });
+
+  it('resends an activation link through the running server (issue 13): the old link stops working', async () => {
+    const viejo = await lastLinkTo(server.dataDir, 'cli@example.cl');
+    const result = await runCli(['reenviar', '--email', 'cli@example.cl'], server.env);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: 'Se envió un nuevo enlace de activación a cli@example.cl; el anterior ya no funciona.\n',
+    });
+    const nuevo = (await waitForMail(server.dataDir, (m) => m.to === 'cli@example.cl' && m.link !== viejo)).link ?? '';
+    const estado = async (link: string) =>
+      (await fetch(`${server.url}/api/usuarios/activar-cuenta/?token=${link.split('/').at(-1)}`)).status;
+    expect([await estado(viejo), await estado(nuevo)]).toEqual([404, 200]);
   });
 
   it('accepts a multipart POST from a script with no Origin header', async () => {
@@ -121,7 +136,7 @@ describe('HTTP behaviour of the shared server', () => {
     const res = await fetch(`${url()}/api/nada/`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ statusCode: 404 });
-    expect(await (await fetch(`${url()}/healthz`)).json()).toEqual({ status: 'ok', db: true, jobs: true });
+    expect(await (await fetch(`${url()}/healthz`)).json()).toMatchObject({ status: 'ok', db: true, jobs: true, razones: [] });
   });
 
   it('compresses API responses and keeps them out of shared caches', async () => {

@@ -1,6 +1,7 @@
 /**
  * Starts the built server (`node src/lib/server/main.server.ts`, as `npm start` does after the
- * build) on a free port and a fresh data directory, and reads what it mailed from the outbox.
+ * build) on a free port and a fresh data directory, and reads what it mailed from the outbox
+ * (waiting for it: the job runner sends mail right after the request that queued it).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -125,13 +126,31 @@ export function readOutbox(dataDir: string): OutboxMail[] {
   });
 }
 
-/** The link of the last mail sent to an address (an invitation or a password reset). */
-export function lastLinkTo(dataDir: string, email: string): string {
-  const correo = readOutbox(dataDir)
-    .filter((m) => m.to.includes(email))
-    .at(-1);
-  if (!correo?.link) throw new Error(`no mail with a link was sent to ${email}`);
-  return correo.link;
+/**
+ * Mail is sent by the server's job runner right after the request that queued it: waits (polls)
+ * for the newest outbox message that matches, up to `timeoutMs`.
+ */
+export async function waitForMail(dataDir: string, matches: (m: OutboxMail) => boolean, timeoutMs = 10_000): Promise<OutboxMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = readOutbox(dataDir).filter(matches).at(-1);
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error('no such mail arrived in the outbox');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The link of the last mail sent to an address whose link path starts with `ruta` (an invitation
+ * by default, '/cambiar-contraseña/' for a password reset), waiting for it to arrive.
+ */
+export async function lastLinkTo(dataDir: string, email: string, ruta = '/activar-cuenta/'): Promise<string> {
+  const mail = await waitForMail(
+    dataDir,
+    (m) => m.to.includes(email) && !!m.link && decodeURI(new URL(m.link).pathname).startsWith(ruta),
+  ).catch(() => undefined);
+  if (!mail?.link) throw new Error(`no mail with a ${ruta} link was sent to ${email}`);
+  return mail.link;
 }
 
 /** Runs `npm run usuarios -- …` the way an admin would, against the server's data directory. */

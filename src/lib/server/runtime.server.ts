@@ -9,8 +9,10 @@ import { paths, persistentSecret } from './data-dir.server.ts';
 import { type Database, openDatabase } from './db/client.server.ts';
 import { type AdminSeed, seedAdmin, seedCatalogos } from './db/seed.server.ts';
 import { createJobRunner, type JobRunner } from './jobs/runner.server.ts';
+import { createHealth } from './jobs/salud.server.ts';
 import type { Logger } from './log.server.ts';
 import { createMailer, type Mailer } from './mail/mailer.server.ts';
+import { createOutbox } from './mail/outbox.server.ts';
 import { createDiskStorage, type Storage } from './storage/storage.server.ts';
 
 export interface Runtime {
@@ -23,10 +25,14 @@ export interface Runtime {
   api: Api;
   adminKey: string;
   admin: AdminSeed;
-  close(): Promise<void>;
+  /** Stops the job runner (finishing or releasing its job within `graceMs`) and closes the database. */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
-export async function createRuntime(config: Config, log: Logger): Promise<Runtime> {
+/** The domain of the sender's address, for Message-ID headers. */
+const dominio = (from: string) => /@([^>\s]+)/.exec(from)?.[1] ?? 'entredocentes.cl';
+
+export async function createRuntime(config: Config, log: Logger, options: { servicio?: 'web' | 'worker' | 'cli' } = {}): Promise<Runtime> {
   const dirs = paths(config.dataDir);
   const database = await openDatabase(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { pgliteDir: dirs.pglite });
   try {
@@ -34,13 +40,16 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     await seedCatalogos(database.db);
     const admin = await seedAdmin(database.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: dirs.outbox, log });
-    const jobs = createJobRunner({ db: database.db, log: log.child({ component: 'jobs' }) });
+    const jobsLog = log.child({ component: 'jobs' });
+    const outbox = createOutbox({ db: database.db, mailer, log: jobsLog, domain: dominio(config.MAIL_FROM) });
+    const jobs = createJobRunner({ db: database.db, log: jobsLog, outbox, servicio: options.servicio ?? 'web' });
     const adminKey = persistentSecret(config.dataDir, 'admin-key');
     const storage = createDiskStorage(dirs.files);
-    const jobsInServer = config.JOBS_IN_SERVER;
+    // A worker, or a web server that runs the jobs, answers for its own runner; a web server with
+    // JOBS_IN_SERVER=false answers for the freshest worker's heartbeat.
+    const ownRunner = options.servicio === 'worker' || config.JOBS_IN_SERVER;
     const api = createApi({
       db: database.db,
-      mailer,
       log,
       config,
       storage,
@@ -49,7 +58,7 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
       now: () => new Date(),
       adminKey,
       secureCookies: config.PUBLIC_URL.startsWith('https:'),
-      health: async () => ({ db: await database.ping(), jobs: jobsInServer ? jobs.healthy() : true }),
+      health: createHealth({ db: database.db, ping: database.ping, runnerId: ownRunner ? jobs.id : undefined }),
     });
     return {
       config,
@@ -61,8 +70,8 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
       api,
       adminKey,
       admin,
-      async close() {
-        await jobs.stop();
+      async close(closeOptions) {
+        await jobs.stop(closeOptions);
         await database.close();
       },
     };

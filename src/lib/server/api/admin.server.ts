@@ -1,18 +1,24 @@
 /**
- * POST /api/admin/usuarios/: creates an account and sends its activation email. Used by admins
- * and by `npm run usuarios` while the server runs (PGlite admits one process, so the CLI talks to
+ * POST /api/admin/usuarios/: creates an account and sends its activation email;
+ * POST /api/admin/usuarios/{id}/reenviar-activacion/ (or by email, for the CLI) sends a fresh
+ * link. Used by admins and by `npm run usuarios` while the server runs (PGlite admits one process, so the CLI talks to
  * the running server with the local admin key from DATA_DIR instead of opening the database).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { z } from 'zod';
 import { invitacionSchema } from '../../validation/invitacion.ts';
-import { type TokenKeys, verifyAccessToken } from '../auth/tokens.server.ts';
+import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import { esAdmin } from '../services/actor.server.ts';
 import type { createInvitacionesService } from '../services/invitaciones.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
-import { body } from './input.server.ts';
+import { body, params } from './input.server.ts';
+import { idParam } from './schemas.server.ts';
+
+/** The CLI resends by email (it knows no ids). */
+const reenvioSchema = z.object({ email: invitacionSchema.shape.email });
 
 export const ADMIN_KEY_HEADER = 'x-admin-key';
 
@@ -30,12 +36,21 @@ export function adminRoutes(deps: { invitaciones: ReturnType<typeof createInvita
       return next();
     }
     const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-    const claims = m?.[1] ? verifyAccessToken(m[1], deps.keys) : null;
+    const claims = await verificarAcceso(m?.[1], deps.keys);
     if (!claims) throw noAutenticado();
     if (!esAdmin(claims)) throw sinPermisos();
     await next();
   });
-  return new Hono<AppEnv>({ strict: false }).post('/usuarios', soloAdmin, body(invitacionSchema), async (c) =>
-    c.json(await deps.invitaciones.invitar(c.req.valid('json')), 201),
+  const reenviada = ({ email }: { email: string }) => ({ detail: `Se envió un nuevo enlace de activación a ${email}`, email });
+  return (
+    new Hono<AppEnv>({ strict: false })
+      .post('/usuarios', soloAdmin, body(invitacionSchema), async (c) => c.json(await deps.invitaciones.invitar(c.req.valid('json')), 201))
+      // A fresh activation link (issue 13); the older link stops working.
+      .post('/usuarios/reenviar-activacion', soloAdmin, body(reenvioSchema), async (c) =>
+        c.json(reenviada(await deps.invitaciones.reenviar(c.req.valid('json')))),
+      )
+      .post('/usuarios/:id/reenviar-activacion', soloAdmin, params(idParam), async (c) =>
+        c.json(reenviada(await deps.invitaciones.reenviar(c.req.valid('param')))),
+      )
   );
 }

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { API_CACHE_CONTROL, API_HEADERS } from '../http/headers.server.ts';
+import type { Salud } from '../jobs/salud.server.ts';
 import type { Logger } from '../log.server.ts';
 import { createAyudaService } from '../services/ayuda.server.ts';
 import { createCapsulasService } from '../services/capsulas.server.ts';
@@ -28,12 +30,13 @@ import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { materialesRoutes, miniaturasMaterialesRoutes } from './materiales.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
+import { sinRuta } from './sin-ruta.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
 
 export interface ApiDeps extends ServiceContext {
   adminKey: string;
   secureCookies: boolean;
-  health: () => Promise<{ db: boolean; jobs: boolean }>;
+  health: () => Promise<Salud>;
 }
 
 const requestIdPattern = /^[\w.-]{8,64}$/;
@@ -43,7 +46,7 @@ export function createApi(deps: ApiDeps) {
   const catalogos = createCatalogosService(deps.db);
   const ayuda = createAyudaService(deps);
   const invitaciones = createInvitacionesService(deps, cuentas);
-  const keys = { secret: deps.jwtSecret, now: deps.now };
+  const keys = { secret: deps.jwtSecret, now: deps.now, sesiones: cuentas.sesiones };
   const manuales = createManualesService(deps);
   const capsulas = createCapsulasService(deps);
   const materiales = createMaterialesService(deps);
@@ -66,8 +69,9 @@ export function createApi(deps: ApiDeps) {
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);
-    // Per-user data: never stored by shared caches.
-    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'private, no-store');
+    for (const [name, value] of Object.entries(API_HEADERS)) c.header(name, value);
+    // Per-user data: never stored by any cache (media and thumbnails set their own).
+    if (!c.res.headers.has('cache-control')) c.header('cache-control', API_CACHE_CONTROL);
     log.info('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
 
@@ -88,14 +92,12 @@ export function createApi(deps: ApiDeps) {
     return errorResponse(500, { detail: 'Ocurrió un error inesperado. Inténtelo nuevamente.', statusCode: 500 });
   });
 
-  app.notFound((c) =>
-    errorResponse(404, { detail: `No existe el recurso ${c.req.method} ${new URL(c.req.url).pathname}`, statusCode: 404 }),
-  );
+  // 404 for an unknown path, 405 (with Allow) for a known path and another method.
+  app.notFound(sinRuta(app));
 
   app.get('/healthz', async (c) => {
-    const { db, jobs } = await deps.health();
-    const ok = db && jobs;
-    return c.json({ status: ok ? ('ok' as const) : ('degraded' as const), db, jobs }, ok ? 200 : 503);
+    const salud = await deps.health();
+    return c.json(salud, salud.status === 'ok' ? 200 : 503);
   });
 
   app.route('/auth', authRoutes(cuentas, { secureCookies: deps.secureCookies }));

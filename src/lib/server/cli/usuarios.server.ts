@@ -1,8 +1,9 @@
 /**
  * `npm run usuarios -- crear --email ... --nombres ... --apellidos ... [--rut ...] [--colegio ...] [--admin]`
  * `npm run usuarios -- importar roster.csv`
+ * `npm run usuarios -- reenviar --email ...`
  *
- * Creates teacher accounts and sends their activation emails. With the embedded database and a
+ * Creates teacher accounts and queues their activation emails, or a fresh activation link. With the embedded database and a
  * server running, it goes through the server's admin endpoint (the database admits one process);
  * otherwise it opens the database itself.
  */
@@ -20,16 +21,19 @@ import { parseCsv } from './csv.server.ts';
 const USO = `Uso:
   npm run usuarios -- crear --email CORREO --nombres "NOMBRES" --apellidos "APELLIDOS" [--rut RUT] [--colegio "COLEGIO"] [--admin]
   npm run usuarios -- importar ARCHIVO.csv
+  npm run usuarios -- reenviar --email CORREO   (nuevo enlace de activación; el anterior deja de funcionar)
 
 El CSV lleva una fila de encabezado con las columnas email, nombres, apellidos y, si se quiere,
 rut, colegio y admin (si/no). Se aceptan comas o punto y coma como separador.`;
 
 type Outcome =
-  | { kind: 'creado'; email: string; colegioCreado: boolean }
-  | { kind: 'existente'; email: string }
+  | { kind: 'invitado'; email: string; colegioCreado: boolean }
+  | { kind: 'omitido'; email: string; motivo: string }
   | { kind: 'error'; mensaje: string };
 
 type Invitar = (input: Record<string, unknown>) => Promise<Outcome>;
+/** A fresh activation link: the address it went to, or why not. */
+type Reenviar = (email: string) => Promise<{ ok: true; email: string } | { ok: false; mensaje: string }>;
 
 function describe(error: unknown): string {
   if (error instanceof ApiError) {
@@ -39,29 +43,44 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Through the running server's admin endpoint. */
-function viaServer(url: string, adminKey: string): Invitar {
-  return async (input) => {
-    let response: Response;
+interface Respuesta {
+  status: number;
+  body: { detail?: string; errors?: Record<string, string[]>; colegio_creado?: boolean; email?: string };
+}
+
+const mensajeDe = ({ status, body }: Respuesta) => {
+  const fields = Object.values(body.errors ?? {}).flat();
+  return fields.length > 0 ? fields.join('; ') : (body.detail ?? `HTTP ${status}`);
+};
+
+/** Through the running server's admin endpoints. */
+function viaServer(url: string, adminKey: string): { invitar: Invitar; reenviar: Reenviar } {
+  async function post(ruta: string, input: unknown): Promise<Respuesta | string> {
     try {
-      response = await fetch(new URL('/api/admin/usuarios/', url), {
+      const response = await fetch(new URL(ruta, url), {
         method: 'POST',
         headers: { 'content-type': 'application/json', [ADMIN_KEY_HEADER]: adminKey },
         body: JSON.stringify(input),
       });
+      return { status: response.status, body: (await response.json().catch(() => ({}))) as Respuesta['body'] };
     } catch (error) {
-      return { kind: 'error', mensaje: `No se pudo contactar al servidor en ${url}: ${describe(error)}` };
+      return `No se pudo contactar al servidor en ${url}: ${describe(error)}`;
     }
-    const body = (await response.json().catch(() => ({}))) as {
-      detail?: string;
-      errors?: Record<string, string[]>;
-      colegio_creado?: boolean;
-    };
-    const email = String(input.email ?? '');
-    if (response.status === 201) return { kind: 'creado', email, colegioCreado: body.colegio_creado === true };
-    if (response.status === 409) return { kind: 'existente', email };
-    const fields = Object.values(body.errors ?? {}).flat();
-    return { kind: 'error', mensaje: fields.length > 0 ? fields.join('; ') : (body.detail ?? `HTTP ${response.status}`) };
+  }
+  return {
+    async invitar(input) {
+      const res = await post('/api/admin/usuarios/', input);
+      if (typeof res === 'string') return { kind: 'error', mensaje: res };
+      const email = String(input.email ?? '');
+      if (res.status === 201) return { kind: 'invitado', email, colegioCreado: res.body.colegio_creado === true };
+      if (res.status === 409) return { kind: 'omitido', email, motivo: mensajeDe(res) };
+      return { kind: 'error', mensaje: mensajeDe(res) };
+    },
+    async reenviar(email) {
+      const res = await post('/api/admin/usuarios/reenviar-activacion/', { email });
+      if (typeof res === 'string') return { ok: false, mensaje: res };
+      return res.status === 200 ? { ok: true, email: res.body.email ?? email } : { ok: false, mensaje: mensajeDe(res) };
+    },
   };
 }
 
@@ -81,26 +100,39 @@ async function run(argv: string[]): Promise<number> {
   const log = createLogger(config.LOG_LEVEL === 'debug' ? 'debug' : 'warn', { service: 'cli' });
 
   let invitar: Invitar;
+  let reenviar: Reenviar;
   let cleanup = async () => {};
   const server = config.DATABASE_URL ? null : await runningServer(config.dataDir);
   if (server) {
-    invitar = viaServer(server.url, persistentSecret(config.dataDir, 'admin-key'));
+    ({ invitar, reenviar } = viaServer(server.url, persistentSecret(config.dataDir, 'admin-key')));
   } else {
     const lock = config.DATABASE_URL ? null : acquireLock(config.dataDir, 'npm run usuarios');
-    const runtime = await createRuntime(config, log);
+    const runtime = await createRuntime(config, log, { servicio: 'cli' });
     cleanup = async () => {
+      // One attempt at the queued mail now; if the mail server does not answer, the server's (or
+      // the worker's) job runner retries it.
+      await runtime.jobs.drainMail().catch(() => undefined);
       await runtime.close();
       lock?.release();
     };
+    const { invitaciones } = runtime.api.services;
     invitar = async (input) => {
       const parsed = invitacionSchema.safeParse(input);
       if (!parsed.success) return { kind: 'error', mensaje: Object.values(fieldErrors(parsed.error)).flat().join('; ') };
       try {
-        const result = await runtime.api.services.invitaciones.invitar(parsed.data);
-        return { kind: 'creado', email: result.usuario.email, colegioCreado: result.colegio_creado };
+        const result = await invitaciones.invitar(parsed.data);
+        return { kind: 'invitado', email: result.usuario.email, colegioCreado: result.colegio_creado };
       } catch (error) {
-        if (error instanceof ApiError && error.status === 409) return { kind: 'existente', email: parsed.data.email };
+        if (error instanceof ApiError && error.status === 409)
+          return { kind: 'omitido', email: parsed.data.email, motivo: describe(error) };
         return { kind: 'error', mensaje: describe(error) };
+      }
+    };
+    reenviar = async (email) => {
+      try {
+        return { ok: true, ...(await invitaciones.reenviar({ email })) };
+      } catch (error) {
+        return { ok: false, mensaje: describe(error) };
       }
     };
   }
@@ -120,14 +152,23 @@ async function run(argv: string[]): Promise<number> {
         strict: true,
       });
       const outcome = await invitar(values);
-      if (outcome.kind === 'creado') {
+      if (outcome.kind === 'invitado') {
         process.stdout.write(`Cuenta creada para ${outcome.email}; se envió el correo de activación.\n`);
         if (outcome.colegioCreado) process.stdout.write(`Se agregó el colegio nuevo «${values.colegio}».\n`);
         return 0;
       }
-      process.stderr.write(
-        outcome.kind === 'existente' ? `Ya existe una cuenta con ${outcome.email}; no se creó otra.\n` : `${outcome.mensaje}\n`,
-      );
+      process.stderr.write(outcome.kind === 'omitido' ? `${outcome.motivo}\n` : `${outcome.mensaje}\n`);
+      return 1;
+    }
+    if (command === 'reenviar') {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' } }, strict: true });
+      if (!values.email) throw new Error(USO);
+      const result = await reenviar(values.email);
+      if (result.ok) {
+        process.stdout.write(`Se envió un nuevo enlace de activación a ${result.email}; el anterior ya no funciona.\n`);
+        return 0;
+      }
+      process.stderr.write(`${result.mensaje}\n`);
       return 1;
     }
     if (command === 'importar') {
@@ -145,30 +186,26 @@ async function run(argv: string[]): Promise<number> {
       );
       const missing = ['email', 'nombres', 'apellidos'].filter((c) => !columns.includes(c));
       if (missing.length > 0) throw new Error(`Faltan columnas en el encabezado: ${missing.join(', ')}.\n\n${USO}`);
-      let creados = 0;
-      let existentes = 0;
-      let errores = 0;
+      // Each line is reported as 'invitado', 'omitido' (with why) or 'error' (with why).
+      const cuenta = { invitado: 0, omitido: 0, error: 0 };
       for (const row of data) {
         const input: Record<string, string> = {};
         columns.forEach((c, i) => {
           input[c] = row.values[i]?.trim() ?? '';
         });
         const outcome = await invitar(input);
-        if (outcome.kind === 'creado') {
-          creados++;
-          process.stdout.write(
-            `Línea ${row.line}: cuenta creada para ${outcome.email}${outcome.colegioCreado ? ` (colegio nuevo «${input.colegio}»)` : ''}.\n`,
-          );
-        } else if (outcome.kind === 'existente') {
-          existentes++;
-          process.stdout.write(`Línea ${row.line}: ya existe una cuenta con ${outcome.email}; se omitió.\n`);
+        cuenta[outcome.kind]++;
+        if (outcome.kind === 'invitado') {
+          const colegio = outcome.colegioCreado ? ` (colegio nuevo «${input.colegio}»)` : '';
+          process.stdout.write(`Línea ${row.line}: invitado ${outcome.email}${colegio}.\n`);
+        } else if (outcome.kind === 'omitido') {
+          process.stdout.write(`Línea ${row.line}: omitido ${outcome.email}: ${outcome.motivo}\n`);
         } else {
-          errores++;
-          process.stderr.write(`Línea ${row.line}: ${outcome.mensaje}\n`);
+          process.stderr.write(`Línea ${row.line}: error: ${outcome.mensaje}\n`);
         }
       }
-      process.stdout.write(`\n${creados} creadas, ${existentes} omitidas por existir, ${errores} con errores.\n`);
-      return errores > 0 ? 1 : 0;
+      process.stdout.write(`\n${cuenta.invitado} invitados, ${cuenta.omitido} omitidos, ${cuenta.error} con errores.\n`);
+      return cuenta.error > 0 ? 1 : 0;
     }
     process.stderr.write(`${USO}\n`);
     return command ? 2 : 0;

@@ -454,3 +454,46 @@ export const trabajos = pgTable(
   },
   (t) => [index('trabajos_pendientes_idx').on(t.estado, t.ejecutar_desde)],
 );
+
+// ── Mail outbox and job runner heartbeats (issue 13) ────────────────────────────────────────────
+
+/**
+ * Every email, written in the same transaction as the change that causes it and sent by the job
+ * runner with retries. `message_id` is stable across retries, so a resend after a crash between
+ * the mail server's acceptance and the 'enviado' mark is deduplicated by receivers.
+ */
+export const correos = pgTable(
+  'correos',
+  {
+    id: serial('id').primaryKey(),
+    message_id: text('message_id').notNull().unique(),
+    para: text('para').notNull(),
+    asunto: text('asunto').notNull(),
+    texto: text('texto').notNull(),
+    html: text('html').notNull(),
+    responder_a: text('responder_a'),
+    /** The action link the message carries, for the log line (never the body). */
+    enlace: text('enlace'),
+    estado: text('estado', { enum: ['pendiente', 'enviado', 'fallido'] })
+      .notNull()
+      .default('pendiente'),
+    intentos: integer('intentos').notNull().default(0),
+    /** When the next attempt is due; pushed forward by a lease while an attempt runs. */
+    proximo_intento: timestamp('proximo_intento', { withTimezone: true }).notNull().defaultNow(),
+    ultimo_error: text('ultimo_error'),
+    fecha_creacion: creado(),
+    fecha_envio: timestamp('fecha_envio', { withTimezone: true }),
+  },
+  (t) => [index('correos_pendientes_idx').on(t.estado, t.proximo_intento)],
+);
+
+/** One row per running job runner (web server or `npm run worker`), its heartbeat every ~10 s. */
+export const ejecutores = pgTable('ejecutores', {
+  id: text('id').primaryKey(),
+  /** 'web' or 'worker', with host and pid, for people reading the table. */
+  servicio: text('servicio').notNull(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  iniciado: timestamp('iniciado', { withTimezone: true }).notNull().defaultNow(),
+  latido: timestamp('latido', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,8 +1,12 @@
-/** Messages to the help centre: stored, then delivered to HELP_EMAIL with the sender as reply-to. */
+/**
+ * Messages to the help centre: stored and queued for HELP_EMAIL (with the sender as reply-to) in
+ * one transaction, so an accepted request is exactly one stored message and one mail.
+ */
 import { eq } from 'drizzle-orm';
 import type { AyudaInput } from '../../validation/cuentas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { mensajesAyuda, usuarios } from '../db/schema.server.ts';
+import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { nombreCorto } from './usuarios.server.ts';
@@ -12,9 +16,11 @@ export function createAyudaService(ctx: ServiceContext) {
     async enviar(idUsuario: number, input: AyudaInput): Promise<void> {
       const [sender] = await ctx.db.select().from(usuarios).where(eq(usuarios.id, idUsuario));
       if (!sender) throw new ApiError(404, 'Usuario no encontrado');
-      await ctx.db.insert(mensajesAyuda).values({ id_usuario_sender: sender.id, asunto: input.asunto, mensaje: input.mensaje });
       const rendered = plantillas.ayuda({ nombre: nombreCorto(sender), email: sender.email }, input.asunto, input.mensaje);
-      await ctx.mailer.send({ to: ctx.config.HELP_EMAIL, replyTo: sender.email, ...rendered });
+      await ctx.db.transaction(async (tx) => {
+        await tx.insert(mensajesAyuda).values({ id_usuario_sender: sender.id, asunto: input.asunto, mensaje: input.mensaje });
+        await encolarCorreo(tx, { to: ctx.config.HELP_EMAIL, replyTo: sender.email, ...rendered });
+      });
     },
   };
 }

@@ -4,13 +4,15 @@
  * The receiver's address never reaches the sender, and the directory cannot be used to send mail
  * in bulk (CONTACTOS_POR_HORA per sender).
  */
-import { and, asc, count, eq, exists, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { ContactoInput } from '../../validation/cuentas.ts';
 import { numPaginas } from '../../validation/listas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { createRateLimiter, type Limit } from '../auth/rate-limit.server.ts';
-import { mensajesContacto, perfilAreas, perfilColegios, perfilesDocentes, usuarios } from '../db/schema.server.ts';
+import type { Db } from '../db/client.server.ts';
+import { limitesIntentos, mensajesContacto, perfilAreas, perfilColegios, perfilesDocentes, usuarios } from '../db/schema.server.ts';
 import { terminos } from '../db/search.server.ts';
+import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { cargarPerfiles, fotoUrl, nombreCorto, type PerfilDocente, type Usuario } from './usuarios.server.ts';
@@ -51,6 +53,28 @@ function coincideNombre(q: string | undefined): SQL | undefined {
   if (palabras.length === 0) return undefined;
   const nombre = sql`' ' || lower(public.f_unaccent(${usuarios.primer_nombre} || ' ' || ${usuarios.segundo_nombre} || ' ' || ${usuarios.apellido_paterno} || ' ' || ${usuarios.apellido_materno}))`;
   return and(...palabras.map((p) => sql`${nombre} like ${`% ${p}%`}`));
+}
+
+/**
+ * Takes one of `limit.max` slots of the key's current window in a single statement (the row is
+ * locked by the upsert, so concurrent requests count one after another); false when none is left.
+ */
+async function tomarCupo(db: Db, clave: string, limit: Limit, at: Date): Promise<boolean> {
+  const windowStart = new Date(at.getTime() - limit.windowSeconds * 1000).toISOString();
+  const nueva = sql`${limitesIntentos.ventana_inicio} < ${windowStart}`;
+  const rows = await db
+    .insert(limitesIntentos)
+    .values({ clave, ventana_inicio: at, intentos: 1 })
+    .onConflictDoUpdate({
+      target: limitesIntentos.clave,
+      set: {
+        intentos: sql`case when ${nueva} then 1 else ${limitesIntentos.intentos} + 1 end`,
+        ventana_inicio: sql`case when ${nueva} then ${at.toISOString()}::timestamptz else ${limitesIntentos.ventana_inicio} end`,
+      },
+      setWhere: or(nueva, lt(limitesIntentos.intentos, limit.max)),
+    })
+    .returning({ intentos: limitesIntentos.intentos });
+  return rows.length > 0;
 }
 
 function demasiadosMensajes(segundos: number): ApiError {
@@ -159,23 +183,27 @@ export function createComunidadService(ctx: ServiceContext) {
       const receiver = await usuarioActivo(idReceiver);
       const [sender] = await db.select().from(usuarios).where(eq(usuarios.id, idSender));
       if (!sender) throw new ApiError(401, 'Debe iniciar sesión para continuar');
-      const clave = `contacto:usuario:${sender.id}`;
-      const espera = await limiter.blockedFor(clave, CONTACTOS_POR_HORA);
-      if (espera > 0) throw demasiadosMensajes(espera);
-      await limiter.hit(clave, CONTACTOS_POR_HORA);
-      await db.insert(mensajesContacto).values({
-        id_usuario_sender: sender.id,
-        id_usuario_receiver: receiver.id,
-        asunto: input.asunto,
-        mensaje: input.mensaje,
-      });
       const rendered = plantillas.contacto(
         { nombre: nombreCorto(sender), email: sender.email },
         receiver.primer_nombre,
         input.asunto,
         input.mensaje,
       );
-      await ctx.mailer.send({ to: receiver.email, replyTo: sender.email, ...rendered });
+      // The slot, the stored message and the queued mail are one transaction: a refused or
+      // failed request spends no slot, and two requests at once cannot both take the last one.
+      const clave = `contacto:usuario:${sender.id}`;
+      const aceptado = await db.transaction(async (tx) => {
+        if (!(await tomarCupo(tx, clave, CONTACTOS_POR_HORA, ctx.now()))) return false;
+        await tx.insert(mensajesContacto).values({
+          id_usuario_sender: sender.id,
+          id_usuario_receiver: receiver.id,
+          asunto: input.asunto,
+          mensaje: input.mensaje,
+        });
+        await encolarCorreo(tx, { to: receiver.email, replyTo: sender.email, ...rendered });
+        return true;
+      });
+      if (!aceptado) throw demasiadosMensajes(Math.max(1, await limiter.blockedFor(clave, CONTACTOS_POR_HORA)));
       ctx.log.info('contact message sent', { senderId: sender.id, receiverId: receiver.id });
     },
   };

@@ -3,12 +3,11 @@ import type { Config } from '../config.server.ts';
 import type { Db } from '../db/client.server.ts';
 import type { JobRunner } from '../jobs/runner.server.ts';
 import type { Logger } from '../log.server.ts';
-import type { Mailer } from '../mail/mailer.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 
+/** Services never send mail themselves: they queue it (mail/outbox.server.ts) in their transaction. */
 export interface ServiceContext {
   db: Db;
-  mailer: Mailer;
   log: Logger;
   config: Pick<
     Config,

@@ -7,7 +7,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { LoginInput } from '../../validation/cuentas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../auth/password.server.ts';
-import { createRateLimiter, type Limit } from '../auth/rate-limit.server.ts';
+import { type Backoff, backoffWait, createAttemptStore, createRateLimiter, fixedWait, type Limit } from '../auth/rate-limit.server.ts';
 import {
   ACTIVATION_SECONDS,
   hashToken,
@@ -16,16 +16,23 @@ import {
   randomToken,
   signAccessToken,
 } from '../auth/tokens.server.ts';
+import type { Db } from '../db/client.server.ts';
 import { tokensCuenta, tokensRefresh, usuarios } from '../db/schema.server.ts';
+import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { createSesionesService } from './sesiones.server.ts';
 import { nombreCorto, obtenerUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
 const CREDENCIALES_INCORRECTAS = 'Usuario y/o contraseña incorrectos';
 export const TOKEN_INVALIDO = 'Token inválido o expirado';
 
-const LOGIN_POR_CUENTA: Limit = { max: 5, windowSeconds: 15 * 60 };
-const LOGIN_POR_DIRECCION: Limit = { max: 20, windowSeconds: 15 * 60 };
+/** Sign-in throttling (decision 0023): failures only, per account and address pair, per account, per address. */
+const LOGIN_POR_PAR: Limit = { max: 10, windowSeconds: 15 * 60 };
+const LOGIN_POR_CUENTA: Backoff = { free: 5, maxSeconds: 60, windowSeconds: 15 * 60 };
+const LOGIN_POR_DIRECCION: Limit = { max: 200, windowSeconds: 15 * 60 };
+/** An address where the account signed in within this time skips the account and address limits. */
+const DIRECCION_CONOCIDA_SEGUNDOS = 90 * 24 * 60 * 60;
 const RECUPERAR_POR_DIRECCION: Limit = { max: 5, windowSeconds: 15 * 60 };
 const RECUPERAR_POR_CUENTA: Limit = { max: 3, windowSeconds: 60 * 60 };
 /** A refresh token reused within this many seconds of its rotation is a race between tabs, not a replay. */
@@ -42,18 +49,17 @@ export interface Sesion {
 const normalizarEmail = (email: string) => email.trim().toLowerCase();
 
 function demasiadosIntentos(seconds: number): ApiError {
-  const minutos = Math.max(1, Math.ceil(seconds / 60));
-  return new ApiError(
-    429,
-    `Demasiados intentos. Espere ${minutos} ${minutos === 1 ? 'minuto' : 'minutos'} antes de volver a intentarlo.`,
-    {},
-    { 'Retry-After': String(seconds) },
-  );
+  const [n, unidad] = seconds < 60 ? [seconds, 'segundo'] : [Math.ceil(seconds / 60), 'minuto'];
+  const espera = `${n} ${unidad}${n === 1 ? '' : 's'}`;
+  const headers = { 'Retry-After': String(seconds) };
+  return new ApiError(429, `Demasiados intentos. Espere ${espera} antes de volver a intentarlo.`, {}, headers);
 }
 
 export function createCuentasService(ctx: ServiceContext) {
   const { db, now } = ctx;
   const limiter = createRateLimiter(db, now);
+  const intentos = createAttemptStore(db, now);
+  const sesiones = createSesionesService(ctx);
 
   async function buscarPorEmail(email: string): Promise<UsuarioRow | undefined> {
     const [row] = await db
@@ -68,22 +74,8 @@ export function createCuentasService(ctx: ServiceContext) {
     await db.insert(tokensRefresh).values({ id_usuario: user.id, familia, token_hash: hashToken(refresh), expira });
     const usuario = await obtenerUsuario(db, user.id);
     if (!usuario) throw new ApiError(401, 'La sesión expiró. Ingrese nuevamente.');
-    const access = signAccessToken({ sub: user.id, groups: user.groups }, { secret: ctx.jwtSecret, now });
+    const access = signAccessToken({ sub: user.id, groups: user.groups, sid: familia }, { secret: ctx.jwtSecret, now });
     return { access, refresh, refreshExpira: expira, usuario };
-  }
-
-  async function revocarFamilia(familia: string) {
-    await db
-      .update(tokensRefresh)
-      .set({ revocado: now() })
-      .where(and(eq(tokensRefresh.familia, familia), isNull(tokensRefresh.revocado)));
-  }
-
-  async function revocarTodo(idUsuario: number) {
-    await db
-      .update(tokensRefresh)
-      .set({ revocado: now() })
-      .where(and(eq(tokensRefresh.id_usuario, idUsuario), isNull(tokensRefresh.revocado)));
   }
 
   /** A valid, unused, unexpired token of the given kind, with its user. */
@@ -103,30 +95,54 @@ export function createCuentasService(ctx: ServiceContext) {
     return row;
   }
 
-  async function crearTokenCuenta(idUsuario: number, tipo: 'activacion' | 'recuperacion'): Promise<string> {
+  /**
+   * A new link of the given kind, mailed through the outbox, inside the caller's transaction.
+   * Only the newest link works: older ones are spent, and their unsent mails retired.
+   */
+  async function enviarEnlace(tx: Db, user: UsuarioRow, tipo: 'activacion' | 'recuperacion'): Promise<string> {
     const token = randomToken();
     const expira = new Date(now().getTime() + (tipo === 'activacion' ? ACTIVATION_SECONDS : RESET_SECONDS) * 1000);
-    await db.transaction(async (tx) => {
-      // Only the newest link works: an older one is spent when a new one is sent.
-      await tx
-        .update(tokensCuenta)
-        .set({ usado: now() })
-        .where(and(eq(tokensCuenta.id_usuario, idUsuario), eq(tokensCuenta.tipo, tipo), isNull(tokensCuenta.usado)));
-      await tx.insert(tokensCuenta).values({ id_usuario: idUsuario, tipo, token_hash: hashToken(token), expira });
-    });
-    return token;
+    await tx
+      .update(tokensCuenta)
+      .set({ usado: now() })
+      .where(and(eq(tokensCuenta.id_usuario, user.id), eq(tokensCuenta.tipo, tipo), isNull(tokensCuenta.usado)));
+    await tx.insert(tokensCuenta).values({ id_usuario: user.id, tipo, token_hash: hashToken(token), expira });
+    const ruta = tipo === 'activacion' ? '/activar-cuenta/' : '/cambiar-contraseña/';
+    const base = new URL(encodeURI(ruta), ctx.config.PUBLIC_URL).toString();
+    const link = `${base}${token}`;
+    const rendered =
+      tipo === 'activacion' ? plantillas.activacion(nombreCorto(user), link) : plantillas.recuperacion(user.primer_nombre, link);
+    await encolarCorreo(tx, { to: user.email, ...rendered, link }, { reemplaza: base });
+    return link;
   }
 
-  const enlace = (ruta: string, token: string) => new URL(encodeURI(`${ruta}${token}`), ctx.config.PUBLIC_URL).toString();
-
   return {
+    /** The session state that guards check access tokens against. */
+    sesiones,
+
+    /**
+     * Signs in. Failures are counted per account and address pair (a flat limit that stops one
+     * address guessing one account), per account (a growing delay, so guesses from many addresses
+     * are slowed, never a long refusal) and per address (sized for a school behind one address).
+     * An address where the account signed in before skips the last two: the owner is not locked
+     * out by someone else's failures.
+     */
     async login(input: LoginInput, direccion: string): Promise<Sesion> {
       const email = normalizarEmail(input.email);
-      const claveCuenta = `login:cuenta:${email}`;
-      const claveDireccion = `login:ip:${direccion}`;
+      const par = JSON.stringify([email, direccion]);
+      const claves = {
+        par: `login:par:${par}`,
+        conocida: `login:conocida:${par}`,
+        cuenta: `login:cuenta:${email}`,
+        direccion: `login:ip:${direccion}`,
+      };
+      const filas = await intentos.read(Object.values(claves));
+      const at = now();
+      const conocida = (filas.get(claves.conocida)?.ventana_inicio.getTime() ?? 0) + DIRECCION_CONOCIDA_SEGUNDOS * 1000 > at.getTime();
       const bloqueo = Math.max(
-        await limiter.blockedFor(claveCuenta, LOGIN_POR_CUENTA),
-        await limiter.blockedFor(claveDireccion, LOGIN_POR_DIRECCION),
+        fixedWait(filas.get(claves.par), LOGIN_POR_PAR, at),
+        conocida ? 0 : backoffWait(filas.get(claves.cuenta), LOGIN_POR_CUENTA, at),
+        conocida ? 0 : fixedWait(filas.get(claves.direccion), LOGIN_POR_DIRECCION, at),
       );
       if (bloqueo > 0) throw demasiadosIntentos(bloqueo);
 
@@ -134,11 +150,13 @@ export function createCuentasService(ctx: ServiceContext) {
       // Verify against a dummy hash when there is no usable account, so timing does not tell.
       const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
       if (!user?.activo || !user.password_hash || !ok) {
-        await limiter.hit(claveCuenta, LOGIN_POR_CUENTA);
-        await limiter.hit(claveDireccion, LOGIN_POR_DIRECCION);
+        await intentos.hit(claves.par, LOGIN_POR_PAR);
+        await intentos.fail(claves.cuenta, LOGIN_POR_CUENTA);
+        await intentos.hit(claves.direccion, LOGIN_POR_DIRECCION);
         throw new ApiError(401, CREDENCIALES_INCORRECTAS, { non_field_errors: [CREDENCIALES_INCORRECTAS] });
       }
-      await limiter.reset(claveCuenta);
+      await intentos.reset(claves.par);
+      await intentos.mark(claves.conocida);
       if (needsRehash(user.password_hash)) {
         await db
           .update(usuarios)
@@ -160,7 +178,7 @@ export function createCuentasService(ctx: ServiceContext) {
       if (row.rotado) {
         const since = (now().getTime() - row.rotado.getTime()) / 1000;
         if (since > ROTATION_GRACE_SECONDS) {
-          await revocarFamilia(row.familia);
+          await sesiones.revocarFamilia(row.familia);
           ctx.log.warn('refresh token replay; family revoked', { userId: row.id_usuario, family: row.familia });
           throw expirada();
         }
@@ -183,7 +201,7 @@ export function createCuentasService(ctx: ServiceContext) {
         .select()
         .from(tokensRefresh)
         .where(eq(tokensRefresh.token_hash, hashToken(refresh)));
-      if (row) await revocarFamilia(row.familia);
+      if (row) await sesiones.revocarFamilia(row.familia);
     },
 
     async verificarActivacion(token: string): Promise<{ email: string }> {
@@ -223,9 +241,7 @@ export function createCuentasService(ctx: ServiceContext) {
       if (!user) throw new ApiError(404, 'Usuario no encontrado');
       if (!user.activo) throw new ApiError(403, 'Usuario no activo');
       await limiter.hit(claveCuenta, RECUPERAR_POR_CUENTA);
-      const token = await crearTokenCuenta(user.id, 'recuperacion');
-      const link = enlace('/cambiar-contraseña/', token);
-      await ctx.mailer.send({ to: user.email, ...plantillas.recuperacion(user.primer_nombre, link), link });
+      await db.transaction((tx) => enviarEnlace(tx, user, 'recuperacion'));
       return { email: user.email };
     },
 
@@ -249,16 +265,16 @@ export function createCuentasService(ctx: ServiceContext) {
         if (spent.length === 0) throw new ApiError(404, TOKEN_INVALIDO);
         await tx.update(usuarios).set({ password_hash: hash }).where(eq(usuarios.id, row.usuario.id));
       });
-      await revocarTodo(row.usuario.id);
+      await sesiones.revocarUsuario(row.usuario.id);
       ctx.log.info('password changed', { userId: row.usuario.id });
     },
 
-    /** Sends (or re-sends) the activation link of an account that is not active yet. */
-    async enviarActivacion(user: UsuarioRow): Promise<string> {
-      const token = await crearTokenCuenta(user.id, 'activacion');
-      const link = enlace('/activar-cuenta/', token);
-      await ctx.mailer.send({ to: user.email, ...plantillas.activacion(nombreCorto(user), link), link });
-      return link;
+    /**
+     * Queues (or re-queues) the activation link of an account that is not active yet; inside `tx`
+     * when given, so the account and its mail are committed together.
+     */
+    async enviarActivacion(user: UsuarioRow, tx?: Db): Promise<string> {
+      return tx ? enviarEnlace(tx, user, 'activacion') : db.transaction((t) => enviarEnlace(t, user, 'activacion'));
     },
   };
 }

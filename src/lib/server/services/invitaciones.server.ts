@@ -13,6 +13,19 @@ import type { CuentasService } from './cuentas.server.ts';
 import { obtenerUsuario, type Usuario } from './usuarios.server.ts';
 
 export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese email';
+export const CUENTA_ACTIVA = 'La cuenta ya está activa';
+
+/** The 409 for an invitation to an address that has an account waiting for activation. */
+export function cuentaSinActivar(email: string, id: number): ApiError {
+  const mensaje = `Ya existe una cuenta sin activar con ese email. Para enviarle un nuevo enlace de activación use «npm run usuarios -- reenviar --email ${email}» o POST /api/admin/usuarios/${id}/reenviar-activacion/.`;
+  return new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [mensaje] } });
+}
+
+async function yaExiste(db: Db, email: string): Promise<ApiError> {
+  const [row] = await db.select({ id: usuarios.id, activo: usuarios.activo }).from(usuarios).where(eq(usuarios.email, email));
+  if (row && !row.activo) return cuentaSinActivar(email, row.id);
+  return new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
+}
 
 function partir(texto: string): [string, string] {
   const [first = '', ...rest] = texto.trim().split(/\s+/);
@@ -41,6 +54,7 @@ export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasS
       const [primer_nombre, segundo_nombre] = partir(input.nombres);
       const [apellido_paterno, apellido_materno] = partir(input.apellidos);
       const colegio = input.colegio ? await colegioPorNombre(db, input.colegio) : undefined;
+      // The account, its profile, its activation token and its mail are committed together.
       const row = await db.transaction(async (tx) => {
         const [created] = await tx
           .insert(usuarios)
@@ -56,26 +70,32 @@ export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasS
           })
           .onConflictDoNothing()
           .returning();
-        if (!created) throw new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
+        if (!created) throw await yaExiste(tx, input.email);
         if (!input.admin) {
           await tx.insert(perfilesDocentes).values({ id_usuario: created.id });
           if (colegio) await tx.insert(perfilColegios).values({ id_usuario: created.id, id_colegio: colegio.id });
         }
+        await cuentas.enviarActivacion(created, tx);
         return created;
       });
-      await cuentas.enviarActivacion(row);
       ctx.log.info('account invited', { userId: row.id, admin: input.admin });
       const usuario = await obtenerUsuario(db, row.id);
       if (!usuario) throw new Error('invited user vanished');
       return { usuario, activacion_enviada: true, colegio_creado: colegio?.creado ?? false };
     },
 
-    /** Re-sends the activation link of a user that has not activated yet. */
-    async reenviar(email: string): Promise<void> {
-      const [row] = await db.select().from(usuarios).where(eq(usuarios.email, email.trim().toLowerCase()));
+    /**
+     * A fresh activation link for an account that has not been activated (by id, or by email for
+     * the CLI); the previous link stops working.
+     */
+    async reenviar(cual: { id: number } | { email: string }): Promise<{ email: string }> {
+      const where = 'id' in cual ? eq(usuarios.id, cual.id) : eq(usuarios.email, cual.email.trim().toLowerCase());
+      const [row] = await db.select().from(usuarios).where(where);
       if (!row) throw new ApiError(404, 'Usuario no encontrado');
-      if (row.activo) throw new ApiError(409, 'La cuenta ya está activa');
+      if (row.activo) throw new ApiError(409, CUENTA_ACTIVA);
       await cuentas.enviarActivacion(row);
+      ctx.log.info('activation re-sent', { userId: row.id });
+      return { email: row.email };
     },
   };
 }
