@@ -1,14 +1,11 @@
 /** PDF tools from poppler-utils: page count (and a real-PDF check), and a first-page thumbnail. */
-import { execFile } from 'node:child_process';
 import { rename, rm } from 'node:fs/promises';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { ejecutar } from './proceso.server.ts';
 
 /** The number of pages, or null when poppler cannot read the file as a PDF. */
 export async function contarPaginas(file: string): Promise<number | null> {
   try {
-    const { stdout } = await run('pdfinfo', [file], { timeout: 20_000, maxBuffer: 1024 * 1024 });
+    const { stdout } = await ejecutar('pdfinfo', [file], { timeoutMs: 20_000 });
     const m = /^Pages:\s+(\d+)/m.exec(stdout);
     return m ? Number(m[1]) : null;
   } catch {
@@ -34,7 +31,7 @@ export async function miniaturaPdf(file: string, outFile: string, width = 480): 
       '-scale-to-y',
       '-1',
     ];
-    await run('pdftoppm', [...args, file, prefix], { timeout: 30_000 });
+    await ejecutar('pdftoppm', [...args, file, prefix], { timeoutMs: 30_000 });
     await rename(`${prefix}.jpg`, outFile);
     return true;
   } catch {

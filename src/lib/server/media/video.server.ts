@@ -4,12 +4,11 @@
  * height with a low rung first (about 416x234 near 200 kbps) so a teacher on mobile data starts
  * playing at once, then 360p and 720p.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { ajustarListas, cuadrosPorSegundo } from './hls.server.ts';
+import { ejecutar } from './proceso.server.ts';
 
 export interface VideoInfo {
   width: number;
@@ -24,10 +23,10 @@ const ffprobeOf = (ffmpeg: string) => (ffmpeg.endsWith('ffmpeg') ? `${ffmpeg.sli
 /** What ffprobe reads of a file, or null when it holds no decodable video stream. */
 export async function probarVideo(file: string, ffmpeg = 'ffmpeg'): Promise<VideoInfo | null> {
   try {
-    const { stdout } = await run(
+    const { stdout } = await ejecutar(
       ffprobeOf(ffmpeg),
       ['-v', 'error', '-show_entries', 'stream=codec_type,width,height,avg_frame_rate:format=duration', '-of', 'json', file],
-      { timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
+      { timeoutMs: 60_000 },
     );
     const data = JSON.parse(stdout) as {
       streams?: { codec_type?: string; width?: number; height?: number; avg_frame_rate?: string }[];
@@ -36,8 +35,7 @@ export async function probarVideo(file: string, ffmpeg = 'ffmpeg'): Promise<Vide
     const video = data.streams?.find((s) => s.codec_type === 'video' && (s.width ?? 0) > 0);
     const duration = Number(data.format?.duration);
     if (!video?.width || !video.height || !(duration > 0)) return null;
-    const [num = 0, den = 1] = (video.avg_frame_rate ?? '25/1').split('/').map(Number);
-    const fps = den > 0 && num > 0 ? num / den : 25;
+    const fps = cuadrosPorSegundo(video.avg_frame_rate) || 25;
     return {
       width: video.width,
       height: video.height,
@@ -70,34 +68,54 @@ function escalera(sourceHeight: number): Rung[] {
   return [{ ...low, height: Math.min(low.height, sourceHeight - (sourceHeight % 2)) }, ...rest.filter((r) => r.height <= sourceHeight)];
 }
 
-function ffmpegRun(ffmpeg: string, args: string[], timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-4000);
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(new Error(`ffmpeg exited with ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
-    });
-  });
+/** What a job passes to a long ffmpeg run: its cancellation, and who wants to watch the process. */
+export interface Ejecucion {
+  signal?: AbortSignal | undefined;
+  onSpawn?: ((pid: number) => void) | undefined;
+}
+
+/** Names of what an attempt writes beside its final files (a folder or a poster in progress). */
+const EN_CURSO = /\.(partial|intento-[0-9a-f-]+|viejo-[0-9a-f-]+)(\.jpg)?$|\.tmp\.jpg$/;
+
+const intento = (target: string, extension = '') => `${target}.intento-${randomUUID()}${extension}`;
+
+/**
+ * Removes what earlier attempts left in `dir` (a dead worker's half-made ladder or poster), so a
+ * new attempt starts clean; returns the names removed.
+ */
+export async function limpiarIntentos(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = names.filter((n) => EN_CURSO.test(n));
+  await Promise.all(stale.map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
+  return stale;
+}
+
+/** Puts a finished folder at `target`, replacing what was there with two renames. */
+async function ponerEnSuLugar(work: string, target: string): Promise<void> {
+  const viejo = `${target}.viejo-${randomUUID()}`;
+  try {
+    await rename(target, viejo);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await rename(work, target);
+  await rm(viejo, { recursive: true, force: true });
 }
 
 /**
  * Writes manifest.m3u8 (the master playlist, low rung first), one playlist per rung and its
- * segments into `outDir`, atomically: everything is made in a sibling folder and renamed.
+ * segments into `outDir`, atomically: this attempt writes into its own sibling folder, measures
+ * the segments into the playlists and only then renames the folder into place.
  */
-export async function transcodificarHls(input: string, outDir: string, info: VideoInfo, ffmpeg = 'ffmpeg'): Promise<Rung[]> {
+export async function transcodificarHls(
+  input: string,
+  outDir: string,
+  info: VideoInfo,
+  ffmpeg = 'ffmpeg',
+  ejecucion: Ejecucion = {},
+): Promise<Rung[]> {
   const rungs = escalera(info.height);
-  const work = `${outDir}.partial`;
-  await rm(work, { recursive: true, force: true });
+  const work = intento(outDir);
   await mkdir(work, { recursive: true });
   const gop = Math.round(info.fps * 2);
   const split = rungs.length > 1 ? `[0:v]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join('')};` : '[0:v]null[s0];';
@@ -149,36 +167,30 @@ export async function transcodificarHls(input: string, outDir: string, info: Vid
     rungs.map((r, i) => (info.hasAudio ? `v:${i},a:${i},name:${r.name}` : `v:${i},name:${r.name}`)).join(' '),
     path.join(work, '%v.m3u8'),
   );
-  // Allow roughly real time on a slow machine, plus a margin.
-  await ffmpegRun(ffmpeg, args, Math.max(120_000, info.duration * 6_000));
-  await rm(outDir, { recursive: true, force: true });
-  await rename(work, outDir);
+  try {
+    // Allow roughly real time on a slow machine, plus a margin.
+    await ejecutar(ffmpeg, args, { timeoutMs: Math.max(120_000, info.duration * 6_000), ...ejecucion });
+    await ajustarListas(work, 'manifest.m3u8', ffprobeOf(ffmpeg), ejecucion.signal);
+    await ponerEnSuLugar(work, outDir);
+  } catch (error) {
+    await rm(work, { recursive: true, force: true });
+    throw error;
+  }
   return rungs;
 }
 
 /** A JPEG poster from about a tenth into the video (not a black first frame), 360 px high at most. */
-export async function poster(input: string, outFile: string, info: VideoInfo, ffmpeg = 'ffmpeg'): Promise<void> {
+export async function poster(input: string, outFile: string, info: VideoInfo, ffmpeg = 'ffmpeg', ejecucion: Ejecucion = {}): Promise<void> {
+  const tmp = intento(outFile, '.jpg');
   const at = Math.min(Math.max(info.duration * 0.1, 0), Math.max(info.duration - 0.1, 0));
   const height = Math.min(360, info.height - (info.height % 2));
-  await ffmpegRun(
+  await ejecutar(
     ffmpeg,
-    [
-      '-hide_banner',
-      '-nostdin',
-      '-y',
-      '-ss',
-      at.toFixed(2),
-      '-i',
-      input,
-      '-frames:v',
-      '1',
-      '-vf',
-      `scale=-2:${height}`,
-      '-q:v',
-      '4',
-      `${outFile}.tmp.jpg`,
-    ],
-    60_000,
-  );
-  await rename(`${outFile}.tmp.jpg`, outFile);
+    ['-hide_banner', '-nostdin', '-y', '-ss', at.toFixed(2), '-i', input, '-frames:v', '1', '-vf', `scale=-2:${height}`, '-q:v', '4', tmp],
+    { timeoutMs: 60_000, ...ejecucion },
+  ).catch(async (error: unknown) => {
+    await rm(tmp, { force: true });
+    throw error;
+  });
+  await rename(tmp, outFile);
 }

@@ -12,7 +12,7 @@ import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
-import { poster, probarVideo, transcodificarHls } from '../media/video.server.ts';
+import { limpiarIntentos, poster, probarVideo, transcodificarHls } from '../media/video.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { type Autor, autorColumns, capsulaVisible, createRecursosService, toAutor } from './recursos.server.ts';
@@ -133,17 +133,24 @@ export function createCapsulasService(ctx: ServiceContext) {
     if (first) throw new ApiError(400, first, { errors });
   }
 
+  /**
+   * Each attempt first removes what an earlier one left (a dead worker's half-made ladder), then
+   * writes into its own folder; ffmpeg stops when the job's signal aborts (released or taken over).
+   */
   const procesar: JobHandler = async (datos, job) => {
     const id = Number((datos as { id?: unknown }).id);
     const [row] = await db.select().from(capsulas).where(eq(capsulas.id, id));
     if (!row) return; // deleted before its turn
     const keys = claves(id, row.extension);
+    const ejecucion = { signal: job.signal };
     try {
+      const restos = await limpiarIntentos(storage.path(keys.carpeta));
+      if (restos.length > 0) ctx.log.info('earlier attempt output removed', { capsulaId: id, attempt: job.intento, removed: restos });
       const input = storage.path(keys.original);
       const info = await probarVideo(input, ffmpeg);
       if (!info) throw new Error('ffprobe found no video stream');
-      await transcodificarHls(input, storage.path(keys.hls), info, ffmpeg);
-      await poster(input, storage.path(keys.poster), info, ffmpeg);
+      await transcodificarHls(input, storage.path(keys.hls), info, ffmpeg, ejecucion);
+      await poster(input, storage.path(keys.poster), info, ffmpeg, ejecucion);
       const updated = await db
         .update(capsulas)
         .set({ estado: 'listo', mensaje_error: null, duracion: info.duration })
@@ -152,7 +159,10 @@ export function createCapsulasService(ctx: ServiceContext) {
       if (updated.length === 0) await storage.remove(keys.carpeta); // deleted while transcoding
       ctx.log.info('capsule ready', { capsulaId: id, seconds: info.duration });
     } catch (error) {
-      if (job.ultimo) await db.update(capsulas).set({ estado: 'error', mensaje_error: ERROR_PROCESO }).where(eq(capsulas.id, id));
+      // A released job is not a failure: another attempt follows.
+      if (job.ultimo && !job.signal?.aborted) {
+        await db.update(capsulas).set({ estado: 'error', mensaje_error: ERROR_PROCESO }).where(eq(capsulas.id, id));
+      }
       throw error;
     }
   };
