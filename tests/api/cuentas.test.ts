@@ -158,6 +158,7 @@ describe('password reset', () => {
     expect(changed.status).toBe(200);
     expect(await changed.json()).toEqual({ detail: 'Contraseña cambiada exitosamente!' });
     expect((await t.call('POST', '/auth/renovar_token/', { json: { refresh: session.refresh } })).status).toBe(401);
+    expect((await t.call('GET', '/api/colegios/', { token: session.access })).status).toBe(401);
     expect((await t.call('POST', '/auth/login/', { json: { email: user.email, password: PASSWORD } })).status).toBe(401);
     await t.login(user.email, 'Cambiada9');
 

@@ -1,6 +1,10 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { forwardedAddress } from '../../src/lib/server/api/env.server.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../src/lib/server/auth/password.server.ts';
+import { backoffWait, fixedWait } from '../../src/lib/server/auth/rate-limit.server.ts';
 import { hashToken, randomToken, signAccessToken, verifyAccessToken } from '../../src/lib/server/auth/tokens.server.ts';
+import { loadConfig } from '../../src/lib/server/config.server.ts';
 
 describe('passwords', () => {
   it('hash with argon2id at OWASP parameters and verify', async () => {
@@ -25,11 +29,11 @@ describe('tokens', () => {
     expect(randomToken()).not.toBe(token);
   });
 
-  it('access tokens carry the user and groups, expire after 15 minutes and resist tampering', () => {
+  it('access tokens carry the user, groups and session, expire after 15 minutes and resist tampering', () => {
     let now = new Date('2026-03-01T12:00:00Z');
     const keys = { secret: 's'.repeat(40), now: () => now };
-    const token = signAccessToken({ sub: 7, groups: ['admin'] }, keys);
-    expect(verifyAccessToken(token, keys)).toEqual({ sub: 7, groups: ['admin'] });
+    const token = signAccessToken({ sub: 7, groups: ['admin'], sid: 'familia-1' }, keys);
+    expect(verifyAccessToken(token, keys)).toEqual({ sub: 7, groups: ['admin'], sid: 'familia-1' });
     expect(verifyAccessToken(token, { ...keys, secret: 'x'.repeat(40) })).toBeNull();
     const [h, p, s] = token.split('.');
     const forged = Buffer.from(JSON.stringify({ sub: '1', groups: ['admin'], typ: 'access', exp: 9e9 })).toString('base64url');
@@ -39,5 +43,53 @@ describe('tokens', () => {
     expect(verifyAccessToken(token, keys)).not.toBeNull();
     now = new Date(now.getTime() + 60_001);
     expect(verifyAccessToken(token, keys)).toBeNull();
+  });
+
+  it('refuses a correctly signed token without a session (issued before sessions were named)', () => {
+    const keys = { secret: 's'.repeat(40), now: () => new Date('2026-03-01T12:00:00Z') };
+    const [h] = signAccessToken({ sub: 7, groups: [], sid: 'x' }, keys).split('.');
+    const payload = Buffer.from(JSON.stringify({ sub: '7', groups: [], typ: 'access', exp: 9e9 })).toString('base64url');
+    const data = `${h}.${payload}`;
+    const signature = createHmac('sha256', keys.secret).update(data).digest('base64url');
+    expect(verifyAccessToken(`${data}.${signature}`, keys)).toBeNull();
+  });
+});
+
+describe('throttling arithmetic', () => {
+  const at = new Date('2026-03-01T12:00:00Z');
+  const ago = (s: number) => new Date(at.getTime() - s * 1000);
+
+  it('fixed windows refuse at the limit until the window ends', () => {
+    const limit = { max: 3, windowSeconds: 900 };
+    expect(fixedWait(undefined, limit, at)).toBe(0);
+    expect(fixedWait({ ventana_inicio: ago(100), intentos: 2 }, limit, at)).toBe(0);
+    expect(fixedWait({ ventana_inicio: ago(100), intentos: 3 }, limit, at)).toBe(800);
+    expect(fixedWait({ ventana_inicio: ago(900), intentos: 9 }, limit, at)).toBe(0);
+  });
+
+  it('growing delays double after the free failures, up to the cap, and lapse after a quiet window', () => {
+    const backoff = { free: 5, maxSeconds: 60, windowSeconds: 900 };
+    const waits = [4, 5, 6, 7, 8, 9, 10, 30].map((n) => backoffWait({ ventana_inicio: at, intentos: n }, backoff, at));
+    expect(waits).toEqual([0, 2, 4, 8, 16, 32, 60, 60]);
+    expect(backoffWait({ ventana_inicio: ago(3), intentos: 6 }, backoff, at)).toBe(1);
+    expect(backoffWait({ ventana_inicio: ago(4), intentos: 6 }, backoff, at)).toBe(0);
+    expect(backoffWait({ ventana_inicio: ago(900), intentos: 30 }, backoff, at)).toBe(0);
+  });
+});
+
+describe('client address behind proxies', () => {
+  it('takes the entry as many places from the right as there are trusted proxies', () => {
+    expect(forwardedAddress('198.51.100.9', 1)).toBe('198.51.100.9');
+    expect(forwardedAddress('1.1.1.1, 198.51.100.9', 1)).toBe('198.51.100.9');
+    expect(forwardedAddress('1.1.1.1, 198.51.100.9, 10.0.0.2', 2)).toBe('198.51.100.9');
+    expect(forwardedAddress('10.0.0.2', 2)).toBeUndefined();
+    expect(forwardedAddress(undefined, 1)).toBeUndefined();
+    expect(forwardedAddress('1.1.1.1, ', 1)).toBeUndefined();
+  });
+
+  it('TRUST_PROXY is off by default; true is one proxy; a wrong value stops the start', () => {
+    const trust = (TRUST_PROXY?: string) => loadConfig(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }).TRUST_PROXY;
+    expect([trust(), trust('false'), trust('true'), trust('2'), trust('')]).toEqual([0, 0, 1, 2, 0]);
+    expect(() => trust('sí')).toThrow(/TRUST_PROXY/);
   });
 });

@@ -31,6 +31,19 @@ const schema = z.object({
   MAX_MANUAL_MB: z.coerce.number().positive().default(200),
   MAX_MATERIAL_MB: z.coerce.number().positive().default(100),
   MAX_IMAGEN_MB: z.coerce.number().positive().default(10),
+  /**
+   * Reverse proxies in front of the server: `false`/0 (default) uses the socket's address; `true`
+   * (one proxy) or N reads the client address from X-Forwarded-For, N entries from the right.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(true|false|\d)?$/, 'TRUST_PROXY must be false, true or the number of proxies (0-9)')
+    .default('false')
+    .transform((v) => (v === 'true' ? 1 : v === 'false' || v === '' ? 0 : Number(v))),
+  /** HTTP timeouts in seconds (decision 0020): silence while a body arrives; a whole request that is not an upload. */
+  REQUEST_IDLE_SECONDS: z.coerce.number().positive().default(30),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   /** Run the job worker inside the web server (default) or only in `npm run worker`. */
   JOBS_IN_SERVER: z
     .enum(['true', 'false'])

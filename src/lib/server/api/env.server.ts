@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { ACCESS_COOKIE, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
-import { type AccessClaims, type TokenKeys, verifyAccessToken } from '../auth/tokens.server.ts';
+import { type AccessClaims, type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import type { Logger } from '../log.server.ts';
 import { type Actor, esAdmin } from '../services/actor.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
@@ -15,11 +15,32 @@ import { noAutenticado, sinPermisos } from './errors.server.ts';
 export type RenovarSesion = (refresh: string) => Promise<{ access: string | null; cookies: CookieSpec[] }>;
 
 export interface AppEnv {
-  Bindings: { clientAddress?: string };
+  /**
+   * From the HTTP bridge: the socket's peer address and `TRUST_PROXY`, the number of reverse
+   * proxies in front of the server (0: none, X-Forwarded-For is ignored).
+   */
+  Bindings: { clientAddress?: string; trustProxy?: number };
   Variables: { requestId: string; log: Logger; auth: AccessClaims; renovarSesion?: RenovarSesion };
 }
 
-export const clientAddress = (c: Context<AppEnv>) => c.env?.clientAddress ?? 'local';
+/**
+ * The address a request came from, behind `hops` trusted proxies: each proxy appends the address
+ * it received the request from to X-Forwarded-For, so the entry `hops` places from the right is
+ * the right-most one no client could write. Entries further left are whatever the client sent.
+ * Undefined when the header has fewer entries (the request did not come through the proxies).
+ */
+export function forwardedAddress(header: string | undefined, hops: number): string | undefined {
+  const entries = (header ?? '').split(',').map((e) => e.trim());
+  const entry = entries.length >= hops ? entries[entries.length - hops] : undefined;
+  return entry ? entry.slice(0, 100) : undefined;
+}
+
+/** The client address every per-address limit counts (sign-in, password reset). */
+export function clientAddress(c: Context<AppEnv>): string {
+  const socket = c.env?.clientAddress ?? 'local';
+  const hops = c.env?.trustProxy ?? 0;
+  return hops > 0 ? (forwardedAddress(c.req.header('x-forwarded-for'), hops) ?? socket) : socket;
+}
 
 function bearer(c: Context): string | undefined {
   const header = c.req.header('authorization');
@@ -38,12 +59,12 @@ export function autenticado(keys: TokenKeys, options: { cookie?: boolean } = {})
     const deCabecera = bearer(c);
     const porCookie = deCabecera === undefined && options.cookie === true && c.req.method === 'GET';
     const token = porCookie ? getCookie(c, ACCESS_COOKIE) : deCabecera;
-    let claims = token ? verifyAccessToken(token, keys) : null;
+    let claims = await verificarAcceso(token, keys);
     let cookies: CookieSpec[] = [];
     const refresh = porCookie && !claims ? getCookie(c, REFRESH_COOKIE) : undefined;
     if (refresh && c.var.renovarSesion) {
       const renovada = await c.var.renovarSesion(refresh);
-      claims = renovada.access ? verifyAccessToken(renovada.access, keys) : null;
+      claims = await verificarAcceso(renovada.access ?? undefined, keys);
       cookies = renovada.cookies;
     }
     const ponerCookies = () => {

@@ -20,27 +20,50 @@ export function hashToken(token: string): string {
 export interface AccessClaims {
   sub: number;
   groups: string[];
+  /** The session (refresh-token family) the token was issued for. */
+  sid: string;
 }
 
-export interface TokenKeys {
+/** What signing and checking a token's signature and expiry need. */
+export interface SigningKeys {
   secret: string;
   now: () => Date;
+}
+
+/** The live state of sessions: the claims of a token whose session still holds, or null. */
+export interface SessionCheck {
+  vigente(claims: AccessClaims): Promise<AccessClaims | null>;
+}
+
+/** What every guard needs: the signature keys and the session state (see `verificarAcceso`). */
+export interface TokenKeys extends SigningKeys {
+  sesiones: SessionCheck;
 }
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const HEADER = encode({ alg: 'HS256', typ: 'JWT' });
 const mac = (secret: string, data: string) => createHmac('sha256', secret).update(data).digest();
-const seconds = (keys: TokenKeys) => Math.floor(keys.now().getTime() / 1000);
+const seconds = (keys: SigningKeys) => Math.floor(keys.now().getTime() / 1000);
 
-export function signAccessToken(claims: AccessClaims, keys: TokenKeys): string {
+export function signAccessToken(claims: AccessClaims, keys: SigningKeys): string {
   const iat = seconds(keys);
-  const payload = encode({ sub: String(claims.sub), groups: claims.groups, typ: 'access', iat, exp: iat + ACCESS_TOKEN_SECONDS });
+  const payload = encode({
+    sub: String(claims.sub),
+    groups: claims.groups,
+    sid: claims.sid,
+    typ: 'access',
+    iat,
+    exp: iat + ACCESS_TOKEN_SECONDS,
+  });
   const data = `${HEADER}.${payload}`;
   return `${data}.${mac(keys.secret, data).toString('base64url')}`;
 }
 
-/** The claims of a valid, unexpired access token, or null. */
-export function verifyAccessToken(token: string, keys: TokenKeys): AccessClaims | null {
+/**
+ * The claims of a correctly signed, unexpired access token that names its session, or null.
+ * Signature and expiry only: guards use `verificarAcceso`, which also asks whether the session holds.
+ */
+export function verifyAccessToken(token: string, keys: SigningKeys): AccessClaims | null {
   const [header, payload, signature, extra] = token.split('.');
   if (header !== HEADER || !payload || !signature || extra !== undefined) return null;
   const expected = mac(keys.secret, `${header}.${payload}`);
@@ -53,8 +76,16 @@ export function verifyAccessToken(token: string, keys: TokenKeys): AccessClaims 
     return null;
   }
   if (typeof claims !== 'object' || claims === null) return null;
-  const { sub, groups, typ, exp } = claims as Record<string, unknown>;
+  const { sub, groups, sid, typ, exp } = claims as Record<string, unknown>;
   const id = Number(sub);
   if (typ !== 'access' || !Number.isSafeInteger(id) || typeof exp !== 'number' || exp <= seconds(keys)) return null;
-  return { sub: id, groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [] };
+  // Tokens issued before sessions were named carry no `sid`: refused (the refresh cookie renews them).
+  if (typeof sid !== 'string' || sid === '') return null;
+  return { sub: id, groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [], sid };
+}
+
+/** The claims of an access token that is valid and whose session still holds (not signed out or revoked). */
+export async function verificarAcceso(token: string | undefined, keys: TokenKeys): Promise<AccessClaims | null> {
+  const claims = token ? verifyAccessToken(token, keys) : null;
+  return claims ? keys.sesiones.vigente(claims) : null;
 }

@@ -1,38 +1,53 @@
 /**
- * The session of a page request, from its cookies: a valid access token, or else a refresh token
- * that is rotated on the spot (new cookies on the response), so a teacher whose access token
- * expired mid-work is not thrown out.
+ * The session of a page request, from its cookies: an access token whose session still holds, or
+ * else a refresh token that is rotated on the spot (new cookies on the response), so a teacher
+ * whose access token expired mid-work is not thrown out, and one who signed out elsewhere is.
  */
 import type { AstroCookies } from 'astro';
+import type { Api } from '../api/app.server.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { ACCESS_COOKIE, type CookieSpec, clearedCookies, REFRESH_COOKIE, sessionCookies } from '../auth/cookies.server.ts';
-import { verifyAccessToken } from '../auth/tokens.server.ts';
+import { verificarAcceso } from '../auth/tokens.server.ts';
+import type { Db } from '../db/client.server.ts';
 import { getRuntime } from '../runtime.server.ts';
 import { obtenerUsuario, type Usuario } from '../services/usuarios.server.ts';
 
-function apply(cookies: AstroCookies, specs: CookieSpec[]) {
+/** The part of Astro's cookies a session reads and writes. */
+export interface SessionCookies {
+  get(name: string): { value: string } | undefined;
+  set(name: string, value: string, options: CookieSpec['options']): void;
+}
+
+export interface SessionDeps {
+  db: Db;
+  api: Pick<Api, 'keys' | 'services'>;
+  secure: boolean;
+}
+
+function apply(cookies: SessionCookies, specs: CookieSpec[]) {
   for (const { name, value, options } of specs) cookies.set(name, value, options);
 }
 
-export async function resolveSession(cookies: AstroCookies): Promise<Usuario | null> {
-  const runtime = getRuntime();
-  const { db } = runtime.database;
-  const secure = runtime.config.PUBLIC_URL.startsWith('https:');
-  const access = cookies.get(ACCESS_COOKIE)?.value;
-  const claims = access ? verifyAccessToken(access, runtime.api.keys) : null;
+export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCookies): Promise<Usuario | null> {
+  const claims = await verificarAcceso(cookies.get(ACCESS_COOKIE)?.value, deps.api.keys);
   if (claims) {
-    const usuario = await obtenerUsuario(db, claims.sub);
+    const usuario = await obtenerUsuario(deps.db, claims.sub);
     if (usuario) return usuario;
   }
   const refresh = cookies.get(REFRESH_COOKIE)?.value;
   if (!refresh) return null;
   try {
-    const sesion = await runtime.api.services.cuentas.renovar(refresh);
-    apply(cookies, sessionCookies(sesion, secure));
+    const sesion = await deps.api.services.cuentas.renovar(refresh);
+    apply(cookies, sessionCookies(sesion, deps.secure));
     return sesion.usuario;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    apply(cookies, clearedCookies(secure));
+    apply(cookies, clearedCookies(deps.secure));
     return null;
   }
+}
+
+export function resolveSession(cookies: AstroCookies): Promise<Usuario | null> {
+  const runtime = getRuntime();
+  return sessionFromCookies({ db: runtime.database.db, api: runtime.api, secure: runtime.config.PUBLIC_URL.startsWith('https:') }, cookies);
 }

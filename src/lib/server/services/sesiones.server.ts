@@ -1,0 +1,80 @@
+/**
+ * Sessions: a session is a refresh-token family. An access token names its family (`sid`), and
+ * it is honoured only while that family has an unrevoked, unexpired token and its user exists and
+ * is active (decision 0023). The state lives in the database, so every process sees a sign-out;
+ * answers are cached here for `CACHE_SECONDS`, and revoking through this service drops them at once.
+ */
+import { and, eq, exists, gt, isNull, type SQL } from 'drizzle-orm';
+import type { AccessClaims } from '../auth/tokens.server.ts';
+import { tokensRefresh, usuarios } from '../db/schema.server.ts';
+import type { ServiceContext } from './context.server.ts';
+
+/** How long another process may still honour a session this process saw alive. */
+export const CACHE_SECONDS = 2;
+const CACHE_MAX = 5_000;
+
+export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
+  const { db, now } = ctx;
+  /** `sub:sid` → the answer and when it goes stale (ms, service clock). Insertion order is age. */
+  const cache = new Map<string, { hasta: number; claims: AccessClaims | null }>();
+
+  function olvidar(match: (sub: number, sid: string) => boolean) {
+    for (const key of cache.keys()) {
+      const i = key.indexOf(':');
+      if (match(Number(key.slice(0, i)), key.slice(i + 1))) cache.delete(key);
+    }
+  }
+
+  const revocar = (condicion: SQL) =>
+    db
+      .update(tokensRefresh)
+      .set({ revocado: now() })
+      .where(and(condicion, isNull(tokensRefresh.revocado)));
+
+  return {
+    /** The claims with the user's current groups while the session holds, else null: one query, cached. */
+    async vigente(claims: AccessClaims): Promise<AccessClaims | null> {
+      const key = `${claims.sub}:${claims.sid}`;
+      const t = now().getTime();
+      const cached = cache.get(key);
+      if (cached && cached.hasta > t) return cached.claims;
+      const familiaViva = db
+        .select({ id: tokensRefresh.id })
+        .from(tokensRefresh)
+        .where(
+          and(
+            eq(tokensRefresh.familia, claims.sid),
+            eq(tokensRefresh.id_usuario, usuarios.id),
+            isNull(tokensRefresh.revocado),
+            gt(tokensRefresh.expira, now()),
+          ),
+        );
+      const [row] = await db
+        .select({ groups: usuarios.groups })
+        .from(usuarios)
+        .where(and(eq(usuarios.id, claims.sub), eq(usuarios.activo, true), exists(familiaViva)));
+      const answer = row ? { ...claims, groups: row.groups } : null;
+      cache.delete(key);
+      if (cache.size >= CACHE_MAX) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+      cache.set(key, { hasta: t + CACHE_SECONDS * 1000, claims: answer });
+      return answer;
+    },
+
+    /** Ends one session (sign-out, replayed refresh token). */
+    async revocarFamilia(familia: string): Promise<void> {
+      await revocar(eq(tokensRefresh.familia, familia));
+      olvidar((_, sid) => sid === familia);
+    },
+
+    /** Ends every session of a user (password changed). */
+    async revocarUsuario(idUsuario: number): Promise<void> {
+      await revocar(eq(tokensRefresh.id_usuario, idUsuario));
+      olvidar((sub) => sub === idUsuario);
+    },
+  };
+}
+
+export type SesionesService = ReturnType<typeof createSesionesService>;
