@@ -1,4 +1,4 @@
 import { handleApi } from '../lib/server/http/astro.server.ts';
 
 export const prerender = false;
-export const GET = handleApi;
+export const ALL = handleApi;

@@ -1,9 +1,9 @@
 /** Comments on capsules, materials and manuals (SPEC.md section 5). */
 import { z } from 'zod';
+import { cadena } from './texto.ts';
 
 export const comentarioSchema = z.object({
-  contenido: z
-    .string({ error: 'Debe ingresar un comentario' })
+  contenido: cadena({ error: 'Debe ingresar un comentario' })
     .trim()
     .min(1, 'Debe ingresar un comentario')
     .max(2000, 'Puede ingresar hasta 2000 caracteres'),

@@ -3,12 +3,13 @@
  * the exact Spanish messages of SPEC.md section 5.
  */
 import { z } from 'zod';
+import { cadena } from './texto.ts';
 
-const requerido = (mensaje: string) => z.string({ error: mensaje }).trim().min(1, mensaje);
+const requerido = (mensaje: string) => cadena({ error: mensaje }).trim().min(1, mensaje);
 
 export const loginSchema = z.object({
   email: requerido('Debe ingresar un correo').pipe(z.email('Debe ingresar un correo válido')),
-  password: z.string({ error: 'Debe ingresar una contraseña' }).min(1, 'Debe ingresar una contraseña'),
+  password: cadena({ error: 'Debe ingresar una contraseña' }).min(1, 'Debe ingresar una contraseña'),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
@@ -18,8 +19,7 @@ export const recuperarCuentaSchema = z.object({
 export type RecuperarCuentaInput = z.infer<typeof recuperarCuentaSchema>;
 
 const LARGO = 'La contraseña debe tener entre 8 a 100 caracteres';
-const password = z
-  .string({ error: 'Debe ingresar una contraseña' })
+const password = cadena({ error: 'Debe ingresar una contraseña' })
   .min(1, { error: 'Debe ingresar una contraseña', abort: true })
   .min(8, { error: LARGO, abort: true })
   .max(100, { error: LARGO, abort: true })
@@ -29,7 +29,7 @@ const password = z
 export const nuevaContrasenaSchema = z
   .object({
     password,
-    password_confirmation: z.string({ error: 'Debe ingresar una contraseña' }).min(1, 'Debe ingresar una contraseña'),
+    password_confirmation: cadena({ error: 'Debe ingresar una contraseña' }).min(1, 'Debe ingresar una contraseña'),
   })
   .superRefine((v, ctx) => {
     if (v.password && v.password_confirmation && v.password !== v.password_confirmation) {
@@ -40,10 +40,11 @@ export const nuevaContrasenaSchema = z
   });
 export type NuevaContrasenaInput = z.infer<typeof nuevaContrasenaSchema>;
 
+/** The token of an activation or password link. */
+export const tokenSchema = cadena({ error: 'Token no válido' }).min(1, 'Token no válido').max(200, 'Token no válido');
+
 /** What the server receives: the form plus the token from the link. */
-export const nuevaContrasenaConTokenSchema = z
-  .object({ token: z.string({ error: 'Token no válido' }).min(1, 'Token no válido').max(200, 'Token no válido') })
-  .and(nuevaContrasenaSchema);
+export const nuevaContrasenaConTokenSchema = z.object({ token: tokenSchema }).and(nuevaContrasenaSchema);
 
 export const ASUNTOS_AYUDA = ['Sugerencia', 'Reclamo', 'Ayuda'] as const;
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DESCRIPCION_MAX, requerido, requeridoHasta } from './campos.ts';
 import { comentarioSchema } from './comentarios.ts';
 import { pagina, tamanoPagina, texto } from './listas.ts';
+import { cadena } from './texto.ts';
 
 // The category image check is zod-free (archivos.ts), so the form imports it directly; the server
 // refuses with the same messages.
@@ -30,7 +31,7 @@ export const comentarioForoSchema = comentarioSchema;
 // ── Categories ──────────────────────────────────────────────────────────────────────────────────
 
 const nombre = requeridoHasta('Debe ingresar un nombre', NOMBRE_MAX);
-const descripcionMax = z.string().trim().max(DESCRIPCION_MAX, `Puede ingresar hasta ${DESCRIPCION_MAX} caracteres`);
+const descripcionMax = cadena().trim().max(DESCRIPCION_MAX, `Puede ingresar hasta ${DESCRIPCION_MAX} caracteres`);
 
 /** The Si/No select (default No): forms send 'true'/'false'; JSON clients send booleans. */
 const activa = z.preprocess(

@@ -1,16 +1,16 @@
 /** An account created by an admin (CLI, roster import or the admin endpoint). */
 import { z } from 'zod';
 import { normalizarRut } from './rut.ts';
+import { cadena } from './texto.ts';
 
 const texto = (mensaje: string, max: number) =>
-  z.string({ error: mensaje }).trim().min(1, mensaje).max(max, `Puede ingresar hasta ${max} caracteres`);
+  cadena({ error: mensaje }).trim().min(1, mensaje).max(max, `Puede ingresar hasta ${max} caracteres`);
 
 export const invitacionSchema = z.object({
-  email: z.string({ error: 'Debe ingresar un email' }).trim().toLowerCase().pipe(z.email('Debe ingresar un email válido')),
+  email: cadena({ error: 'Debe ingresar un email' }).trim().toLowerCase().pipe(z.email('Debe ingresar un email válido')),
   nombres: texto('Debe ingresar los nombres', 100),
   apellidos: texto('Debe ingresar los apellidos', 100),
-  rut: z
-    .string()
+  rut: cadena()
     .trim()
     .optional()
     .transform((v, ctx) => {
@@ -22,7 +22,7 @@ export const invitacionSchema = z.object({
       }
       return rut;
     }),
-  colegio: z.string().trim().max(150, 'Puede ingresar hasta 150 caracteres').optional(),
+  colegio: cadena().trim().max(150, 'Puede ingresar hasta 150 caracteres').optional(),
   admin: z
     .union([z.boolean(), z.enum(['true', 'false', 'si', 'no', '1', '0', ''])])
     .optional()

@@ -1,10 +1,13 @@
 /**
  * Query strings of every list (SPEC.md section 9): page sizes 5, 10, 20, 50, 100 (default 10),
  * page from 1, order 'fecha' (default) or 'n_visitas', and the placeholder select values (-1, 0,
- * '-1', empty) meaning 'no filter'. Shared by the API and the server-rendered list pages, so a
- * mistyped URL shows the first page instead of an error.
+ * '-1', empty) meaning 'no filter'. Shared by the API and the server-rendered list pages: a page
+ * number, size or order out of place means the default; an id filter that is no id is a 400 on
+ * the API and no filter on a page (`filtrosPagina`).
  */
 import { z } from 'zod';
+import { idPositivo } from './campos.ts';
+import { cadena, textoPermitido } from './texto.ts';
 
 export const TAMANOS_PAGINA = [5, 10, 20, 50, 100] as const;
 export const ORDENES = ['fecha', 'n_visitas'] as const;
@@ -16,8 +19,7 @@ export const tamanoPagina = z.coerce
   .refine((n) => (TAMANOS_PAGINA as readonly number[]).includes(n))
   .catch(10);
 const orden = z.enum(ORDENES).catch('fecha');
-export const texto = z
-  .string()
+export const texto = cadena()
   .trim()
   .max(200)
   .optional()
@@ -26,19 +28,38 @@ export const texto = z
 
 const primero = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
-/** An optional id filter: placeholders and anything unparseable mean 'no filter'. */
+const FILTRO_NO_VALIDO = 'Filtro no válido';
+
+/** An optional id filter: placeholders mean 'no filter'; anything else must be an id. */
 export const filtroId = z.preprocess((v) => {
-  const n = Number(primero(v));
-  return Number.isSafeInteger(n) && n > 0 && n < 2_147_483_648 ? n : undefined;
-}, z.number().int().optional());
+  const p = primero(v);
+  const s = typeof p === 'string' || typeof p === 'number' ? String(p).trim() : p;
+  return s === undefined || s === null || s === '' || s === '-1' || s === '0' ? undefined : s;
+}, idPositivo(FILTRO_NO_VALIDO).optional());
 
 /** An optional level-code filter ('-1', '0' and '' mean none). */
 export const filtroNivel = z.preprocess((v) => {
   const s = String(primero(v) ?? '').trim();
-  return s && s !== '-1' && s !== '0' && s.length <= 10 ? s : undefined;
+  return s && s !== '-1' && s !== '0' && s.length <= 10 && textoPermitido(s) ? s : undefined;
 }, z.string().optional());
 
 export const paginacion = { pagina, tamano_pagina: tamanoPagina, order: orden };
+
+/**
+ * A list page's filters from its query string: what a mistyped or pasted URL gets wrong is
+ * dropped (the page shows the list without that filter) instead of failing the page.
+ */
+export function filtrosPagina<S extends z.ZodType>(schema: S, consulta: URLSearchParams | Record<string, unknown>): z.output<S> {
+  const entrada: Record<string, unknown> = consulta instanceof URLSearchParams ? Object.fromEntries(consulta) : { ...consulta };
+  for (;;) {
+    const resultado = schema.safeParse(entrada);
+    if (resultado.success) return resultado.data;
+    const campos = new Set(resultado.error.issues.map((i) => String(i.path[0] ?? '')).filter((c) => c in entrada));
+    // Nothing left to drop: the defaults of an empty query.
+    if (campos.size === 0) return schema.parse({});
+    for (const campo of campos) delete entrada[campo];
+  }
+}
 
 /** num_pages is at least 1 (an empty list is one empty page). */
 export const numPaginas = (total: number, porPagina: number) => Math.max(1, Math.ceil(total / porPagina));

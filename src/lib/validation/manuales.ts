@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 export { MANUAL_INVALIDO, MANUAL_REQUERIDO } from './archivos.ts';
 
-import { descripcion, idPositivo, titulo } from './campos.ts';
+import { descripcion, esId, idPositivo, titulo } from './campos.ts';
 import { filtroId, paginacion, texto } from './listas.ts';
+import { cadena } from './texto.ts';
 
 export const manualSchema = z.object({ titulo: titulo(150), descripcion, id_area: idPositivo('Debe ingresar una area') });
 export type ManualInput = z.infer<typeof manualSchema>;
@@ -15,9 +16,11 @@ export const manualEdicionSchema = z.object({
   titulo: titulo(150),
   descripcion,
   id_area: z
-    .union([z.number(), z.string()], { error: 'Debe ingresar una area' })
+    .union([z.number(), cadena()], { error: 'Debe ingresar una area' })
     .transform((v) => String(v).trim())
-    .refine((v) => v !== '' && v !== '-1' && v !== '0' && v !== 'Seleccionar', 'Debe ingresar una area'),
+    .refine((v) => v !== '' && v !== '-1' && v !== '0' && v !== 'Seleccionar', 'Debe ingresar una area')
+    // An id must fit the database; a name is looked up as it is.
+    .refine((v) => !/^\d+$/.test(v) || esId(Number(v)), 'Debe ingresar una area'),
 });
 export type ManualEdicionInput = z.infer<typeof manualEdicionSchema>;
 

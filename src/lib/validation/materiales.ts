@@ -3,16 +3,17 @@ import { z } from 'zod';
 
 export { EXTENSIONES_MATERIAL, type ExtensionMaterial, extensionDe, MATERIAL_INVALIDO, MATERIAL_REQUERIDO } from './archivos.ts';
 
-import { codigoNivel, descripcion, idPositivo, titulo } from './campos.ts';
+import { codigoNivel, descripcion, esId, idPositivo, numeroDe, titulo } from './campos.ts';
 import { filtroId, filtroNivel, paginacion, texto } from './listas.ts';
 
 export const materialSchema = z.object({
   id_area: idPositivo('Debe ingresar una area'),
   id_nivel: codigoNivel('Debe ingresar un nivel'),
   id_unidad: idPositivo('Debe ingresar una unidad'),
+  // One OA or several (a form repeats the field); ids that cannot exist are dropped.
   oas: z
-    .union([z.array(z.coerce.number()), z.coerce.number()], { error: 'Debe ingresar al menos un OA' })
-    .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).filter((n) => Number.isSafeInteger(n) && n > 0))])
+    .unknown()
+    .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).map(numeroDe).filter(esId))])
     .refine((v) => v.length > 0, 'Debe ingresar al menos un OA')
     .refine((v) => v.length <= 30, 'Puede seleccionar hasta 30 OA'),
   titulo: titulo(100),

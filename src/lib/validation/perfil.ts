@@ -18,6 +18,7 @@ import {
   OTRA_ESPECIALIDAD,
   TELEFONO_INVALIDO,
 } from './perfil-reglas.ts';
+import { cadena } from './texto.ts';
 
 export * from './perfil-reglas.ts';
 
@@ -63,7 +64,7 @@ export type EspecialidadEntrada = z.infer<typeof especialidadSchema>;
  * on the field the person must fix; the output is what the server receives.
  */
 export const eleccionEspecialidadSchema = z
-  .object({ seleccion: z.string().default(''), otra: z.string().default('') })
+  .object({ seleccion: cadena().default(''), otra: cadena().default('') })
   .superRefine((v, ctx) => {
     if (!v.seleccion) {
       ctx.addIssue({ code: 'custom', message: ESPECIALIDAD_REQUERIDA, path: ['seleccion'] });

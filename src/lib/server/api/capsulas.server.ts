@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { busquedaCapsulasSchema, capsulaEdicionSchema, capsulaSchema } from '../../validation/capsulas.ts';
 import { comentarioSchema } from '../../validation/comentarios.ts';
 import { filtroId } from '../../validation/listas.ts';
+import { cadena } from '../../validation/texto.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { withUpload } from '../http/upload.server.ts';
@@ -78,7 +79,7 @@ export function capsulasRoutes(capsulas: CapsulasService, deps: Deps) {
 
 /** HLS files: the player's requests carry the session cookie (a video element sends no header). */
 export function streamingRoutes(capsulas: CapsulasService, deps: Deps) {
-  const archivo = z.object({ id: id(), file: z.string().max(64) });
+  const archivo = z.object({ id: id(), file: cadena().max(64, 'Archivo no válido') });
   return new Hono<AppEnv>({ strict: false }).get('/:id/:file', autenticado(deps.keys, { cookie: true }), params(archivo), async (c) => {
     const { id: capsula, file } = c.req.valid('param');
     const { key, tipo } = await capsulas.streaming(capsula, file, actor(c));

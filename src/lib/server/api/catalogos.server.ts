@@ -1,13 +1,14 @@
 /** GET lookups: curriculum (areas, niveles, unidades, oas), metodologias, tipos de material, colegios. */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { cadena } from '../../validation/texto.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { createCatalogosService } from '../services/catalogos.server.ts';
 import { type AppEnv, autenticado } from './env.server.ts';
 import { query } from './input.server.ts';
 import { id } from './schemas.server.ts';
 
-const nivel = z.string().trim().min(1).max(10, 'Nivel no válido');
+const nivel = cadena({ error: 'Nivel no válido' }).trim().min(1, 'Nivel no válido').max(10, 'Nivel no válido');
 
 export function curriculumRoutes(catalogos: ReturnType<typeof createCatalogosService>, keys: TokenKeys) {
   return new Hono<AppEnv>({ strict: false })

@@ -1,14 +1,25 @@
 /**
  * Input validation for Hono routes: every body, query and path parameter goes through a zod
- * schema; anything malformed (bad JSON, wrong types, unknown encodings) becomes a 400 with the
- * contract's error shape, never a 500.
+ * schema; anything malformed (bad JSON, wrong types, unknown encodings, control characters)
+ * becomes a 400 with the contract's error shape, never a 500.
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import type { z } from 'zod';
+import { TEXTO_NO_PERMITIDO, textoNoPermitidoEn } from '../../validation/texto.ts';
 import { ApiError, validationError } from './errors.server.ts';
 
+/**
+ * Every input of every route (JSON and form bodies, multipart text fields, query strings, path
+ * parameters) comes through here: first the one text rule over all its strings, whatever the
+ * schema says of them, then the schema.
+ */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const donde = textoNoPermitidoEn(value);
+  if (donde) {
+    const campo = donde.join('.');
+    throw new ApiError(400, TEXTO_NO_PERMITIDO, campo ? { errors: { [campo]: [TEXTO_NO_PERMITIDO] } } : {});
+  }
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error);
   return result.data;
@@ -81,7 +92,11 @@ export function body<S extends z.ZodType>(
   schema: S,
 ): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
   return async (c, next) => {
-    c.req.addValidatedData('json', parseWith(schema, await readBody(c)) as object);
+    const value = await readBody(c);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ApiError(400, 'El cuerpo de la solicitud debe ser un objeto JSON');
+    }
+    c.req.addValidatedData('json', parseWith(schema, value) as object);
     await next();
   };
 }

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { contactoSchema } from '../../validation/cuentas.ts';
 import { areaPerfilSchema, busquedaProfesoresSchema, datosPersonalesSchema, especialidadSchema } from '../../validation/perfil.ts';
+import { cadena } from '../../validation/texto.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { withUpload } from '../http/upload.server.ts';
@@ -20,7 +21,7 @@ import { id, idParam } from './schemas.server.ts';
 
 const nombreParam = z.object({
   id: id(),
-  nombre: z.string().trim().min(1, 'Nombre no válido').max(200, 'Nombre no válido'),
+  nombre: cadena({ error: 'Nombre no válido' }).trim().min(1, 'Nombre no válido').max(200, 'Nombre no válido'),
 });
 
 const edicionEntrada = datosPersonalesSchema.extend({ usuario: id().optional() });

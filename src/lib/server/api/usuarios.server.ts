@@ -1,7 +1,7 @@
 /** Activation, password reset and change, and the help centre, under /api/usuarios (SPEC.md 7). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ayudaSchema, nuevaContrasenaConTokenSchema, recuperarCuentaSchema } from '../../validation/cuentas.ts';
+import { ayudaSchema, nuevaContrasenaConTokenSchema, recuperarCuentaSchema, tokenSchema } from '../../validation/cuentas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { createAyudaService } from '../services/ayuda.server.ts';
 import type { CuentasService } from '../services/cuentas.server.ts';
@@ -9,7 +9,7 @@ import { type AppEnv, autenticado, clientAddress, mismoUsuario } from './env.ser
 import { body, params, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
-const tokenQuery = z.object({ token: z.string({ error: 'Token no válido' }).min(1, 'Token no válido').max(200, 'Token no válido') });
+const tokenQuery = z.object({ token: tokenSchema });
 
 export function usuariosRoutes(deps: { cuentas: CuentasService; ayuda: ReturnType<typeof createAyudaService>; keys: TokenKeys }) {
   const { cuentas, ayuda } = deps;
