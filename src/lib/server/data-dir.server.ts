@@ -47,11 +47,41 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Linux's USER_HZ, 100 on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+/** /proc's boot time has whole seconds: a real holder may appear to start up to this much after its lock. */
+const CLOCK_SLACK_MS = 2000;
+
+/**
+ * When a process started, from Linux's /proc (null elsewhere): a lock whose pid now belongs to a
+ * process started after the lock was written is stale (the pid was reused, e.g. after a reboot or
+ * in a restarted container), not a server holding the directory.
+ */
+function startedAt(pid: number): number | null {
+  try {
+    const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    // Field 22 (start time in clock ticks since boot) comes after the command name in parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    return Number.isFinite(bootSeconds) && Number.isFinite(ticks) ? (bootSeconds + ticks / CLOCK_TICKS) * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+function holds(info: LockInfo): boolean {
+  if (typeof info.pid !== 'number' || info.pid === process.pid || !alive(info.pid)) return false;
+  const started = startedAt(info.pid);
+  const locked = Date.parse(info.startedAt);
+  return started === null || Number.isNaN(locked) || started <= locked + CLOCK_SLACK_MS;
+}
+
 /** The running server that holds this data directory, if any (a stale lock is not one). */
 export function readLock(dataDir: string): LockInfo | null {
   try {
     const info = JSON.parse(readFileSync(paths(dataDir).lock, 'utf8')) as LockInfo;
-    return typeof info.pid === 'number' && alive(info.pid) && info.pid !== process.pid ? info : null;
+    return holds(info) ? info : null;
   } catch {
     return null;
   }
@@ -103,7 +133,7 @@ export function acquireLock(dataDir: string, url: string): Lock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readLock(dataDir);
       if (holder) throw new DataDirBusyError(dataDir, holder);
-      // Stale lock from a process that died (kill -9, power loss): take it over.
+      // Stale lock from a process that died (kill -9, power loss) or whose pid was reused: take it over.
       if (existsSync(file)) unlinkSync(file);
     }
   }

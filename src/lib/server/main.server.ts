@@ -1,18 +1,22 @@
 /**
- * The process entry point (`npm start` runs it after the build): takes the data directory,
- * migrates and seeds the database, starts the job worker and serves the built site and the API
- * on one port.
+ * The web server process (`npm start` runs it under supervisor.server.ts after the build): takes
+ * the data directory, migrates and seeds the database, starts the job worker and serves the built
+ * site and the API on one port. It stops gracefully on SIGTERM/SIGINT (exit 0); an error nothing
+ * caught is logged and ends it with 1 (the supervisor or systemd starts it again); a busy data
+ * directory, a bad configuration or a missing build end it with 2 (starting again would not help).
  */
 import { existsSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PRODUCTO } from '../marca.ts';
-import { loadConfig } from './config.server.ts';
-import { acquireLock, DataDirBusyError, paths } from './data-dir.server.ts';
-import { esRutaApi } from './http/rutas-api.server.ts';
+import { type Config, loadConfig } from './config.server.ts';
+import { acquireLock, DataDirBusyError, type Lock, paths } from './data-dir.server.ts';
+import { answerJson, configureServer, currentRequestId, guard, type HttpLimits } from './http/guard.server.ts';
+import { esRutaApi, esRutaApiEnrutable } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
-import { createLogger } from './log.server.ts';
+import { uploadRequestLimit } from './http/upload.server.ts';
+import { createLogger, type Logger } from './log.server.ts';
 import { createRuntime, setRuntime } from './runtime.server.ts';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -25,13 +29,66 @@ function banner(lines: string[]): void {
   process.stdout.write(`\n┌${rule}┐\n${lines.map((l) => `│ ${l.padEnd(width)} │`).join('\n')}\n└${rule}┘\n\n`);
 }
 
-async function main() {
-  const config = loadConfig();
-  const log = createLogger(config.LOG_LEVEL, { service: 'web' });
-  const entry = path.join(root, 'dist/server/entry.mjs');
-  if (!existsSync(entry)) throw new Error('The site is not built: run `npm run build` (or `npm start`, which builds first).');
+/** Exit code for what starting again cannot fix: the supervisor and systemd do not restart it. */
+const EXIT_DO_NOT_RESTART = 2;
+/** How long in-flight requests may finish, and then the job runner its job, when the server stops. */
+const SHUTDOWN_REQUESTS_MS = 10_000;
+const SHUTDOWN_JOBS_MS = 10_000;
 
-  const lock = config.DATABASE_URL ? null : acquireLock(config.dataDir, 'starting');
+class StartupError extends Error {}
+
+let log: Logger = createLogger('info', { service: 'web' });
+let lock: Lock | null = null;
+
+/** What nothing foresaw: logged with the request it happened in, when known, and the process ends. */
+function fatal(msg: string, error: unknown): void {
+  log.error(msg, { error, requestId: currentRequestId() });
+  lock?.release();
+  process.exit(1);
+}
+
+/** A client that went away mid-request: Astro's own listener already treats these as harmless. */
+const clientGone = (reason: unknown) =>
+  reason instanceof Error && (reason.name === 'AbortError' || (reason as NodeJS.ErrnoException).code === 'ECONNRESET');
+
+process.on('uncaughtException', (error) => fatal('uncaught exception', error));
+process.on('unhandledRejection', (reason) => {
+  if (clientGone(reason)) log.debug('request aborted by the client', { error: reason, requestId: currentRequestId() });
+  else fatal('unhandled rejection', reason);
+});
+
+function httpLimits(config: Config): HttpLimits {
+  const largestUploadMb = Math.max(config.MAX_VIDEO_MB, config.MAX_MANUAL_MB, config.MAX_MATERIAL_MB, config.MAX_IMAGEN_MB);
+  return {
+    headersMs: 20_000,
+    idleBodyMs: config.REQUEST_IDLE_SECONDS * 1000,
+    requestMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    maxBodyBytes: uploadRequestLimit(largestUploadMb * 1024 * 1024),
+    lingerMs: 2000,
+  };
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** Resolves when `done()` holds, or after `ms`; true when it held. */
+async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await delay(50);
+  return done();
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    throw new StartupError(error instanceof Error ? error.message : String(error));
+  }
+  log = createLogger(config.LOG_LEVEL, { service: 'web' });
+  const entry = path.join(root, 'dist/server/entry.mjs');
+  if (!existsSync(entry)) throw new StartupError('The site is not built: run `npm run build` (or `npm start`, which builds first).');
+
+  lock = config.DATABASE_URL ? null : acquireLock(config.dataDir, 'starting');
   const runtime = await createRuntime(config, log);
   setRuntime(runtime);
   if (config.JOBS_IN_SERVER) runtime.jobs.start();
@@ -39,35 +96,52 @@ async function main() {
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const serveStatic = createStaticHandler(path.join(root, 'dist/client'));
 
-  const server = http.createServer(async (req, res) => {
-    try {
-      // API requests (video segments above all) skip the file lookups: no built file is there.
-      const pathname = (req.url ?? '/').split('?')[0] ?? '/';
-      if (!esRutaApi(pathname) && (await serveStatic(req, res))) return;
-      await handler(req, res);
-    } catch (error) {
-      log.error('request failed', { error, url: req.url });
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('Ocurrió un error inesperado.');
-      } else res.destroy();
-    }
-  });
-  server.requestTimeout = 10 * 60 * 1000; // large uploads on slow connections
-  server.headersTimeout = 60 * 1000;
-  server.keepAliveTimeout = 65 * 1000;
-
+  const limits = httpLimits(config);
+  let inFlight = 0;
   let closing = false;
+  const server = http.createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
+    inFlight += 1;
+    res.once('close', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+    const serve = async () => {
+      try {
+        // API requests (video segments above all) skip the file lookups: no built file is there.
+        const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+        if (esRutaApi(pathname)) {
+          if (!esRutaApiEnrutable(pathname)) return answerJson(res, 404, `No existe el recurso ${req.method} ${pathname}`);
+        } else if (await serveStatic(req, res)) return;
+        await handler(req, res);
+      } catch (error) {
+        log.error('request failed', { error, url: req.url, requestId: currentRequestId() });
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('Ocurrió un error inesperado.');
+        } else res.destroy();
+      }
+    };
+    const onTimeout = (kind: string) => log.info('request timed out', { kind, url: req.url, requestId: req.headers['x-request-id'] });
+    void guard(req, res, limits, serve, onTimeout).finally(() => {
+      inFlight -= 1;
+    });
+  });
+  configureServer(server, limits);
+
+  // Stop accepting, let requests in flight finish (bounded), then the jobs and the database.
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info('shutting down', { signal });
+    log.info('shutting down', { signal, inFlight });
     server.close();
     server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 5000);
-    await runtime.close().catch((error) => log.error('close failed', { error }));
-    clearTimeout(force);
+    if (!(await waitUntil(() => inFlight === 0, SHUTDOWN_REQUESTS_MS))) {
+      log.warn('requests still in flight; closing their connections', { inFlight });
+      server.closeAllConnections();
+      await waitUntil(() => inFlight === 0, 2000);
+    }
+    await runtime.close({ graceMs: SHUTDOWN_JOBS_MS }).catch((error) => log.error('close failed', { error }));
     lock?.release();
+    log.info('stopped', { signal });
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -105,10 +179,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof DataDirBusyError) {
+  if (error instanceof DataDirBusyError || error instanceof StartupError) {
     process.stderr.write(`\n${error.message}\n\n`);
-    process.exit(2);
+    process.exit(EXIT_DO_NOT_RESTART);
   }
+  lock?.release();
   process.stderr.write(`\nThe server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

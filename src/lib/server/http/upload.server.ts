@@ -1,12 +1,16 @@
 /**
  * Multipart uploads streamed to disk: the request body flows through busboy into a temporary
- * file, never whole into memory, and stops with 413 as soon as a file passes its limit.
+ * file, never whole into memory. A declared size over the limit is refused before reading; a
+ * file that passes its limit, a body cut short, a client that goes away or any parser error ends
+ * in an ApiError (413 or 400) with every temporary file removed: no stream is left without an
+ * 'error' listener, so nothing a client sends can throw outside the request.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import type { z } from 'zod';
@@ -15,7 +19,7 @@ import { parseWith } from '../api/input.server.ts';
 
 export interface UploadedFile {
   field: string;
-  /** The name the browser gave; only a hint (the type is checked from the bytes). */
+  /** The name the browser gave, cleaned (no folders, no control characters, at most 255 characters); only a hint. */
   filename: string;
   mimeType: string;
   tmpPath: string;
@@ -35,79 +39,126 @@ export interface UploadLimits {
   maxFields?: number;
 }
 
+const FIELD_BYTES = 64 * 1024;
+const DEFAULT_FIELDS = 50;
+const MAX_FILENAME = 255;
+const MAX_EXTENSION = 16;
+
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+const invalidForm = () => new ApiError(400, 'El formulario enviado no es válido');
+export const tooLarge = (maxFileBytes: number) =>
+  new ApiError(413, `El archivo supera el tamaño máximo permitido (${megabytes(maxFileBytes)})`);
+
+/** The largest whole request a form with this file limit can be: the file, its text fields and the multipart framing. */
+export function uploadRequestLimit(maxFileBytes: number, maxFields = DEFAULT_FIELDS): number {
+  return maxFileBytes + maxFields * FIELD_BYTES + 64 * 1024;
+}
+
+/** A part's filename as it may reach the database: no folders, no control or format characters, well-formed, bounded. */
+export function cleanFilename(raw: string | undefined): string {
+  const base =
+    (raw ?? '')
+      .toWellFormed()
+      .replace(/[\p{Cc}\p{Cf}]/gu, '')
+      .split(/[\\/]/)
+      .at(-1)
+      ?.trim() ?? '';
+  const chars = Array.from(base);
+  if (chars.length <= MAX_FILENAME) return base;
+  const extension = path.extname(base);
+  const keep = extension.length > 1 && extension.length <= MAX_EXTENSION ? extension : '';
+  return chars.slice(0, MAX_FILENAME - Array.from(keep).length).join('') + keep;
+}
+
+const mimePattern = /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/;
+const cleanMimeType = (raw: string | undefined) => (raw && mimePattern.test(raw) ? raw.toLowerCase() : 'application/octet-stream');
 
 export async function receiveUpload(request: Request, tempDir: string, limits: UploadLimits): Promise<Upload> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.startsWith('multipart/form-data')) throw new ApiError(415, 'Envíe el formulario como multipart/form-data');
-  if (!request.body) throw new ApiError(400, 'El formulario enviado no es válido');
+  const maxFields = limits.maxFields ?? DEFAULT_FIELDS;
+  // Refused before a byte is read: the server closes the connection after answering (main.server.ts).
+  if (Number(request.headers.get('content-length')) > uploadRequestLimit(limits.maxFileBytes, maxFields)) {
+    throw tooLarge(limits.maxFileBytes);
+  }
+  if (!request.body) throw invalidForm();
   await mkdir(tempDir, { recursive: true });
-
-  const fields: Record<string, string | string[]> = {};
-  const files: UploadedFile[] = [];
-  const discard = async () => {
-    await Promise.all(files.map((f) => rm(f.tmpPath, { force: true })));
-  };
 
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: { 'content-type': type },
-      limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles ?? 1, fields: limits.maxFields ?? 50, fieldSize: 64 * 1024 },
+      limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles ?? 1, fields: maxFields, fieldSize: FIELD_BYTES },
       defParamCharset: 'utf8',
     });
   } catch {
-    throw new ApiError(400, 'El formulario enviado no es válido');
+    throw invalidForm();
   }
 
+  const fields: Record<string, string | string[]> = {};
+  const files: UploadedFile[] = [];
   const writes: Promise<void>[] = [];
-  const sinks: { from: NodeJS.ReadableStream; to: ReturnType<typeof createWriteStream> }[] = [];
+  const discard = async () => {
+    await Promise.all(files.map((f) => rm(f.tmpPath, { force: true })));
+  };
+
+  let failed = false;
+  let fail: (error: unknown) => void = () => undefined;
   const done = new Promise<void>((resolve, reject) => {
-    const fail = (error: unknown) => reject(error);
-    parser.on('field', (name, value) => {
-      const current = fields[name];
-      fields[name] = current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
-    });
-    parser.on('file', (field, stream, info) => {
-      const tmpPath = path.join(tempDir, randomUUID());
-      const file: UploadedFile = { field, filename: info.filename ?? '', mimeType: info.mimeType, tmpPath, size: 0 };
-      files.push(file);
-      const out = createWriteStream(tmpPath);
-      stream.on('data', (chunk: Buffer) => {
-        file.size += chunk.length;
-      });
-      stream.on('limit', () => fail(new ApiError(413, `El archivo supera el tamaño máximo permitido (${megabytes(limits.maxFileBytes)})`)));
-      sinks.push({ from: stream, to: out });
-      writes.push(
-        new Promise<void>((res, rej) => {
-          out.on('close', res);
-          out.on('error', rej);
-          stream.pipe(out);
-        }),
-      );
-    });
-    parser.on('filesLimit', () => fail(new ApiError(400, 'Solo se puede subir un archivo')));
-    parser.on('error', () => fail(new ApiError(400, 'El formulario enviado no es válido')));
+    fail = (error) => {
+      failed = true;
+      reject(error);
+    };
     parser.on('close', () => resolve());
+  });
+  // These listeners stay for the life of the streams: an error after the answer (a client that
+  // goes away while the rest of the body is ignored) is expected and must not reach the process.
+  parser.on('error', fail);
+  parser.on('filesLimit', () => fail(new ApiError(400, 'Solo se puede subir un archivo')));
+  parser.on('field', (name, value) => {
+    if (name === '__proto__') return;
+    const current = fields[name];
+    fields[name] = current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
+  });
+  parser.on('file', (field, stream, info) => {
+    stream.on('error', fail);
+    if (failed) {
+      stream.resume();
+      return;
+    }
+    const file: UploadedFile = {
+      field,
+      filename: cleanFilename(info.filename),
+      mimeType: cleanMimeType(info.mimeType),
+      tmpPath: path.join(tempDir, randomUUID()),
+      size: 0,
+    };
+    files.push(file);
+    stream.on('data', (chunk: Buffer) => {
+      file.size += chunk.length;
+    });
+    stream.on('limit', () => fail(tooLarge(limits.maxFileBytes)));
+    const write = pipeline(stream, createWriteStream(file.tmpPath));
+    write.catch(fail);
+    writes.push(write);
   });
 
   const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
-  source.on('error', (error) => parser.destroy(error));
+  source.on('error', fail);
   source.pipe(parser);
   try {
     await done;
     await Promise.all(writes);
   } catch (error) {
-    // Stop writing, and let the rest of the body drain into nothing (memory stays flat).
+    // Stop reading: the answer goes out and the server closes the connection, so a client that
+    // sends gigabytes is not read to the end. Cancelling the source would close the socket before
+    // the answer, so it is only detached and paused.
     source.unpipe(parser);
-    source.resume();
-    for (const { from, to } of sinks) {
-      from.unpipe(to);
-      to.destroy();
-    }
+    source.pause();
+    parser.destroy();
     await Promise.allSettled(writes);
     await discard();
-    throw error instanceof ApiError ? error : new ApiError(400, 'El formulario enviado no es válido');
+    throw error instanceof ApiError ? error : invalidForm();
   }
   return { fields, files, discard };
 }

@@ -1,0 +1,146 @@
+/**
+ * What the HTTP server enforces before and around every request, whatever route answers it
+ * (decision 0020): a request id for the logs (also for errors nothing caught), a declared size
+ * over the largest upload refused at once, timeouts for a body that stops arriving or drips, and
+ * a connection closed, not read to the end, when the answer went out before the body did.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+export interface HttpLimits {
+  /** Time to receive the request line and headers. */
+  headersMs: number;
+  /** Longest silence while a request body is arriving (uploads included). */
+  idleBodyMs: number;
+  /** Time to receive a whole request that is not an upload. */
+  requestMs: number;
+  /** Largest declared body of any route (the largest upload with its fields). */
+  maxBodyBytes: number;
+  /** How long an answered connection is still drained before it is cut, so the client reads the answer. */
+  lingerMs: number;
+}
+
+const requestIdPattern = /^[\w.-]{8,64}$/;
+const UNSERVED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+const requests = new AsyncLocalStorage<{ requestId: string }>();
+
+/** The id of the request whose code is running, if any (for errors that escaped every handler). */
+export const currentRequestId = (): string | undefined => requests.getStore()?.requestId;
+
+export function configureServer(server: Server, limits: HttpLimits): void {
+  server.headersTimeout = limits.headersMs;
+  // Node's own whole-request timeout is one value for every route; uploads need none (only the
+  // idle one), so it is off here and `guard` applies it per request.
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 65 * 1000;
+  // What Node's parser refuses (a body cut short by a half-closed socket, malformed headers)
+  // gets the API's error shape instead of Node's bare '400 Bad Request' with no body.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answering = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const answer =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? rawAnswer(431, 'Request Header Fields Too Large', 'Las cabeceras de la solicitud son demasiado grandes')
+        : rawAnswer(400, 'Bad Request', 'La solicitud no es válida');
+    socket.end(answer, () => socket.destroy());
+  });
+}
+
+const isUpload = (req: IncomingMessage) =>
+  req.method !== 'GET' && req.method !== 'HEAD' && (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+
+const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+function rawAnswer(status: number, reason: string, detail: string): string {
+  const body = JSON.stringify({ detail, statusCode: status });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Ends a request whose body stopped arriving: a 408 if nothing was answered yet, then the socket is closed. */
+function expire(req: IncomingMessage, res: ServerResponse, onTimeout: (kind: string) => void, kind: string): void {
+  if (req.complete || res.writableEnded) return;
+  onTimeout(kind);
+  const socket = req.socket;
+  if (!res.headersSent && socket.writable) {
+    socket.end(rawAnswer(408, 'Request Timeout', 'La solicitud tardó demasiado en llegar; inténtelo nuevamente'), () => socket.destroy());
+  } else socket.destroy();
+}
+
+/** Closes the connection of an answer sent before its body was read: drained briefly, then cut. */
+function linger(req: IncomingMessage, lingerMs: number): void {
+  const socket = req.socket;
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  socket.once('close', () => clearTimeout(timer));
+  socket.end();
+  req.resume();
+}
+
+/** Answers a request here, outside the API, in the API's error shape. */
+export function answerJson(res: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}): void {
+  const requestId = res.req.headers['x-request-id'];
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...(typeof requestId === 'string' ? { 'x-request-id': requestId } : {}),
+    ...headers,
+  });
+  res.end(JSON.stringify({ detail, statusCode: status }));
+}
+
+/**
+ * Runs `next` for a request with its guards in place, or answers it here (413) when its declared
+ * size is over every route's limit.
+ */
+export function guard(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limits: HttpLimits,
+  next: () => Promise<void>,
+  onTimeout: (kind: string) => void = () => undefined,
+): Promise<void> {
+  const incoming = req.headers['x-request-id'];
+  const requestId = typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
+  req.headers['x-request-id'] = requestId;
+
+  const answer = (status: number, detail: string, headers: Record<string, string> = {}) => {
+    answerJson(res, status, detail, headers);
+    return Promise.resolve();
+  };
+
+  if (Number(req.headers['content-length'] ?? 0) > limits.maxBodyBytes) {
+    res.once('finish', () => linger(req, limits.lingerMs));
+    return answer(413, 'El contenido enviado es demasiado grande');
+  }
+  // Astro's adapter cannot build a Request for these methods and would answer 500; no route uses them.
+  if (UNSERVED_METHODS.has(req.method ?? '')) {
+    return answer(405, `El método ${req.method} no está permitido`, { allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS' });
+  }
+
+  if (hasBody(req) && !req.complete) {
+    const onIdle = () => expire(req, res, onTimeout, 'idle body');
+    req.setTimeout(limits.idleBodyMs, onIdle);
+    const whole = isUpload(req) ? undefined : setTimeout(() => expire(req, res, onTimeout, 'slow request'), limits.requestMs);
+    const bodyDone = () => {
+      clearTimeout(whole);
+      req.off('timeout', onIdle);
+    };
+    req.once('end', () => {
+      bodyDone();
+      req.socket.setTimeout(0);
+    });
+    res.once('close', bodyDone);
+    res.once('finish', () => {
+      if (!req.complete) linger(req, limits.lingerMs);
+    });
+  }
+  return requests.run({ requestId }, next);
+}
