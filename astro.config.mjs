@@ -2,6 +2,7 @@
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import { defineConfig } from 'astro/config';
+import { CSP_DIRECTIVES } from './src/lib/server/http/headers.server.ts';
 
 // Server code runs natively on Node (type stripping); keep it out of the bundle so pages and the
 // HTTP server share one instance of each module (one database handle, one job runner).
@@ -10,11 +11,24 @@ const serverCode = /\/src\/lib\/server\//;
 export default defineConfig({
   output: 'static',
   // No global body cap: uploads have their own limits per kind (MAX_VIDEO_MB...) and every other
-  // body is capped at 1 MB while it is read (src/lib/server/api/input.server.ts).
-  adapter: node({ mode: 'middleware', bodySizeLimit: 0 }),
+  // body is capped at 1 MB while it is read (src/lib/server/api/input.server.ts). staticHeaders:
+  // each prerendered page's policy goes to dist/_headers.json and out as a real header from
+  // src/lib/server/http/static.server.ts, not as a <meta>, which cannot say frame-ancestors.
+  adapter: node({ mode: 'middleware', bodySizeLimit: 0, staticHeaders: true }),
   integrations: [react()],
   trailingSlash: 'ignore',
-  security: { checkOrigin: false },
+  // No Markdown pages here; Shiki's highlighting would need inline styles the policy refuses.
+  markdown: { syntaxHighlight: false },
+  security: {
+    checkOrigin: false,
+    // Scripts and <style> elements: 'self' plus the hashes of what Astro inlines, nothing else.
+    // Style attributes stay allowed: per-author colours and React's server-rendered styles
+    // (decision 0022).
+    csp: {
+      directives: [...CSP_DIRECTIVES],
+      styleDirective: { resources: [{ resource: "'unsafe-inline'", kind: 'attribute' }] },
+    },
+  },
   vite: {
     resolve: {
       // The capsule player needs plain HLS (muxed audio, no subtitles, DRM or CMCD): hls.js's

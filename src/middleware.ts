@@ -5,10 +5,12 @@
  *   where the person was going;
  * - a same-origin check for cookie-authenticated page form posts (the API instead requires a
  *   Bearer header for every change, so requests without an Origin header reach it);
- * - headers that keep per-user HTML out of shared caches, and compression.
+ * - headers that keep per-user HTML out of shared caches, the security headers beside the
+ *   Content-Security-Policy Astro rendered with the page (decision 0022), and compression.
  */
 import { defineMiddleware } from 'astro:middleware';
 import { compressResponse } from './lib/server/http/compress.server.ts';
+import { withPageHeaders } from './lib/server/http/headers.server.ts';
 import { esRutaApi } from './lib/server/http/rutas-api.server.ts';
 import { resolveSession } from './lib/server/http/session.server.ts';
 
@@ -20,18 +22,18 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (esRutaApi(url.pathname)) return compressResponse(request, await next());
 
   if (unsafe.has(request.method) && request.headers.get('origin') !== url.origin) {
-    return new Response('Origen no permitido', { status: 403 });
+    return new Response('Origen no permitido', { status: 403, headers: withPageHeaders(new Headers()) });
   }
   const usuario = await resolveSession(context.cookies);
   if (!usuario && context.routePattern !== '/404') {
     const siguiente = url.pathname + url.search;
-    return context.redirect(siguiente === '/' ? '/ingresar/' : `/ingresar/?siguiente=${encodeURIComponent(siguiente)}`, 302);
+    const redirect = context.redirect(siguiente === '/' ? '/ingresar/' : `/ingresar/?siguiente=${encodeURIComponent(siguiente)}`, 302);
+    withPageHeaders(redirect.headers);
+    return redirect;
   }
   context.locals.usuario = usuario ?? undefined;
   const response = await next();
   response.headers.set('cache-control', 'private, no-cache');
-  response.headers.set('x-content-type-options', 'nosniff');
-  response.headers.set('referrer-policy', 'same-origin');
-  response.headers.set('x-frame-options', 'DENY');
+  withPageHeaders(response.headers);
   return compressResponse(request, response);
 });

@@ -1,8 +1,12 @@
-/** Shared steps of the browser suite: signing in, inviting a teacher, routes to fake or hold, notifications, axe. */
+/**
+ * Shared steps of the browser suite: signing in, inviting a teacher, routes to fake or hold,
+ * notifications, axe. Importing it makes every test fail on a Content-Security-Policy violation.
+ */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page, Route } from 'playwright-core';
-import { expect, inject } from 'vitest';
-import { DESKTOP, MOBILE, newPage } from '../support/browser.ts';
+import { afterEach, expect, inject } from 'vitest';
+import { DESKTOP, MOBILE, newPage, violacionesCsp } from '../support/browser.ts';
 import { type ApiClient, apiClient, signIn } from '../support/client.ts';
 import { ADMIN, lastLinkTo, runCli } from '../support/server.ts';
 
@@ -10,6 +14,10 @@ export const ANCHOS = [
   ['escritorio', DESKTOP],
   ['móvil', MOBILE],
 ] as const;
+
+afterEach(() => {
+  expect(violacionesCsp(), 'violaciones de Content-Security-Policy').toEqual([]);
+});
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -60,8 +68,8 @@ export async function invitar(email: string, nombres: string, apellidos: string)
   return enlaceEnviadoA(email);
 }
 
-/** The link of the last mail sent to an address (activation or password reset). */
-export const enlaceEnviadoA = (email: string): string => lastLinkTo(inject('dataDir'), email);
+/** The link of the last mail sent to an address (activation, or `ruta` '/cambiar-contraseña/'), once it arrives. */
+export const enlaceEnviadoA = (email: string, ruta?: string): Promise<string> => lastLinkTo(inject('dataDir'), email, ruta);
 
 /** Invites a teacher and activates the account through the API, as the activation page would. */
 export async function docenteActivo(email: string, password: string): Promise<void> {
@@ -122,7 +130,8 @@ interface AxeViolation {
 
 /** Runs axe-core on the page; returns the serious and critical violations. */
 export async function violacionesGraves(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  // Evaluated by the test tool, not injected as a <script>: the page's policy refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE, 'utf8'));
   const violaciones: AxeViolation[] = await page.evaluate(async () => {
     const resultado = await Reflect.get(window, 'axe').run(document);
     return resultado.violations;

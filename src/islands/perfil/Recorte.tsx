@@ -42,6 +42,9 @@ export default function Recorte({ imagen, onCambio, onError }: RecorteProps) {
           onRotationChange={setRotacion}
           onCropComplete={(_, area) => onCambio({ area, rotacion })}
           mediaProps={{ onError }}
+          // The library's <style> element would be refused by the pages' Content-Security-Policy;
+          // /perfil/editar links its stylesheet instead (decision 0022).
+          disableAutomaticStylesInjection
         />
       </div>
       <div className="recorte-controles">

@@ -2,11 +2,13 @@
  * Serves the built client (dist/client): hashed assets cached for a year, HTML revalidated on
  * every visit and kept out of shared caches, precompressed .br/.gz variants when the browser
  * accepts them, ETags for 304 answers. Anything it does not have falls through to Astro.
+ * Each page goes out with the security headers and the Content-Security-Policy Astro wrote for it.
  */
-import { createReadStream, type Stats } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { CSP_FALLBACK, PAGE_HEADERS } from './headers.server.ts';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -58,8 +60,29 @@ async function fileAt(file: string): Promise<Stats | null> {
  */
 const tokenPages = ['/activar-cuenta/', '/cambiar-contraseña/'];
 
+/** A page's route as `_headers.json` names it: '/ingresar' for /ingresar/ and /ingresar/index.html. */
+const routeOf = (pathname: string) => pathname.normalize('NFC').replace(/(\/index\.html|\.html|\/)$/, '') || '/';
+
+/**
+ * The policy of each prerendered page by its route ('/ingresar'), from the `_headers.json` the
+ * Node adapter writes beside the client directory (astro.config.mjs: `staticHeaders`).
+ */
+function readPagePolicies(file: string): Map<string, string> {
+  // A build from before decision 0022 has none: its pages get CSP_FALLBACK.
+  if (!existsSync(file)) return new Map();
+  const entries: { pathname: string; headers: { key: string; value: string }[] }[] = JSON.parse(readFileSync(file, 'utf8'));
+  const policies = new Map<string, string>();
+  for (const { pathname, headers } of entries) {
+    const csp = headers.find((h) => h.key.toLowerCase() === 'content-security-policy');
+    if (csp) policies.set(routeOf(pathname), csp.value);
+  }
+  return policies;
+}
+
 export function createStaticHandler(root: string) {
   const base = path.resolve(root);
+  const policies = readPagePolicies(path.join(base, '..', '_headers.json'));
+  const policyOf = (file: string) => policies.get(routeOf(`/${path.relative(base, file).split(path.sep).join('/')}`)) ?? CSP_FALLBACK;
 
   async function resolve(pathname: string): Promise<{ file: string; stats: Stats } | null> {
     const candidates = pathname.endsWith('/') ? [`${pathname}index.html`] : [pathname, `${pathname}/index.html`, `${pathname}.html`];
@@ -97,10 +120,7 @@ export function createStaticHandler(root: string) {
           ? 'private, no-cache'
           : 'public, max-age=3600',
     };
-    if (ext === '.html') {
-      headers['referrer-policy'] = 'same-origin';
-      headers['x-frame-options'] = 'DENY';
-    }
+    if (ext === '.html') Object.assign(headers, PAGE_HEADERS, { 'content-security-policy': policyOf(found.file) });
     if (COMPRESSIBLE.has(ext)) headers.vary = 'Accept-Encoding';
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, headers);
