@@ -18,6 +18,19 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
         },
       },
+      // Thousands of generated requests against the built server (decision 0026). Without file
+      // parallelism its file joins e2e's in vitest's one-at-a-time group: the two suites' servers
+      // never run side by side.
+      {
+        test: {
+          name: 'fuzz',
+          include: ['tests/fuzz/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

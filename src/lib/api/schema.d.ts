@@ -18,7 +18,11 @@ export interface paths {
          * @description Checks the credentials of an active account and starts a session. The body answers the
          *     tokens; for browser clients the response also sets the cookies `ed_access` (readable by
          *     scripts, sent as the bearer token by islands) and `ed_refresh` (httpOnly).
-         *     Repeated failures for one account or one address are rate limited (429).
+         *     Failed sign-ins are throttled (decision 0023), with 429, `Retry-After` and 'Demasiados
+         *     intentos. Espere N segundos|minutos antes de volver a intentarlo.': 10 failures per account
+         *     and address pair in 15 minutes; past 5 failures of an account from all addresses, a growing
+         *     delay of 2, 4, 8... up to 60 seconds after its last failure; 200 failures per address in 15
+         *     minutes. An address where the account signed in during the last 90 days skips the last two.
          */
         post: operations["login"];
         delete?: never;
@@ -185,6 +189,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/usuarios/{id}/reenviar-activacion/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a fresh activation link to an account not yet activated.
+         * @description Issue 13. The previous link stops working and its unsent mail is retired; the new mail is
+         *     queued in the outbox (docs/decisions/0024) and sent by the job runner. Admins only (bearer
+         *     token of group 'admin' or `X-Admin-Key`).
+         */
+        post: operations["adminReenviarActivacion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usuarios/reenviar-activacion/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The same as above, by email (`npm run usuarios -- reenviar --email X` while the server runs). */
+        post: operations["adminReenviarActivacionPorEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/capsulas/": {
         parameters: {
             query?: never;
@@ -200,8 +243,10 @@ export interface paths {
          */
         get: operations["listCapsulas"];
         /**
-         * Edit a capsule's data (author only).
-         * @description The capsule is named by the `id` field of the form; the video cannot be replaced.
+         * Edit a capsule's data (author or admin).
+         * @description The capsule is named by the `id` field of the form; the video cannot be replaced. Its author
+         *     or any admin may edit it (moderation, decision 0017); anyone else gets 403. A capsule that
+         *     is not 'listo' is 404 for anyone but its author and admins.
          */
         put: operations["updateCapsula"];
         /**
@@ -260,8 +305,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a capsule (author only).
-         * @description Deletes the capsule, its video renditions, thumbnail, likes and comments.
+         * Delete a capsule (author or admin).
+         * @description Deletes the capsule, its video renditions, thumbnail, likes and comments. Its author or any
+         *     admin may delete it (moderation, decision 0017); anyone else gets 403. A capsule that is not
+         *     'listo' is 404 for anyone but its author and admins.
          */
         delete: operations["deleteCapsula"];
         options?: never;
@@ -492,10 +539,11 @@ export interface paths {
          */
         get: operations["listMateriales"];
         /**
-         * Edit a teacher material's data (author only).
+         * Edit a teacher material's data (author or admin).
          * @description The material is named by the `id` field of the form; the file cannot be replaced, so
          *     `extension` (listed by SPEC.md) is accepted and ignored. Same rules as the upload, except
-         *     the file ones.
+         *     the file ones. Its author or any admin may edit it (moderation, decision 0017); anyone else
+         *     gets 403.
          */
         put: operations["updateMaterial"];
         /**
@@ -530,7 +578,11 @@ export interface paths {
         get: operations["getMaterial"];
         put?: never;
         post?: never;
-        /** Delete a teacher material (author only). */
+        /**
+         * Delete a teacher material (author or admin).
+         * @description Deletes the material, its file, thumbnail, likes and comments. Its author or any admin may
+         *     delete it (moderation, decision 0017); anyone else gets 403.
+         */
         delete: operations["deleteMaterial"];
         options?: never;
         head?: never;
@@ -639,10 +691,12 @@ export interface paths {
          */
         get: operations["listManuales"];
         /**
-         * Edit a manual's data (author only).
+         * Edit a manual's data (author or admin).
          * @description SPEC.md is not certain of the method ('likely PUT'); PUT is our choice. The manual is named
          *     by the `id` field of the form; the file cannot be replaced. SPEC.md says the edit form sends
-         *     the area's name as `id_area`; the server accepts the area's `nombre` or its numeric id.
+         *     the area's name as `id_area`; the server accepts the area's `nombre` or its numeric id. Its
+         *     author (an admin: only admins upload) or any other admin may edit it (decision 0017);
+         *     anyone else gets 403.
          */
         put: operations["updateManual"];
         /**
@@ -674,7 +728,11 @@ export interface paths {
         get: operations["getManual"];
         put?: never;
         post?: never;
-        /** Delete a manual (author only). */
+        /**
+         * Delete a manual (author or admin).
+         * @description Deletes the manual, its file, thumbnail, likes and comments. Its author or any other admin
+         *     may delete it (decision 0017); anyone else gets 403.
+         */
         delete: operations["deleteManual"];
         options?: never;
         head?: never;
@@ -845,7 +903,8 @@ export interface paths {
         put?: never;
         /**
          * Add a specialty to the teacher's profile.
-         * @description Only the teacher themself (a user with rol 'Profesor' and a profile), else 403. A new name
+         * @description Only the teacher themself (a user with rol 'Profesor' and a profile), else 403, admins
+         *     included. A new name
          *     creates the specialty. At most 5 specialties per teacher. An owned specialty answers 400.
          */
         post: operations["addEspecialidad"];
@@ -870,7 +929,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a specialty from the teacher's profile. */
+        /**
+         * Remove a specialty from the teacher's profile.
+         * @description Only the teacher themself (rol 'Profesor' with a profile), else 403, admins included.
+         */
         delete: operations["removeEspecialidad"];
         options?: never;
         head?: never;
@@ -891,9 +953,9 @@ export interface paths {
         put?: never;
         /**
          * Add a curriculum area to the teacher's profile.
-         * @description Only the teacher themself (rol 'Profesor' with a profile), else 403. `area` is the `nombre`
-         *     of a curriculum area (GET /api/curriculum_escolar/areas/); an unknown or owned area answers
-         *     400.
+         * @description Only the teacher themself (rol 'Profesor' with a profile), else 403, admins included.
+         *     `area` is the `nombre` of a curriculum area (GET /api/curriculum_escolar/areas/); an unknown
+         *     or owned area answers 400.
          */
         post: operations["addAreaPerfil"];
         delete?: never;
@@ -917,7 +979,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove an area from the teacher's profile. */
+        /**
+         * Remove an area from the teacher's profile.
+         * @description Only the teacher themself (rol 'Profesor' with a profile), else 403, admins included.
+         */
         delete: operations["removeAreaPerfil"];
         options?: never;
         head?: never;
@@ -943,8 +1008,9 @@ export interface paths {
         get: operations["getUsuario"];
         /**
          * Edit one's own personal information.
-         * @description Only the user themself (403 otherwise). SPEC.md lists the form fields usuario, nombre, rut,
-         *     email, genero, nacionalidad, telefono, fecha_nacimiento; name, rut, nationality and birth
+         * @description Only the user themself (403 otherwise, admins included). SPEC.md lists the form fields
+         *     usuario, nombre, rut, email, genero, nacionalidad, telefono, fecha_nacimiento; name, rut,
+         *     nationality and birth
          *     date are read-only, so `nombre`, `rut`, `nacionalidad` and `fecha_nacimiento` are accepted
          *     and ignored. `usuario`, when sent, must equal the path id. Another account's email answers
          *     409.
@@ -1020,8 +1086,9 @@ export interface paths {
         put?: never;
         /**
          * Replace one's profile photo.
-         * @description Only the user themself (403 otherwise). The image (JPEG, PNG or WebP, checked from its
-         *     bytes; the client sends the 200x200 crop) is resized and stored; the answer holds the new
+         * @description Only the user themself (403 otherwise, admins included). The image (JPEG, PNG or WebP,
+         *     checked from its bytes; the client sends the 200x200 crop) is resized and stored; the answer
+         *     holds the new
          *     `foto_perfil` path.
          */
         post: operations["uploadFotoPerfil"];
@@ -1072,7 +1139,10 @@ export interface paths {
          */
         get: operations["listCategorias"];
         put?: never;
-        /** Create a forum category (admins only). */
+        /**
+         * Create a forum category (admins only).
+         * @description Admins only; anyone else gets 403 before the form is read.
+         */
         post: operations["createCategoria"];
         delete?: never;
         options?: never;
@@ -1098,7 +1168,8 @@ export interface paths {
         /**
          * Edit a forum category (admins only).
          * @description SPEC.md does not show the method; PUT is our choice (an update). `archivo` is optional; when
-         *     sent it replaces the image and must be JPEG or PNG.
+         *     sent it replaces the image and must be JPEG or PNG. Any admin may edit any category, whoever
+         *     created it; anyone else gets 403 before the form is read.
          */
         put: operations["updateCategoria"];
         post?: never;
@@ -1475,7 +1546,13 @@ export interface paths {
         };
         /**
          * Liveness and readiness.
-         * @description `db`: the database answers; `jobs`: the job runner is alive.
+         * @description Issue 13 (docs/decisions/0024). `db`: the database answers. `jobs`: a job runner wrote its
+         *     heartbeat within 60 s (this server's own runner, or with JOBS_IN_SERVER=false the freshest
+         *     `npm run worker`'s). `latido_segundos`, `correo_pendiente_segundos` and
+         *     `trabajo_pendiente_segundos`: seconds since that heartbeat, since the oldest unsent mail was
+         *     queued and since the oldest queued job was created (null when there is none). 503 when the
+         *     database does not answer, no heartbeat came within 60 s or a mail has waited more than 15
+         *     minutes; `razones` says why, in Spanish.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1512,6 +1589,20 @@ export interface components {
             status: "ok" | "degraded";
             db: boolean;
             jobs: boolean;
+            /** @description Seconds since the job runner's last heartbeat. */
+            latido_segundos: number | null;
+            /** @description Seconds the oldest unsent mail has waited. */
+            correo_pendiente_segundos: number | null;
+            /** @description Seconds the oldest queued job has waited. */
+            trabajo_pendiente_segundos: number | null;
+            /** @description Why the status is degraded (Spanish). */
+            razones: string[];
+        };
+        ActivacionReenviada: {
+            /** @description 'Se envió un nuevo enlace de activación a {email}'. */
+            detail: string;
+            /** Format: email */
+            email: string;
         };
         /** @description A user (SPEC.md section 3). Unset strings are '' (never null). */
         Usuario: {
@@ -1590,7 +1681,7 @@ export interface components {
         };
         UsuarioCreado: {
             usuario: components["schemas"]["Usuario"];
-            /** @description Whether the activation mail was handed to the mail server (or written to the outbox). */
+            /** @description Whether the activation mail was queued (it is sent by the job runner, with retries). */
             activacion_enviada: boolean;
             /** @description Whether `colegio` named a new school that this call created. */
             colegio_creado: boolean;
@@ -2219,7 +2310,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Missing, invalid or expired access token. */
+        /** @description Missing, invalid or expired access token, or one whose session has ended ('Debe iniciar sesión para continuar'). */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -2284,7 +2375,6 @@ export interface components {
             content: {
                 "image/webp": string;
                 "image/jpeg": string;
-                /** @description A placeholder where no thumbnail could be made. */
                 "image/svg+xml": string;
             };
         };
@@ -2609,6 +2699,7 @@ export interface operations {
                     "application/json": components["schemas"]["EmailToken"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description The token is unknown, expired or already used: 'Token inválido o expirado'. */
             404: {
                 headers: {
@@ -2689,7 +2780,88 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description An account with this email already exists (`errors.email` holds the Spanish message). */
+            /**
+             * @description An account with this email already exists (`errors.email` holds the Spanish message; for an
+             *     account not yet activated it says so and how to send a fresh activation link).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminReenviarActivacion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new link is queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivacionReenviada"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The account is already active ('La cuenta ya está activa'). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminReenviarActivacionPorEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new link is queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivacionReenviada"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The account is already active ('La cuenta ya está activa'). */
             409: {
                 headers: {
                     [name: string]: unknown;
