@@ -6,22 +6,12 @@
  */
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { components } from '../../api/schema.d.ts';
 import type { Db } from '../db/client.server.ts';
 import { correos, ejecutores, trabajos } from '../db/schema.server.ts';
 
-export interface Salud {
-  status: 'ok' | 'degraded';
-  db: boolean;
-  jobs: boolean;
-  /** Seconds since the runner's last heartbeat; null when no runner ever beat. */
-  latido_segundos: number | null;
-  /** Seconds the oldest unsent mail has waited; null when none waits. */
-  correo_pendiente_segundos: number | null;
-  /** Seconds the oldest queued job has waited; null when none waits. */
-  trabajo_pendiente_segundos: number | null;
-  /** Why the status is degraded, in Spanish; empty when ok. */
-  razones: string[];
-}
+/** The answer of GET /healthz, as the contract defines it. */
+export type Salud = components['schemas']['Salud'];
 
 export interface HealthOptions {
   db: Db;
