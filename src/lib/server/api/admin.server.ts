@@ -8,10 +8,12 @@ import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
+import type { Esquema } from '../../api/contrato.ts';
 import { invitacionSchema } from '../../validation/invitacion.ts';
 import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import { esAdmin } from '../services/actor.server.ts';
 import type { createInvitacionesService } from '../services/invitaciones.server.ts';
+import { entrada, responder } from './contrato.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
 import { body, params } from './input.server.ts';
@@ -41,16 +43,35 @@ export function adminRoutes(deps: { invitaciones: ReturnType<typeof createInvita
     if (!esAdmin(claims)) throw sinPermisos();
     await next();
   });
-  const reenviada = ({ email }: { email: string }) => ({ detail: `Se envió un nuevo enlace de activación a ${email}`, email });
+  const reenviada = ({ email }: { email: string }): Esquema<'ActivacionReenviada'> => ({
+    detail: `Se envió un nuevo enlace de activación a ${email}`,
+    email,
+  });
   return (
     new Hono<AppEnv>({ strict: false })
-      .post('/usuarios', soloAdmin, body(invitacionSchema), async (c) => c.json(await deps.invitaciones.invitar(c.req.valid('json')), 201))
-      // A fresh activation link (issue 13); the older link stops working.
-      .post('/usuarios/reenviar-activacion', soloAdmin, body(reenvioSchema), async (c) =>
-        c.json(reenviada(await deps.invitaciones.reenviar(c.req.valid('json')))),
+      .post('/usuarios', soloAdmin, body(entrada('POST /api/admin/usuarios/', invitacionSchema)), async (c) =>
+        responder(c, 'POST /api/admin/usuarios/', 201, await deps.invitaciones.invitar(c.req.valid('json'))),
+      )
+      // A fresh activation link; the older link stops working.
+      .post(
+        '/usuarios/reenviar-activacion',
+        soloAdmin,
+        body(entrada('POST /api/admin/usuarios/reenviar-activacion/', reenvioSchema)),
+        async (c) =>
+          responder(
+            c,
+            'POST /api/admin/usuarios/reenviar-activacion/',
+            200,
+            reenviada(await deps.invitaciones.reenviar(c.req.valid('json'))),
+          ),
       )
       .post('/usuarios/:id/reenviar-activacion', soloAdmin, params(idParam), async (c) =>
-        c.json(reenviada(await deps.invitaciones.reenviar(c.req.valid('param')))),
+        responder(
+          c,
+          'POST /api/admin/usuarios/{id}/reenviar-activacion/',
+          200,
+          reenviada(await deps.invitaciones.reenviar(c.req.valid('param'))),
+        ),
       )
   );
 }

@@ -1,6 +1,7 @@
 /** /api/capsulas/ (SPEC.md section 7), /streaming/{id}/{file} and /miniaturas/capsulas/{id}/. */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { Esquema } from '../../api/contrato.ts';
 import { busquedaCapsulasSchema, capsulaEdicionSchema, capsulaSchema } from '../../validation/capsulas.ts';
 import { comentarioSchema } from '../../validation/comentarios.ts';
 import { filtroId } from '../../validation/listas.ts';
@@ -12,28 +13,31 @@ import { placeholderResponse } from '../media/placeholder.server.ts';
 import type { CapsulasService } from '../services/capsulas.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
+import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, soloAdmin } from './env.server.ts';
 import { body, params, query } from './input.server.ts';
 import { recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
-const comentarioEntrada = comentarioSchema
-  .extend({
+const comentarioEntrada = entrada(
+  'POST /api/capsulas/comentarios/',
+  comentarioSchema.extend({
     id_usuario: id().optional(),
     id_capsula: id('Cápsula no válida'),
     id_respuesta_comentario: id().nullable().optional(),
-  })
-  .transform(({ id_capsula, ...c }) => ({ ...c, id_recurso: id_capsula }));
+  }),
+).transform(({ id_capsula, ...c }) => ({ ...c, id_recurso: id_capsula }));
 
-const likeEntrada = z
-  .object({
+const likeEntrada = entrada(
+  'POST /api/capsulas/like/',
+  z.object({
     id_usuario: id().optional(),
     id_capsula: id('Cápsula no válida'),
     add: z.coerce.boolean({ error: 'add debe ser true o false' }),
-  })
-  .transform(({ id_capsula, ...l }) => ({ ...l, id_recurso: id_capsula }));
+  }),
+).transform(({ id_capsula, ...l }) => ({ ...l, id_recurso: id_capsula }));
 
-const comentarioCapsula = ({ id_recurso, ...c }: Comentario) => ({ ...c, id_capsula: id_recurso });
+const comentarioCapsula = ({ id_recurso, ...c }: Comentario): Esquema<'ComentarioCapsula'> => ({ ...c, id_capsula: id_recurso });
 
 type Deps = { keys: TokenKeys; storage: Storage };
 
@@ -42,34 +46,39 @@ export function capsulasRoutes(capsulas: CapsulasService, deps: Deps) {
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
   const conCookie = autenticado(deps.keys, { cookie: true });
   return new Hono<AppEnv>({ strict: false })
-    .get('/', auth, query(busquedaCapsulasSchema), async (c) => c.json(await capsulas.listar(c.req.valid('query')), 200))
+    .get('/', auth, query(consulta('GET /api/capsulas/', busquedaCapsulasSchema)), async (c) =>
+      responder(c, 'GET /api/capsulas/', 200, await capsulas.listar(c.req.valid('query'))),
+    )
     .post('/', auth, async (c) => {
       // Refuse before receiving a large body nobody may send.
       soloAdmin(c);
-      const form = { maxFileBytes: capsulas.limiteBytes(), fields: capsulaSchema, file: 'archivo' };
+      const form = formulario('POST /api/capsulas/', { maxFileBytes: capsulas.limiteBytes(), fields: capsulaSchema, file: 'archivo' });
       const capsula = await withUpload(c.req.raw, deps.storage.tempDir, form, (input, archivo) => capsulas.crear(actor(c), input, archivo));
-      return c.json(capsula, 201);
+      return responder(c, 'POST /api/capsulas/', 201, capsula);
     })
-    .put('/', auth, body(capsulaEdicionSchema), async (c) => {
+    .put('/', auth, body(entrada('PUT /api/capsulas/', capsulaEdicionSchema)), async (c) => {
       await capsulas.editar(actor(c), c.req.valid('json'));
-      return c.body(null, 204);
+      return sinContenido(c, 'PUT /api/capsulas/');
     })
-    .get('/procesando', auth, query(z.object({ usuario_id: filtroId })), async (c) =>
-      c.json(await capsulas.procesando(actor(c), c.req.valid('query').usuario_id), 200),
+    .get('/procesando', auth, query(consulta('GET /api/capsulas/procesando', z.object({ usuario_id: filtroId }))), async (c) =>
+      responder(c, 'GET /api/capsulas/procesando', 200, await capsulas.procesando(actor(c), c.req.valid('query').usuario_id)),
     )
     .route(
       '/',
       recursosRoutes(capsulas.recursos, deps.keys, {
         tipo: 'capsula',
+        prefijo: '/api/capsulas',
         comentario: comentarioEntrada,
         like: likeEntrada,
         salida: comentarioCapsula,
       }),
     )
-    .get('/:id', auth, params(idParam), async (c) => c.json(await capsulas.obtener(c.req.valid('param').id, actor(c)), 200))
+    .get('/:id', auth, params(idParam), async (c) =>
+      responder(c, 'GET /api/capsulas/{id}/', 200, await capsulas.obtener(c.req.valid('param').id, actor(c))),
+    )
     .delete('/:id', auth, params(idParam), async (c) => {
       await capsulas.eliminar(actor(c), c.req.valid('param').id);
-      return c.body(null, 204);
+      return sinContenido(c, 'DELETE /api/capsulas/{id}/');
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {
       const { key, nombre } = await capsulas.original(c.req.valid('param').id, actor(c));

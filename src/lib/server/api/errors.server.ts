@@ -4,15 +4,12 @@
  * (the session store of SPEC.md section 4 reads it from the body).
  */
 import type { z } from 'zod';
+import type { Esquema } from '../../api/contrato.ts';
 
 export type FieldErrors = Record<string, string[]>;
 
-export interface ErrorBody {
-  detail: string;
-  statusCode: number;
-  errors?: FieldErrors;
-  non_field_errors?: string[];
-}
+/** The contract's error, whose `statusCode` this server always sends. */
+export type ErrorBody = Esquema<'Error'> & { statusCode: number };
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 429 | 503;
 

@@ -1,7 +1,7 @@
 /** /api/bdocente/ (SPEC.md section 7) and /miniaturas/bdocente/{id}/. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { comentarioSchema } from '../../validation/comentarios.ts';
+import type { Esquema } from '../../api/contrato.ts';
 import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/materiales.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
@@ -10,27 +10,24 @@ import { placeholderResponse } from '../media/placeholder.server.ts';
 import type { MaterialesService } from '../services/materiales.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
+import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado } from './env.server.ts';
 import { body, params, query } from './input.server.ts';
-import { recursosRoutes } from './recursos.server.ts';
+import { comentarioRecursoSchema, recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
-const comentarioEntrada = comentarioSchema.extend({
-  id_usuario: id().optional(),
-  id_recurso: id('Material no válido'),
-  tipo_recurso: z.literal('id_material_docente', { error: "tipo_recurso debe ser 'id_material_docente'" }),
-  id_respuesta_comentario: id().nullable().optional(),
-});
+const comentarioEntrada = entrada('POST /api/bdocente/comentarios/', comentarioRecursoSchema('id_material_docente', 'Material no válido'));
 
-const likeEntrada = z
-  .object({
+const likeEntrada = entrada(
+  'POST /api/bdocente/like/',
+  z.object({
     id_usuario: id().optional(),
     id_material: id('Material no válido'),
     add: z.coerce.boolean({ error: 'add debe ser true o false' }),
-  })
-  .transform(({ id_material, ...l }) => ({ ...l, id_recurso: id_material }));
+  }),
+).transform(({ id_material, ...l }) => ({ ...l, id_recurso: id_material }));
 
-const comentarioMaterial = (c: Comentario) => ({ ...c, tipo_recurso: 'id_material_docente' as const });
+const comentarioMaterial = (c: Comentario): Esquema<'ComentarioRecurso'> => ({ ...c, tipo_recurso: 'id_material_docente' });
 
 type Deps = { keys: TokenKeys; storage: Storage };
 
@@ -39,31 +36,36 @@ export function materialesRoutes(materiales: MaterialesService, deps: Deps) {
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
   const conCookie = autenticado(deps.keys, { cookie: true });
   return new Hono<AppEnv>({ strict: false })
-    .get('/', auth, query(busquedaMaterialesSchema), async (c) => c.json(await materiales.listar(c.req.valid('query')), 200))
+    .get('/', auth, query(consulta('GET /api/bdocente/', busquedaMaterialesSchema)), async (c) =>
+      responder(c, 'GET /api/bdocente/', 200, await materiales.listar(c.req.valid('query'))),
+    )
     .post('/', auth, async (c) => {
-      const form = { maxFileBytes: materiales.limiteBytes(), fields: materialSchema, file: 'archivo' };
+      const form = formulario('POST /api/bdocente/', { maxFileBytes: materiales.limiteBytes(), fields: materialSchema, file: 'archivo' });
       const material = await withUpload(c.req.raw, deps.storage.tempDir, form, (input, archivo) =>
         materiales.crear(actor(c), input, archivo),
       );
-      return c.json(material, 201);
+      return responder(c, 'POST /api/bdocente/', 201, material);
     })
-    .put('/', auth, body(materialEdicionSchema), async (c) => {
+    .put('/', auth, body(entrada('PUT /api/bdocente/', materialEdicionSchema)), async (c) => {
       await materiales.editar(actor(c), c.req.valid('json'));
-      return c.body(null, 204);
+      return sinContenido(c, 'PUT /api/bdocente/');
     })
     .route(
       '/',
       recursosRoutes(materiales.recursos, deps.keys, {
         tipo: 'material',
+        prefijo: '/api/bdocente',
         comentario: comentarioEntrada,
         like: likeEntrada,
         salida: comentarioMaterial,
       }),
     )
-    .get('/:id', auth, params(idParam), async (c) => c.json(await materiales.obtener(c.req.valid('param').id, c.var.auth.sub), 200))
+    .get('/:id', auth, params(idParam), async (c) =>
+      responder(c, 'GET /api/bdocente/{id}/', 200, await materiales.obtener(c.req.valid('param').id, c.var.auth.sub)),
+    )
     .delete('/:id', auth, params(idParam), async (c) => {
       await materiales.eliminar(actor(c), c.req.valid('param').id);
-      return c.body(null, 204);
+      return sinContenido(c, 'DELETE /api/bdocente/{id}/');
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {
       const { key, nombre } = await materiales.archivo(c.req.valid('param').id);

@@ -14,6 +14,7 @@ import { withUpload } from '../http/upload.server.ts';
 import type { ComunidadService } from '../services/comunidad.server.ts';
 import type { PerfilesService } from '../services/perfiles.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
+import { consulta, entrada, formulario, responder } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, mismoUsuario } from './env.server.ts';
 import { ApiError, sinPermisos } from './errors.server.ts';
 import { body, params, query } from './input.server.ts';
@@ -24,12 +25,15 @@ const nombreParam = z.object({
   nombre: cadena({ error: 'Nombre no válido' }).trim().min(1, 'Nombre no válido').max(200, 'Nombre no válido'),
 });
 
-const edicionEntrada = datosPersonalesSchema.extend({ usuario: id().optional() });
+const edicionEntrada = entrada('PUT /api/usuarios/{id}/', datosPersonalesSchema.extend({ usuario: id().optional() }));
 
-const contactoEntrada = contactoSchema.extend({
-  id_usuario_receiver: id('Destinatario no válido'),
-  id_usuario_sender: id().optional(),
-});
+const contactoEntrada = entrada(
+  'POST /api/usuarios/{id}/enviar-email/',
+  contactoSchema.extend({
+    id_usuario_receiver: id('Destinatario no válido'),
+    id_usuario_sender: id().optional(),
+  }),
+);
 
 /** The photo form carries only the file. */
 const fotoEntrada = z.object({});
@@ -42,25 +46,49 @@ export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: Pe
   const auth = autenticado(deps.keys);
 
   return new Hono<AppEnv>({ strict: false })
-    .get('/profesores', auth, query(busquedaProfesoresSchema), async (c) => c.json(await comunidad.buscar(c.req.valid('query')), 200))
-    .get('/profesores/especialidades', auth, async (c) => c.json(await perfiles.especialidades(), 200))
-    .post(`/profesores/${ID}/especialidades`, auth, params(idParam), body(especialidadSchema), async (c) => {
-      const perfil = await perfiles.agregarEspecialidad(actor(c), c.req.valid('param').id, c.req.valid('json').especialidad);
-      return c.json(perfil, 201);
-    })
+    .get('/profesores', auth, query(consulta('GET /api/usuarios/profesores/', busquedaProfesoresSchema)), async (c) =>
+      responder(c, 'GET /api/usuarios/profesores/', 200, await comunidad.buscar(c.req.valid('query'))),
+    )
+    .get('/profesores/especialidades', auth, async (c) =>
+      responder(c, 'GET /api/usuarios/profesores/especialidades/', 200, await perfiles.especialidades()),
+    )
+    .post(
+      `/profesores/${ID}/especialidades`,
+      auth,
+      params(idParam),
+      body(entrada('POST /api/usuarios/profesores/{id}/especialidades/', especialidadSchema)),
+      async (c) => {
+        const perfil = await perfiles.agregarEspecialidad(actor(c), c.req.valid('param').id, c.req.valid('json').especialidad);
+        return responder(c, 'POST /api/usuarios/profesores/{id}/especialidades/', 201, perfil);
+      },
+    )
     .delete(`/profesores/${ID}/especialidades/:nombre`, auth, params(nombreParam), async (c) => {
       const { id: idUsuario, nombre } = c.req.valid('param');
-      return c.json(await perfiles.quitarEspecialidad(actor(c), idUsuario, nombre), 200);
+      const perfil = await perfiles.quitarEspecialidad(actor(c), idUsuario, nombre);
+      return responder(c, 'DELETE /api/usuarios/profesores/{id}/especialidades/{nombre}/', 200, perfil);
     })
-    .post(`/profesores/${ID}/areas`, auth, params(idParam), body(areaPerfilSchema), async (c) => {
-      const perfil = await perfiles.agregarArea(actor(c), c.req.valid('param').id, c.req.valid('json').area);
-      return c.json(perfil, 201);
-    })
+    .post(
+      `/profesores/${ID}/areas`,
+      auth,
+      params(idParam),
+      body(entrada('POST /api/usuarios/profesores/{id}/areas/', areaPerfilSchema)),
+      async (c) => {
+        const perfil = await perfiles.agregarArea(actor(c), c.req.valid('param').id, c.req.valid('json').area);
+        return responder(c, 'POST /api/usuarios/profesores/{id}/areas/', 201, perfil);
+      },
+    )
     .delete(`/profesores/${ID}/areas/:nombre`, auth, params(nombreParam), async (c) => {
       const { id: idUsuario, nombre } = c.req.valid('param');
-      return c.json(await perfiles.quitarArea(actor(c), idUsuario, nombre), 200);
+      return responder(
+        c,
+        'DELETE /api/usuarios/profesores/{id}/areas/{nombre}/',
+        200,
+        await perfiles.quitarArea(actor(c), idUsuario, nombre),
+      );
     })
-    .get(`/${ID}`, auth, params(idParam), async (c) => c.json(await perfiles.obtener(actor(c), c.req.valid('param').id), 200))
+    .get(`/${ID}`, auth, params(idParam), async (c) =>
+      responder(c, 'GET /api/usuarios/{id}/', 200, await perfiles.obtener(actor(c), c.req.valid('param').id)),
+    )
     .put(
       `/${ID}`,
       auth,
@@ -75,7 +103,7 @@ export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: Pe
         const { id: pathId } = c.req.valid('param');
         const { usuario, ...datos } = c.req.valid('json');
         if (usuario !== undefined && usuario !== pathId) throw sinPermisos();
-        return c.json(await perfiles.actualizar(actor(c), pathId, datos), 200);
+        return responder(c, 'PUT /api/usuarios/{id}/', 200, await perfiles.actualizar(actor(c), pathId, datos));
       },
     )
     .post(`/${ID}/enviar-email`, auth, params(idParam), body(contactoEntrada), async (c) => {
@@ -84,19 +112,26 @@ export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: Pe
       mismoUsuario(c, pathId);
       if (input.id_usuario_sender !== undefined) mismoUsuario(c, input.id_usuario_sender);
       await comunidad.contactar(pathId, input.id_usuario_receiver, input);
-      return c.json({ detail: 'Mensaje enviado!' }, 200);
+      return responder(c, 'POST /api/usuarios/{id}/enviar-email/', 200, { detail: 'Mensaje enviado!' });
     })
     .post(`/${ID}/foto`, auth, params(idParam), async (c) => {
       // Refuse before receiving a body nobody may send.
       mismoUsuario(c, c.req.valid('param').id);
-      const form = { maxFileBytes: perfiles.limiteFotoBytes(), fields: fotoEntrada, file: 'foto' };
+      const form = formulario('POST /api/usuarios/{id}/foto/', {
+        maxFileBytes: perfiles.limiteFotoBytes(),
+        fields: fotoEntrada,
+        file: 'foto',
+      });
       const url = await withUpload(c.req.raw, deps.storage.tempDir, form, (_, foto) =>
         perfiles.subirFoto(actor(c), c.req.valid('param').id, foto),
       );
-      return c.json({ detail: 'Tu foto de perfil se actualizo correctamente!', foto_perfil: url }, 201);
+      return responder(c, 'POST /api/usuarios/{id}/foto/', 201, {
+        detail: 'Tu foto de perfil se actualizo correctamente!',
+        foto_perfil: url,
+      });
     })
     .get(`/${ID}/contenidos-subidos`, auth, params(idParam), async (c) =>
-      c.json(await perfiles.contenidosSubidos(actor(c), c.req.valid('param').id), 200),
+      responder(c, 'GET /api/usuarios/{id}/contenidos-subidos/', 200, await perfiles.contenidosSubidos(actor(c), c.req.valid('param').id)),
     );
 }
 

@@ -4,12 +4,15 @@
  * texts) and its own shape of a comment in the answers.
  */
 import { Hono } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { Esquema } from '../../api/contrato.ts';
+import { comentarioSchema } from '../../validation/comentarios.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { Comentario, RecursosService, TipoRecurso } from '../services/recursos.server.ts';
+import type { Responde } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, mismoUsuario } from './env.server.ts';
 import { body, params } from './input.server.ts';
-import { idParam } from './schemas.server.ts';
+import { id, idParam } from './schemas.server.ts';
 
 /** A new comment as a section's schema hands it over, whatever the section names the item's id. */
 export interface ComentarioEntrada {
@@ -19,6 +22,15 @@ export interface ComentarioEntrada {
   id_respuesta_comentario?: number | null | undefined;
 }
 
+/** The comment body of materials and manuals, which name the item `id_recurso` and state its kind. */
+export const comentarioRecursoSchema = <T extends Esquema<'ComentarioRecurso'>['tipo_recurso']>(tipo: T, noValido: string) =>
+  comentarioSchema.extend({
+    id_usuario: id().optional(),
+    id_recurso: id(noValido),
+    tipo_recurso: z.literal(tipo, { error: `tipo_recurso debe ser '${tipo}'` }),
+    id_respuesta_comentario: id().nullable().optional(),
+  });
+
 /** A like or unlike, likewise. */
 export interface LikeEntrada {
   id_usuario?: number | undefined;
@@ -26,21 +38,34 @@ export interface LikeEntrada {
   add: boolean;
 }
 
-export interface SeccionRecursos<T> {
+type Comentarios<T> = { comentarios_base: T[]; comentarios_hijos: T[] };
+
+/** A mount prefix whose comment and like operations in the contract answer what these routes send. */
+type PrefijoRecursos<P extends string, T> = Responde<`GET ${P}/comentarios/{id}/`, 200, Comentarios<T>> &
+  Responde<`POST ${P}/comentarios/`, 201, T> &
+  Responde<`POST ${P}/like/`, 200, Esquema<'LikeResultado'>>;
+
+export interface SeccionRecursos<P extends string, T> {
   tipo: TipoRecurso;
+  /** Where the section mounts these routes, e.g. '/api/capsulas': its operations type the answers. */
+  prefijo: P & PrefijoRecursos<P, NoInfer<T>>;
   comentario: z.ZodType<ComentarioEntrada>;
   like: z.ZodType<LikeEntrada>;
   /** The section's shape of a comment in its answers (openapi.yaml). */
   salida: (comentario: Comentario) => T;
 }
 
-export function recursosRoutes<T>(recursos: RecursosService, keys: TokenKeys, seccion: SeccionRecursos<T>) {
+export function recursosRoutes<P extends string, T>(recursos: RecursosService, keys: TokenKeys, seccion: SeccionRecursos<P, T>) {
   const auth = autenticado(keys);
   const { tipo, salida } = seccion;
   return new Hono<AppEnv>({ strict: false })
     .get('/comentarios/:id', auth, params(idParam), async (c) => {
       const { comentarios_base, comentarios_hijos } = await recursos.comentarios(tipo, c.req.valid('param').id, actor(c));
-      return c.json({ comentarios_base: comentarios_base.map(salida), comentarios_hijos: comentarios_hijos.map(salida) }, 200);
+      const respuesta: Comentarios<T> = {
+        comentarios_base: comentarios_base.map(salida),
+        comentarios_hijos: comentarios_hijos.map(salida),
+      };
+      return c.json(respuesta, 200);
     })
     .post('/comentarios', auth, body(seccion.comentario), async (c) => {
       const input = c.req.valid('json');
@@ -52,6 +77,7 @@ export function recursosRoutes<T>(recursos: RecursosService, keys: TokenKeys, se
       const input = c.req.valid('json');
       if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
       const likes = await recursos.like(tipo, input.id_recurso, actor(c), input.add);
-      return c.json({ detail: input.add ? 'Me gusta registrado' : 'Me gusta quitado', likes }, 200);
+      const respuesta: Esquema<'LikeResultado'> = { detail: input.add ? 'Me gusta registrado' : 'Me gusta quitado', likes };
+      return c.json(respuesta, 200);
     });
 }

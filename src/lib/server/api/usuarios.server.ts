@@ -5,6 +5,7 @@ import { ayudaSchema, nuevaContrasenaConTokenSchema, recuperarCuentaSchema, toke
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { createAyudaService } from '../services/ayuda.server.ts';
 import type { CuentasService } from '../services/cuentas.server.ts';
+import { consulta, entrada, responder } from './contrato.server.ts';
 import { type AppEnv, autenticado, clientAddress, mismoUsuario } from './env.server.ts';
 import { body, params, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
@@ -14,36 +15,39 @@ const tokenQuery = z.object({ token: tokenSchema });
 export function usuariosRoutes(deps: { cuentas: CuentasService; ayuda: ReturnType<typeof createAyudaService>; keys: TokenKeys }) {
   const { cuentas, ayuda } = deps;
   return new Hono<AppEnv>({ strict: false })
-    .get('/activar-cuenta', query(tokenQuery), async (c) => c.json(await cuentas.verificarActivacion(c.req.valid('query').token), 200))
-    .post('/activar-cuenta', body(nuevaContrasenaConTokenSchema), async (c) => {
+    .get('/activar-cuenta', query(consulta('GET /api/usuarios/activar-cuenta/', tokenQuery)), async (c) =>
+      responder(c, 'GET /api/usuarios/activar-cuenta/', 200, await cuentas.verificarActivacion(c.req.valid('query').token)),
+    )
+    .post('/activar-cuenta', body(entrada('POST /api/usuarios/activar-cuenta/', nuevaContrasenaConTokenSchema)), async (c) => {
       const input = c.req.valid('json');
       const { email } = await cuentas.activar(input.token, input.password);
-      return c.json({ detail: 'Cuenta activada exitosamente', email }, 200);
+      return responder(c, 'POST /api/usuarios/activar-cuenta/', 200, { detail: 'Cuenta activada exitosamente', email });
     })
-    .post('/recuperar-cuenta', body(recuperarCuentaSchema), async (c) => {
+    .post('/recuperar-cuenta', body(entrada('POST /api/usuarios/recuperar-cuenta/', recuperarCuentaSchema)), async (c) => {
       const { email } = await cuentas.solicitarRecuperacion(c.req.valid('json').email, clientAddress(c));
-      return c.json({ detail: `Se envió un correo a ${email} con las instrucciones para cambiar su contraseña` }, 200);
+      const detail = `Se envió un correo a ${email} con las instrucciones para cambiar su contraseña`;
+      return responder(c, 'POST /api/usuarios/recuperar-cuenta/', 200, { detail });
     })
     .get('/cambiar-contrasena/:token', params(tokenQuery), async (c) =>
-      c.json(await cuentas.verificarRecuperacion(c.req.valid('param').token), 200),
+      responder(c, 'GET /api/usuarios/cambiar-contrasena/{token}', 200, await cuentas.verificarRecuperacion(c.req.valid('param').token)),
     )
-    .post('/cambiar-contrasena', body(nuevaContrasenaConTokenSchema), async (c) => {
+    .post('/cambiar-contrasena', body(entrada('POST /api/usuarios/cambiar-contrasena/', nuevaContrasenaConTokenSchema)), async (c) => {
       const input = c.req.valid('json');
       await cuentas.cambiarContrasena(input.token, input.password);
-      return c.json({ detail: 'Contraseña cambiada exitosamente!' }, 200);
+      return responder(c, 'POST /api/usuarios/cambiar-contrasena/', 200, { detail: 'Contraseña cambiada exitosamente!' });
     })
     .post(
       '/:id/enviar-email-ayuda',
       autenticado(deps.keys),
       params(idParam),
-      body(ayudaSchema.extend({ id_usuario_sender: id().optional() })),
+      body(entrada('POST /api/usuarios/{id}/enviar-email-ayuda/', ayudaSchema.extend({ id_usuario_sender: id().optional() }))),
       async (c) => {
         const { id: pathId } = c.req.valid('param');
         const input = c.req.valid('json');
         mismoUsuario(c, pathId);
         if (input.id_usuario_sender !== undefined) mismoUsuario(c, input.id_usuario_sender);
         await ayuda.enviar(pathId, input);
-        return c.json({ detail: 'Enviado' }, 200);
+        return responder(c, 'POST /api/usuarios/{id}/enviar-email-ayuda/', 200, { detail: 'Enviado' });
       },
     );
 }

@@ -105,7 +105,10 @@ export const usuarios = pgTable(
     apellido_paterno: text('apellido_paterno').notNull(),
     apellido_materno: text('apellido_materno').notNull().default(''),
     rut: text('rut').notNull().default(''),
-    genero: text('genero').notNull().default(''),
+    // '' until the person fills in the profile form, which allows only the three others.
+    genero: text('genero', { enum: ['', 'Masculino', 'Femenino', 'Otro'] })
+      .notNull()
+      .default(''),
     nacionalidad: text('nacionalidad').notNull().default(''),
     telefono: text('telefono').notNull().default(''),
     fecha_nacimiento: date('fecha_nacimiento'),

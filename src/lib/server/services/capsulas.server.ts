@@ -4,6 +4,7 @@
  * for moderation) edit and delete; everyone signed in watches, likes, comments and downloads.
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
@@ -15,7 +16,7 @@ import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { limpiarIntentos, poster, probarVideo, transcodificarHls } from '../media/video.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type Autor, autorColumns, capsulaVisible, createRecursosService, toAutor } from './recursos.server.ts';
+import { autorColumns, capsulaVisible, createRecursosService, toAutor } from './recursos.server.ts';
 
 const NO_ENCONTRADA = 'No se encontró capsula';
 const TRABAJO_HLS = 'capsula-hls';
@@ -23,24 +24,7 @@ const ERROR_PROCESO = 'No se pudo procesar el video. Súbalo nuevamente o en otr
 
 const extensiones: Partial<Record<Sniffed, string>> = { mp4: 'mp4', mov: 'mov', avi: 'avi', mpeg: 'mpeg' };
 
-export interface Capsula {
-  id: number;
-  titulo: string;
-  descripcion: string;
-  extension: string;
-  n_visitas: number;
-  fecha_creacion: string;
-  likes: { id: number }[];
-  comentarios: number;
-  id_area: { id: number; nombre: string };
-  id_nivel: { codigo: string; nombre: string };
-  id_metodologia: { id: number; nombre: string };
-  id_usuario: Autor;
-  estado: 'procesando' | 'listo' | 'error';
-  tamano: number;
-  duracion: number | null;
-  mensaje_error: string | null;
-}
+export type Capsula = Esquema<'Capsula'>;
 
 export interface FiltrosCapsulas {
   titulo?: string | undefined;
@@ -171,7 +155,7 @@ export function createCapsulasService(ctx: ServiceContext) {
   return {
     recursos,
 
-    async listar(f: FiltrosCapsulas) {
+    async listar(f: FiltrosCapsulas): Promise<Esquema<'CapsulaLista'>> {
       const where = and(
         eq(capsulas.estado, 'listo'),
         coincideTexto([capsulas.titulo, capsulas.descripcion], f.titulo),
@@ -184,7 +168,7 @@ export function createCapsulasService(ctx: ServiceContext) {
     },
 
     /** The author's capsules still processing or failed (admins may ask for anyone's). */
-    async procesando(actor: Actor, idUsuario = actor.id) {
+    async procesando(actor: Actor, idUsuario = actor.id): Promise<Esquema<'CapsulasProcesando'>> {
       exigirAutorOAdmin(actor, idUsuario);
       const rows = await db
         .select({ id: capsulas.id })

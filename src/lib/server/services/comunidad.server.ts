@@ -5,6 +5,7 @@
  * in bulk (CONTACTOS_POR_HORA per sender).
  */
 import { and, asc, count, eq, exists, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import type { ContactoInput } from '../../validation/cuentas.ts';
 import { numPaginas } from '../../validation/listas.ts';
 import { ApiError } from '../api/errors.server.ts';
@@ -15,27 +16,15 @@ import { terminos } from '../db/search.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { cargarPerfiles, fotoUrl, nombreCorto, type PerfilDocente, type Usuario } from './usuarios.server.ts';
+import { cargarPerfiles, fotoUrl, nombreCorto } from './usuarios.server.ts';
 
 export const USUARIO_NO_ENCONTRADO = 'Usuario no encontrado';
 
 /** Issue 7: enough for real conversations, too few to mail the whole network. */
 const CONTACTOS_POR_HORA: Limit = { max: 10, windowSeconds: 60 * 60 };
 
-export type UsuarioPublico = Pick<
-  Usuario,
-  'id' | 'primer_nombre' | 'segundo_nombre' | 'apellido_paterno' | 'apellido_materno' | 'foto_perfil'
->;
-
-export interface ProfesorResultado extends PerfilDocente {
-  usuario: UsuarioPublico;
-}
-
-export interface ProfesorLista {
-  profesor: ProfesorResultado[];
-  num_pages: number;
-  num_results: number;
-}
+export type UsuarioPublico = Esquema<'UsuarioPublico'>;
+export type ProfesorResultado = Esquema<'ProfesorResultado'>;
 
 export interface FiltrosProfesores {
   profesor?: string | undefined;
@@ -99,7 +88,7 @@ export function createComunidadService(ctx: ServiceContext) {
 
   return {
     /** Active teachers (users with a teacher profile), by surname then first name. */
-    async buscar(f: FiltrosProfesores): Promise<ProfesorLista> {
+    async buscar(f: FiltrosProfesores): Promise<Esquema<'ProfesorLista'>> {
       const where = and(
         eq(usuarios.activo, true),
         coincideNombre(f.profesor),

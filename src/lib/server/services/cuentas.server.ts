@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import type { LoginInput } from '../../validation/cuentas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../auth/password.server.ts';
@@ -22,7 +23,7 @@ import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { createSesionesService } from './sesiones.server.ts';
-import { nombreCorto, obtenerUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
+import { nombreCorto, obtenerUsuario, type UsuarioRow } from './usuarios.server.ts';
 
 const CREDENCIALES_INCORRECTAS = 'Usuario y/o contraseña incorrectos';
 export const TOKEN_INVALIDO = 'Token inválido o expirado';
@@ -38,13 +39,8 @@ const RECUPERAR_POR_CUENTA: Limit = { max: 3, windowSeconds: 60 * 60 };
 /** A refresh token reused within this many seconds of its rotation is a race between tabs, not a replay. */
 const ROTATION_GRACE_SECONDS = 10;
 
-export interface Sesion {
-  access: string;
-  refresh: string;
-  /** Absolute expiry of the refresh token, for the cookie's lifetime. */
-  refreshExpira: Date;
-  usuario: Usuario;
-}
+/** The contract's session answer, with the refresh token's absolute expiry for the cookie's lifetime. */
+export type Sesion = Omit<Esquema<'SesionOk'>, 'statusCode'> & { refreshExpira: Date };
 
 const normalizarEmail = (email: string) => email.trim().toLowerCase();
 
@@ -204,7 +200,7 @@ export function createCuentasService(ctx: ServiceContext) {
       if (row) await sesiones.revocarFamilia(row.familia);
     },
 
-    async verificarActivacion(token: string): Promise<{ email: string }> {
+    async verificarActivacion(token: string): Promise<Esquema<'EmailToken'>> {
       const row = await tokenVigente(token, 'activacion');
       if (!row) throw new ApiError(404, TOKEN_INVALIDO);
       return { email: row.usuario.email };
@@ -245,7 +241,7 @@ export function createCuentasService(ctx: ServiceContext) {
       return { email: user.email };
     },
 
-    async verificarRecuperacion(token: string): Promise<{ email: string }> {
+    async verificarRecuperacion(token: string): Promise<Esquema<'EmailToken'>> {
       const row = await tokenVigente(token, 'recuperacion');
       if (!row) throw new ApiError(404, TOKEN_INVALIDO);
       return { email: row.usuario.email };

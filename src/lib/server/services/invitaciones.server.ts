@@ -3,6 +3,7 @@
  * activation email; an email that already has an account is reported, never duplicated.
  */
 import { eq } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import type { Invitacion } from '../../validation/invitacion.ts';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
@@ -10,7 +11,7 @@ import { colegios, perfilColegios, perfilesDocentes, usuarios } from '../db/sche
 import { mismoNombre } from '../db/search.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { CuentasService } from './cuentas.server.ts';
-import { obtenerUsuario, type Usuario } from './usuarios.server.ts';
+import { obtenerUsuario } from './usuarios.server.ts';
 
 export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese email';
 export const CUENTA_ACTIVA = 'La cuenta ya está activa';
@@ -41,16 +42,10 @@ async function colegioPorNombre(db: Db, nombre: string): Promise<{ id: number; c
   return colegioPorNombre(db, nombre);
 }
 
-export interface Invitado {
-  usuario: Usuario;
-  activacion_enviada: boolean;
-  colegio_creado: boolean;
-}
-
 export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasService) {
   const { db } = ctx;
   return {
-    async invitar(input: Invitacion): Promise<Invitado> {
+    async invitar(input: Invitacion): Promise<Esquema<'UsuarioCreado'>> {
       const [primer_nombre, segundo_nombre] = partir(input.nombres);
       const [apellido_paterno, apellido_materno] = partir(input.apellidos);
       const colegio = input.colegio ? await colegioPorNombre(db, input.colegio) : undefined;

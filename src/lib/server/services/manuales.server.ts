@@ -3,6 +3,7 @@
  * by everyone, edited and deleted by their owner (and admins, for moderation).
  */
 import { and, eq, inArray } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
 import { ApiError, noAutenticado } from '../api/errors.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
@@ -14,26 +15,11 @@ import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type Autor, autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
+import { autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró manual';
 
-export interface Manual {
-  id: number;
-  titulo: string;
-  autor: string;
-  descripcion: string;
-  id_area: { id: number; codigo: string; nombre: string };
-  id_usuario: Autor;
-  n_visitas: number;
-  fecha_creacion: string;
-  comentarios: number;
-  likes: { id: number }[];
-  extension: string;
-  archivo: string;
-  tamano: number;
-  paginas: number | null;
-}
+export type Manual = Esquema<'Manual'>;
 
 export interface FiltrosManuales {
   titulo?: string | undefined;
@@ -78,7 +64,8 @@ export function createManualesService(ctx: ServiceContext) {
           fecha_creacion: r.m.fecha_creacion.toISOString(),
           comentarios: cuentas.comentarios(id),
           likes: cuentas.likes(id),
-          extension: r.m.extension,
+          // Manuals are PDFs only (crear refuses anything else).
+          extension: 'pdf',
           archivo: `/api/manuales/${id}/descargar/`,
           tamano: r.m.tamano,
           paginas: r.m.paginas,
@@ -102,7 +89,7 @@ export function createManualesService(ctx: ServiceContext) {
   return {
     recursos,
 
-    async listar(f: FiltrosManuales) {
+    async listar(f: FiltrosManuales): Promise<Esquema<'ManualLista'>> {
       const where = and(
         coincideTexto([manuales.titulo, manuales.descripcion], f.titulo),
         f.area ? eq(manuales.id_area, f.area) : undefined,

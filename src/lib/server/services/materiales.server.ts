@@ -4,6 +4,7 @@
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
 import { and, asc, eq, exists, inArray } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
 import {
   EXTENSIONES_MATERIAL,
@@ -23,36 +24,12 @@ import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type Autor, autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
+import { autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
 
-export interface OA {
-  id: number;
-  codigo: string;
-  descripcion: string;
-  unidad: number;
-}
-
-export interface Material {
-  id: number;
-  titulo: string;
-  descripcion: string;
-  extension: string;
-  archivo: string;
-  id_area: { id: number; nombre: string };
-  id_nivel: { codigo: string; nombre: string };
-  id_unidad: { id: number; codigo: string; nombre: string };
-  oas: OA[];
-  tipo_material_docente: { id: number; nombre: string };
-  id_usuario: Autor;
-  fecha_creacion: string;
-  n_visitas: number;
-  likes: { id: number }[];
-  comentarios: number;
-  tamano: number;
-  paginas: number | null;
-}
+export type OA = Esquema<'OA'>;
+export type Material = Esquema<'MaterialDocente'>;
 
 export interface FiltrosMateriales {
   titulo?: string | undefined;
@@ -169,7 +146,7 @@ export function createMaterialesService(ctx: ServiceContext) {
   return {
     recursos,
 
-    async listar(f: FiltrosMateriales) {
+    async listar(f: FiltrosMateriales): Promise<Esquema<'MaterialLista'>> {
       const where = and(
         coincideTexto([materiales.titulo, materiales.descripcion], f.titulo),
         f.tipo_material_docente ? eq(materiales.id_tipo_material, f.tipo_material_docente) : undefined,

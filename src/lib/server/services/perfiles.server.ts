@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, desc, eq, ne } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import { AREA_REQUERIDA, claveNombre, type DatosPersonales, ESPECIALIDAD_REQUERIDA, MAX_ESPECIALIDADES } from '../../validation/perfil.ts';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
@@ -24,13 +25,13 @@ import type { UploadedFile } from '../http/upload.server.ts';
 import { ImagenInvalida, procesarFotoPerfil } from '../media/imagenes.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin, exigirMismo } from './actor.server.ts';
-import type { Capsula, CapsulasService } from './capsulas.server.ts';
+import type { CapsulasService } from './capsulas.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import { USUARIO_NO_ENCONTRADO } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
-import type { Manual, ManualesService } from './manuales.server.ts';
-import type { Material, MaterialesService } from './materiales.server.ts';
+import type { ManualesService } from './manuales.server.ts';
+import type { MaterialesService } from './materiales.server.ts';
 import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
 const FOTO_REQUERIDA = 'Debe subir una imagen';
@@ -163,7 +164,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     },
 
     /** 'Mis publicaciones': capsules (only ready ones for others), manuals and materials. */
-    async contenidosSubidos(actor: Actor, id: number): Promise<ContenidosSubidos> {
+    async contenidosSubidos(actor: Actor, id: number): Promise<Esquema<'ContenidosSubidos'>> {
       const row = await fila(id);
       if (!row.activo && !esAdmin(actor) && actor.id !== id) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
       return componerContenidos(db, row, actor, deps);
@@ -268,19 +269,13 @@ async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {
 // ── 'Mis publicaciones' ────────────────────────────────────────────────────────────────────────
 // Each item comes from its section's service, so it is exactly what that section shows.
 
-export interface ContenidosSubidos {
-  capsulas: Capsula[];
-  manuales: Manual[];
-  materialesDocentes: Material[];
-}
-
 interface Secciones {
   manuales: Pick<ManualesService, 'porIds'>;
   capsulas: Pick<CapsulasService, 'porIds'>;
   materiales: Pick<MaterialesService, 'porIds'>;
 }
 
-async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, secciones: Secciones): Promise<ContenidosSubidos> {
+async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, secciones: Secciones): Promise<Esquema<'ContenidosSubidos'>> {
   const propio = actor.id === row.id;
   const masNuevos = <T extends typeof manuales | typeof capsulas | typeof materiales>(tabla: T) => [
     desc(tabla.fecha_creacion),

@@ -3,6 +3,7 @@
  * with who may see each: one implementation for all, so the sections reuse it and never copy it.
  */
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
@@ -70,21 +71,10 @@ const visitables = {
 } as const;
 export type TipoVisitable = keyof typeof visitables;
 
-export interface Autor {
-  id: number;
-  primer_nombre: string;
-  apellido_paterno: string;
-  foto_perfil: string;
-}
+export type Autor = Esquema<'Autor'>;
 
-export interface Comentario {
-  id: number;
-  contenido: string;
-  fecha_creacion: string;
-  id_usuario: Autor;
-  id_respuesta_comentario: number | null;
-  id_recurso: number;
-}
+/** A comment as the three sections share it; each names the item's id in its own way (openapi.yaml). */
+export type Comentario = Omit<Esquema<'ComentarioRecurso'>, 'tipo_recurso'>;
 
 /** The columns of `usuarios` an Autor is made of: select these, never the whole row. */
 export const autorColumns = {
@@ -140,7 +130,11 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
 
   return {
     /** Top-level comments and replies, newest first (a new reply shows at the top). */
-    async comentarios(tipo: TipoRecurso, id: number, lector?: Persona) {
+    async comentarios(
+      tipo: TipoRecurso,
+      id: number,
+      lector?: Persona,
+    ): Promise<{ comentarios_base: Comentario[]; comentarios_hijos: Comentario[] }> {
       await existe(tipo, id, lector);
       const [comentarios_base, comentarios_hijos] = await Promise.all([comentariosDe(tipo, id, 'base'), comentariosDe(tipo, id, 'hijos')]);
       return { comentarios_base, comentarios_hijos };
@@ -200,7 +194,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
     },
 
     /** Likes or unlikes (idempotent) and answers the resource's likes after the change. */
-    async like(tipo: TipoRecurso, id: number, persona: Persona, add: boolean): Promise<{ id: number }[]> {
+    async like(tipo: TipoRecurso, id: number, persona: Persona, add: boolean): Promise<Esquema<'LikeRef'>[]> {
       await existe(tipo, id, persona);
       const { likes } = recursos[tipo];
       const idUsuario = comoActor(persona).id;
@@ -237,7 +231,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       await tx.delete(visitas).where(and(eq(visitas.tipo, tipo), eq(visitas.id_recurso, id)));
     },
 
-    async likes(tipo: TipoRecurso, id: number): Promise<{ id: number }[]> {
+    async likes(tipo: TipoRecurso, id: number): Promise<Esquema<'LikeRef'>[]> {
       const { likes } = recursos[tipo];
       return db.select({ id: likes.id_usuario }).from(likes).where(eq(likes.id_recurso, id)).orderBy(asc(likes.fecha_creacion));
     },

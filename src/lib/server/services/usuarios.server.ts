@@ -1,5 +1,6 @@
 /** Users as the contract shows them (openapi.yaml Usuario), with the teacher profile. */
 import { eq, inArray } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
 import type { Db } from '../db/client.server.ts';
 import {
   areas,
@@ -14,30 +15,8 @@ import {
 
 export type UsuarioRow = typeof usuarios.$inferSelect;
 
-export interface PerfilDocente {
-  colegio: { id: number; nombre: string }[];
-  titulo_profesional: string;
-  especialidad: string[];
-  area: string[];
-}
-
-export interface Usuario {
-  id: number;
-  primer_nombre: string;
-  segundo_nombre: string;
-  apellido_paterno: string;
-  apellido_materno: string;
-  rut: string;
-  email: string;
-  genero: string;
-  nacionalidad: string;
-  telefono: string;
-  fecha_nacimiento: string | null;
-  foto_perfil: string;
-  rol: string;
-  groups: string[];
-  usuario_asociado: PerfilDocente | null;
-}
+export type PerfilDocente = Esquema<'PerfilDocente'>;
+export type Usuario = Esquema<'Usuario'>;
 
 /** The public URL of a user's photo, versioned by its storage key so caches refresh on change. */
 export function fotoUrl(row: Pick<UsuarioRow, 'id' | 'foto_perfil'>): string {
