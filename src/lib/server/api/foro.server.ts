@@ -14,111 +14,156 @@ import {
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { withUpload } from '../http/upload.server.ts';
-import type { ForoService } from '../services/foro.server.ts';
+import { esReaccion, esReaccionComentario, type ForoService } from '../services/foro.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
+import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, mismoUsuario, soloAdmin } from './env.server.ts';
 import { body, params, parseWith, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
 const REACCION_NO_VALIDA = 'Reacción no válida';
 const accion = z.enum(['like', 'remove_like'], { error: "action debe ser 'like' o 'remove_like'" });
-const reaccionConversacion = z.coerce
-  .number({ error: REACCION_NO_VALIDA })
-  .int(REACCION_NO_VALIDA)
-  .refine((n): n is 1 | 2 | 3 | 4 | 5 => n >= 1 && n <= 5, REACCION_NO_VALIDA);
+const reaccionConversacion = z.coerce.number({ error: REACCION_NO_VALIDA }).refine(esReaccion, REACCION_NO_VALIDA);
 const reaccionComentario = z.coerce
   .number({ error: REACCION_NO_VALIDA })
-  .refine((n): n is 1 | 3 => n === 1 || n === 3, 'Los comentarios solo admiten Me gusta (1) y Me interesa (3)');
+  .refine(esReaccionComentario, 'Los comentarios solo admiten Me gusta (1) y Me interesa (3)');
 
-const conversacionNueva = conversacionSchema.extend({
-  id_usuario: id(),
-  id_categoria: id('Categoria no válida'),
-});
+const conversacionNueva = entrada(
+  'POST /api/foro/conversacion/nueva/',
+  conversacionSchema.extend({
+    id_usuario: id(),
+    id_categoria: id('Categoria no válida'),
+  }),
+);
 
-const comentarioEntrada = comentarioForoSchema.extend({
-  id_conversacion: id('Conversación no válida'),
-  id_categoria: id('Categoria no válida'),
-  comentario_padre: id('El comentario que responde no existe').nullable().optional(),
-});
+const comentarioEntrada = entrada(
+  'POST /api/foro/conversacion/comentar/',
+  comentarioForoSchema.extend({
+    id_conversacion: id('Conversación no válida'),
+    id_categoria: id('Categoria no válida'),
+    comentario_padre: id('El comentario que responde no existe').nullable().optional(),
+  }),
+);
 
-const reaccionConversacionEntrada = z.object({
-  id_conversacion: id('Conversación no válida'),
-  id_like: reaccionConversacion,
-  action: accion,
-});
+const reaccionConversacionEntrada = entrada(
+  'POST /api/foro/conversacion/like/',
+  z.object({
+    id_conversacion: id('Conversación no válida'),
+    id_like: reaccionConversacion,
+    action: accion,
+  }),
+);
 
-const reaccionComentarioEntrada = z.object({
-  id_comentario: id('Comentario no válido'),
-  id_like: reaccionComentario,
-  action: accion,
-});
+const reaccionComentarioEntrada = entrada(
+  'POST /api/foro/comentario/like/',
+  z.object({
+    id_comentario: id('Comentario no válido'),
+    id_like: reaccionComentario,
+    action: accion,
+  }),
+);
 
 export function foroRoutes(foro: ForoService, deps: { keys: TokenKeys; storage: Storage; now: () => Date }) {
   const auth = autenticado(deps.keys);
   const { categorias, conversaciones, comentarios } = foro;
   // Multipart category forms: each route refuses a caller who is no admin before receiving them.
-  const formulario = <S extends z.ZodType>(fields: S) => ({ maxFileBytes: categorias.limiteImagenBytes(), fields, file: 'archivo' });
+  const categoriaNueva = formulario('POST /api/foro/categorias/', {
+    maxFileBytes: categorias.limiteImagenBytes(),
+    fields: categoriaSchema,
+    file: 'archivo',
+  });
+  const categoriaEdicion = formulario('PUT /api/foro/categorias/{id}/', {
+    maxFileBytes: categorias.limiteImagenBytes(),
+    fields: categoriaEdicionSchema,
+    file: 'archivo',
+  });
 
   return new Hono<AppEnv>({ strict: false })
-    .get('/categorias', auth, query(listaCategoriasSchema), async (c) =>
-      c.json(await categorias.listar(actor(c), c.req.valid('query')), 200),
+    .get('/categorias', auth, query(consulta('GET /api/foro/categorias/', listaCategoriasSchema)), async (c) =>
+      responder(c, 'GET /api/foro/categorias/', 200, await categorias.listar(actor(c), c.req.valid('query'))),
     )
     .post('/categorias', auth, async (c) => {
       soloAdmin(c);
-      const categoria = await withUpload(c.req.raw, deps.storage.tempDir, formulario(categoriaSchema), (input, archivo) =>
+      const categoria = await withUpload(c.req.raw, deps.storage.tempDir, categoriaNueva, (input, archivo) =>
         categorias.crear(actor(c), input, archivo),
       );
-      return c.json(categoria, 201);
+      return responder(c, 'POST /api/foro/categorias/', 201, categoria);
     })
     .get('/categorias/:id', auth, params(idParam), async (c) =>
-      c.json(await categorias.obtener(actor(c), c.req.valid('param').id, { visitar: true }), 200),
+      responder(c, 'GET /api/foro/categorias/{id}/', 200, await categorias.obtener(actor(c), c.req.valid('param').id, { visitar: true })),
     )
     .put('/categorias/:id', auth, params(idParam), async (c) => {
       soloAdmin(c);
-      await withUpload(c.req.raw, deps.storage.tempDir, formulario(categoriaEdicionSchema), (input, archivo) =>
+      await withUpload(c.req.raw, deps.storage.tempDir, categoriaEdicion, (input, archivo) =>
         categorias.editar(actor(c), c.req.valid('param').id, input, archivo),
       );
-      return c.body(null, 204);
+      return sinContenido(c, 'PUT /api/foro/categorias/{id}/');
     })
     .get(
       '/categorias/:id/conversaciones',
       auth,
       params(idParam),
       // 'No future dates' is judged by today in Chile on the server's clock.
-      validator('query', (value) => parseWith(listaConversacionesSchema(hoyEnChile(deps.now())), value)),
-      async (c) => c.json(await conversaciones.listar(actor(c), c.req.valid('param').id, c.req.valid('query')), 200),
+      validator('query', (value) =>
+        parseWith(consulta('GET /api/foro/categorias/{id}/conversaciones/', listaConversacionesSchema(hoyEnChile(deps.now()))), value),
+      ),
+      async (c) =>
+        responder(
+          c,
+          'GET /api/foro/categorias/{id}/conversaciones/',
+          200,
+          await conversaciones.listar(actor(c), c.req.valid('param').id, c.req.valid('query')),
+        ),
     )
     .post('/conversacion/nueva', auth, body(conversacionNueva), async (c) => {
       const { id_usuario, ...input } = c.req.valid('json');
       mismoUsuario(c, id_usuario);
-      return c.json(await conversaciones.crear(actor(c), input), 201);
+      return responder(c, 'POST /api/foro/conversacion/nueva/', 201, await conversaciones.crear(actor(c), input));
     })
-    .get('/conversacion/likes_usuario', auth, query(z.object({ id_conversacion: id('Conversación no válida') })), async (c) => {
-      const lista_reacciones = await conversaciones.reaccionesUsuario(actor(c), c.req.valid('query').id_conversacion);
-      return c.json({ lista_reacciones }, 200);
-    })
+    .get(
+      '/conversacion/likes_usuario',
+      auth,
+      query(consulta('GET /api/foro/conversacion/likes_usuario/', z.object({ id_conversacion: id('Conversación no válida') }))),
+      async (c) => {
+        const lista_reacciones = await conversaciones.reaccionesUsuario(actor(c), c.req.valid('query').id_conversacion);
+        return responder(c, 'GET /api/foro/conversacion/likes_usuario/', 200, { lista_reacciones });
+      },
+    )
     .post('/conversacion/like', auth, body(reaccionConversacionEntrada), async (c) => {
       const { id_conversacion, id_like, action } = c.req.valid('json');
-      return c.json(await conversaciones.reaccionar(actor(c), id_conversacion, id_like, action), 200);
+      return responder(
+        c,
+        'POST /api/foro/conversacion/like/',
+        200,
+        await conversaciones.reaccionar(actor(c), id_conversacion, id_like, action),
+      );
     })
-    .post('/conversacion/comentar', auth, body(comentarioEntrada), async (c) => {
-      const input = c.req.valid('json');
-      const comentario = await comentarios.comentar(actor(c), { ...input, comentario_padre: input.comentario_padre ?? null });
-      return c.json(comentario, 201);
-    })
+    .post('/conversacion/comentar', auth, body(comentarioEntrada), async (c) =>
+      responder(c, 'POST /api/foro/conversacion/comentar/', 201, await comentarios.comentar(actor(c), c.req.valid('json'))),
+    )
     .get('/conversacion/:id', auth, params(idParam), async (c) =>
-      c.json(await conversaciones.obtener(actor(c), c.req.valid('param').id, { visitar: true }), 200),
+      responder(
+        c,
+        'GET /api/foro/conversacion/{id}/',
+        200,
+        await conversaciones.obtener(actor(c), c.req.valid('param').id, { visitar: true }),
+      ),
     )
     .get('/conversacion/:id/respuestas', auth, params(idParam), async (c) =>
-      c.json(await comentarios.arbol(actor(c), c.req.valid('param').id), 200),
+      responder(c, 'GET /api/foro/conversacion/{id}/respuestas/', 200, await comentarios.arbol(actor(c), c.req.valid('param').id)),
     )
-    .get('/comentario/likes_usuario', auth, query(z.object({ id_comentario: id('Comentario no válido') })), async (c) => {
-      const lista_reacciones = await comentarios.reaccionesUsuario(actor(c), c.req.valid('query').id_comentario);
-      return c.json({ lista_reacciones }, 200);
-    })
+    .get(
+      '/comentario/likes_usuario',
+      auth,
+      query(consulta('GET /api/foro/comentario/likes_usuario/', z.object({ id_comentario: id('Comentario no válido') }))),
+      async (c) => {
+        const lista_reacciones = await comentarios.reaccionesUsuario(actor(c), c.req.valid('query').id_comentario);
+        return responder(c, 'GET /api/foro/comentario/likes_usuario/', 200, { lista_reacciones });
+      },
+    )
     .post('/comentario/like', auth, body(reaccionComentarioEntrada), async (c) => {
       const { id_comentario, id_like, action } = c.req.valid('json');
-      return c.json(await comentarios.reaccionar(actor(c), id_comentario, id_like, action), 200);
+      return responder(c, 'POST /api/foro/comentario/like/', 200, await comentarios.reaccionar(actor(c), id_comentario, id_like, action));
     });
 }
 
