@@ -2,7 +2,7 @@
  * The account calls of the public screens and the Spanish messages of SPEC.md section 8 that
  * each status maps to. The islands only render what these return.
  */
-import { api } from '../../lib/api/client';
+import { api, renovarSesion } from '../../lib/api/client';
 import { cerrarSesion, comprobarSesion, type UsuarioSesion } from '../../lib/stores/session';
 import type { LoginInput, NuevaContrasenaInput, RecuperarCuentaInput } from '../../lib/validation/cuentas';
 
@@ -62,7 +62,7 @@ export function tokenDeEnlace(pathname: string, search: string, prefijo: string)
 }
 
 /** SPEC.md section 4: is there a session in this browser (renewal at start)? */
-export const haySesion = () => comprobarSesion(api);
+export const haySesion = () => comprobarSesion(renovarSesion);
 /** Signs out here and in the other tabs. */
 export const salir = () => cerrarSesion(api);
 

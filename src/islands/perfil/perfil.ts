@@ -5,8 +5,9 @@
  */
 import { api } from '../../lib/api/client';
 import type { components } from '../../lib/api/schema';
-import { $sesion, iniciarSesion } from '../../lib/stores/session';
+import { cambiarFotoPerfil } from '../../lib/stores/session';
 import type { DatosPersonales } from '../../lib/validation/perfil';
+import { multipart } from '../comun/multipart';
 
 export type Usuario = components['schemas']['Usuario'];
 export type PerfilDocente = components['schemas']['PerfilDocente'];
@@ -23,19 +24,13 @@ async function intentar<T>(llamada: () => Promise<{ data?: T; error?: Error }>):
   }
 }
 
-/** The form as multipart, the encoding the contract gives PUT /api/usuarios/{id}/. */
-function formulario(campos: Record<string, string | number>): FormData {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(campos)) form.set(k, String(v));
-  return form;
-}
-
 export const actualizarDatos = (id: number, datos: DatosPersonales) =>
   intentar(() =>
     api.PUT('/api/usuarios/{id}/', {
       params: { path: { id } },
       body: { usuario: id, ...datos },
-      bodySerializer: formulario,
+      // Multipart, the encoding the contract gives PUT /api/usuarios/{id}/.
+      bodySerializer: multipart,
     }),
   );
 
@@ -64,11 +59,5 @@ export const agregarArea = (id: number, area: string) =>
 export const quitarArea = (id: number, nombre: string) =>
   intentar(() => api.DELETE('/api/usuarios/profesores/{id}/areas/{nombre}/', { params: { path: { id, nombre } } }));
 
-/**
- * The new photo everywhere at once: the session store holds the signed-in user's photo, and the
- * shell's top bar follows the store (src/layouts/shell.ts), so no reload is needed.
- */
-export function mostrarFotoNueva(url: string): void {
-  const { usuario } = $sesion.get();
-  if (usuario) iniciarSesion({ ...usuario, foto_perfil: url });
-}
+/** The new photo everywhere at once (the session store holds the signed-in user's photo). */
+export const mostrarFotoNueva = cambiarFotoPerfil;

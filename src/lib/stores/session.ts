@@ -3,11 +3,11 @@
  * authenticated or unauthenticated. Protected pages start authenticated (the server put the user
  * in the page); public pages start loading and ask the server.
  *
- * The calls take the API client as an argument: islands have it already, while the shell's plain
- * script (home page, 5 kB budget) loads it only when the person signs out.
+ * The calls take the API client (or its renewal) as an argument: islands have it already, while
+ * the shell's plain script (home page, 5 kB budget) loads it only when the person signs out.
  */
 import { atom } from 'nanostores';
-import type { api as Api } from '../api/client';
+import type { api as Api, renovarSesion } from '../api/client';
 import type { components } from '../api/schema';
 
 /** What the shell and the islands need of the signed-in user. */
@@ -42,6 +42,12 @@ export function iniciarSesion(usuario: UsuarioSesion): void {
   $sesion.set({ estado: 'autenticado', usuario });
 }
 
+/** A new photo of the signed-in user: the shell's top bar follows the store, so it shows without a reload. */
+export function cambiarFotoPerfil(url: string): void {
+  const { usuario } = $sesion.get();
+  if (usuario) iniciarSesion({ ...usuario, foto_perfil: url });
+}
+
 export function marcarNoAutenticado(): void {
   $sesion.set({ estado: 'no_autenticado' });
 }
@@ -49,22 +55,16 @@ export function marcarNoAutenticado(): void {
 let comprobacion: Promise<boolean> | undefined;
 
 /**
- * SPEC.md section 4 at start: a renewal is requested; a 200 records the session, anything else
- * (or a failure) marks unauthenticated. The refresh cookie is httpOnly, so asking is the only way
- * to know. Resolves to whether there is a session.
+ * SPEC.md section 4 at start: the session is renewed (the client's one renewal in flight, shared
+ * with its calls); a new session is recorded, anything else marks unauthenticated at once, with
+ * no request when the browser holds no refresh cookie. Resolves to whether there is a session.
  */
-export function comprobarSesion(api: typeof Api): Promise<boolean> {
-  comprobacion ??= api
-    .POST('/auth/renovar_token/', {})
-    .then(({ data }) => {
-      if (data) iniciarSesion(data.usuario);
-      else marcarNoAutenticado();
-      return Boolean(data);
-    })
-    .catch(() => {
-      marcarNoAutenticado();
-      return false;
-    });
+export function comprobarSesion(renovar: typeof renovarSesion): Promise<boolean> {
+  comprobacion ??= renovar().then((sesion) => {
+    if (sesion) iniciarSesion(sesion.usuario);
+    else marcarNoAutenticado();
+    return Boolean(sesion);
+  });
   return comprobacion;
 }
 

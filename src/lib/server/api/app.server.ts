@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { renovador } from '../auth/renovacion.server.ts';
 import { API_CACHE_CONTROL, API_HEADERS } from '../http/headers.server.ts';
 import type { Salud } from '../jobs/salud.server.ts';
 import type { Logger } from '../log.server.ts';
@@ -21,9 +22,10 @@ import { createManualesService } from '../services/manuales.server.ts';
 import { createMaterialesService } from '../services/materiales.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
 import { adminRoutes } from './admin.server.ts';
-import { authRoutes, renovarConCookie } from './auth.server.ts';
+import { authRoutes } from './auth.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
+import { responder } from './contrato.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
@@ -57,7 +59,7 @@ export function createApi(deps: ApiDeps) {
   const foro = createForoService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
-  const renovarSesion = renovarConCookie(cuentas, { secureCookies: deps.secureCookies });
+  const renovarSesion = renovador(cuentas, { secureCookies: deps.secureCookies });
 
   app.use(async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -97,10 +99,13 @@ export function createApi(deps: ApiDeps) {
 
   app.get('/healthz', async (c) => {
     const salud = await deps.health();
-    return c.json(salud, salud.status === 'ok' ? 200 : 503);
+    const { status } = salud;
+    return status === 'ok'
+      ? responder(c, 'GET /healthz', 200, { ...salud, status })
+      : responder(c, 'GET /healthz', 503, { ...salud, status });
   });
 
-  app.route('/auth', authRoutes(cuentas, { secureCookies: deps.secureCookies }));
+  app.route('/auth', authRoutes(cuentas, renovarSesion, { secureCookies: deps.secureCookies }));
   app.route('/api/usuarios', usuariosRoutes({ cuentas, ayuda, keys }));
   app.route('/api/curriculum_escolar', curriculumRoutes(catalogos, keys));
   app.route('/api', catalogosRoutes(catalogos, keys));
@@ -122,7 +127,12 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/foro', foroRoutes(foro, { keys, storage: deps.storage, now: deps.now }));
   app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage: deps.storage }));
 
-  return { app, keys, services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales, comunidad, perfiles, foro } };
+  return {
+    app,
+    keys,
+    renovarSesion,
+    services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales, comunidad, perfiles, foro },
+  };
 }
 
 export type Api = ReturnType<typeof createApi>;

@@ -2,17 +2,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
-import { ACCESS_COOKIE, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
+import { ACCESS_COOKIE, applyCookies, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
+import type { RenovarSesion } from '../auth/renovacion.server.ts';
 import { type AccessClaims, type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import type { Logger } from '../log.server.ts';
 import { type Actor, esAdmin } from '../services/actor.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
-
-/**
- * Renews a session from its refresh token: the new access token and cookies, or, for a dead
- * refresh token, no token and the cookies that clear the session.
- */
-export type RenovarSesion = (refresh: string) => Promise<{ access: string | null; cookies: CookieSpec[] }>;
 
 export interface AppEnv {
   /**
@@ -64,12 +59,10 @@ export function autenticado(keys: TokenKeys, options: { cookie?: boolean } = {})
     const refresh = porCookie && !claims ? getCookie(c, REFRESH_COOKIE) : undefined;
     if (refresh && c.var.renovarSesion) {
       const renovada = await c.var.renovarSesion(refresh);
-      claims = await verificarAcceso(renovada.access ?? undefined, keys);
+      claims = await verificarAcceso(renovada.sesion?.access, keys);
       cookies = renovada.cookies;
     }
-    const ponerCookies = () => {
-      for (const { name, value, options: o } of cookies) setCookie(c, name, value, o);
-    };
+    const ponerCookies = () => applyCookies((name, value, o) => setCookie(c, name, value, o), cookies);
     if (!claims) {
       if (cookies.length === 0) throw noAutenticado();
       // The 401 of a dead refresh cookie clears the session (a thrown error would lose the cookies).

@@ -5,8 +5,7 @@
  */
 import type { AstroCookies } from 'astro';
 import type { Api } from '../api/app.server.ts';
-import { ApiError } from '../api/errors.server.ts';
-import { ACCESS_COOKIE, type CookieSpec, clearedCookies, REFRESH_COOKIE, sessionCookies } from '../auth/cookies.server.ts';
+import { ACCESS_COOKIE, applyCookies, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
 import { verificarAcceso } from '../auth/tokens.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { getRuntime } from '../runtime.server.ts';
@@ -20,12 +19,7 @@ export interface SessionCookies {
 
 export interface SessionDeps {
   db: Db;
-  api: Pick<Api, 'keys' | 'services'>;
-  secure: boolean;
-}
-
-function apply(cookies: SessionCookies, specs: CookieSpec[]) {
-  for (const { name, value, options } of specs) cookies.set(name, value, options);
+  api: Pick<Api, 'keys' | 'renovarSesion'>;
 }
 
 export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCookies): Promise<Usuario | null> {
@@ -36,18 +30,12 @@ export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCook
   }
   const refresh = cookies.get(REFRESH_COOKIE)?.value;
   if (!refresh) return null;
-  try {
-    const sesion = await deps.api.services.cuentas.renovar(refresh);
-    apply(cookies, sessionCookies(sesion, deps.secure));
-    return sesion.usuario;
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    apply(cookies, clearedCookies(deps.secure));
-    return null;
-  }
+  const renovada = await deps.api.renovarSesion(refresh);
+  applyCookies((name, value, options) => cookies.set(name, value, options), renovada.cookies);
+  return renovada.sesion?.usuario ?? null;
 }
 
 export function resolveSession(cookies: AstroCookies): Promise<Usuario | null> {
   const runtime = getRuntime();
-  return sessionFromCookies({ db: runtime.database.db, api: runtime.api, secure: runtime.config.PUBLIC_URL.startsWith('https:') }, cookies);
+  return sessionFromCookies({ db: runtime.database.db, api: runtime.api }, cookies);
 }
