@@ -4,7 +4,7 @@
  * between the lists, focus stays on the list the person is working in, and a status line says
  * what moved (screen readers hear it).
  */
-import { useEffect, useRef, useState } from 'react';
+import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { truncar } from '../../lib/format';
 import { Ayuda, descripcion, Mensaje } from '../comun/Campo';
 import type { OA } from './curriculo';
@@ -18,6 +18,8 @@ export interface ListasOAProps {
   onQuitar: (oa: OA) => void;
   error?: string | undefined;
   disabled?: boolean;
+  /** Focuses the group (a form moves focus to a wrong field). */
+  ref?: Ref<{ focus: () => void }>;
 }
 
 type Lista = 'disponibles' | 'seleccionados';
@@ -41,8 +43,11 @@ function Objetivo({ oa, accion, onClick, disabled }: { oa: OA; accion: 'Agregar'
   );
 }
 
-export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuitar, error, disabled }: ListasOAProps) {
+export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuitar, error, disabled, ref }: ListasOAProps) {
   const contenedor = useRef<HTMLFieldSetElement>(null);
+  // One handle for the list's life: react-hook-form takes a new one as a new field and sets it again.
+  const [manija] = useState(() => ({ focus: () => contenedor.current?.focus() }));
+  useImperativeHandle(ref, () => manija, [manija]);
   // After a move, focus goes to the next button of the same list (or its heading once empty).
   const foco = useRef<{ lista: Lista; indice: number } | null>(null);
   const [anuncio, setAnuncio] = useState('');

@@ -48,7 +48,7 @@ export function Campo({ id, etiqueta, error, ayuda, registro, ...input }: CampoP
     <>
       <label htmlFor={id}>{etiqueta}</label>
       <Ayuda id={id} ayuda={ayuda} />
-      <input id={id} {...input} {...registro} {...descripcion({ id, error, ayuda })} />
+      <input id={id} type="text" {...input} {...registro} {...descripcion({ id, error, ayuda })} />
       <Mensaje id={id} error={error} />
     </>
   );

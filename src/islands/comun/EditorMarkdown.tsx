@@ -11,7 +11,19 @@
  *          maxLength={3000} filas={12} error={mensaje} />
  */
 import estilosEditor from '@uiw/react-md-editor/markdown-editor.css?url';
-import { type ComponentType, lazy, type ReactElement, Suspense, useCallback, useEffect, useRef } from 'react';
+import {
+  type ComponentType,
+  type CSSProperties,
+  lazy,
+  type ReactElement,
+  type Ref,
+  Suspense,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+} from 'react';
 import { Ayuda, descripcion, Mensaje, useHidratado } from './Campo';
 
 export interface EditorMarkdownProps {
@@ -32,6 +44,8 @@ export interface EditorMarkdownProps {
   placeholder?: string;
   disabled?: boolean;
   required?: boolean;
+  /** Focuses the field, whichever of the two is showing (a form moves focus to a wrong field). */
+  ref?: Ref<{ focus: () => void }>;
 }
 
 interface Campo {
@@ -162,11 +176,15 @@ export function EditorMarkdown({
   placeholder,
   disabled,
   required,
+  ref,
 }: EditorMarkdownProps) {
   // The editor never renders on the server: the page ships the plain field, the chunk comes after.
   const montado = useHidratado();
   const foco = useRef(false);
   const conFoco = useCallback(() => foco.current, []);
+  // One handle for the field's life: react-hook-form takes a new one as a new field and sets it again.
+  const manija = useMemo(() => ({ focus: () => document.getElementById(id)?.focus() }), [id]);
+  useImperativeHandle(ref, () => manija, [manija]);
 
   const aria = descripcion({ id, error, ayuda });
   const alto = filas * LINEA_PX;
@@ -178,7 +196,8 @@ export function EditorMarkdown({
       placeholder={placeholder}
       disabled={disabled}
       required={required}
-      style={{ minHeight: alto + BARRA_PX }}
+      className="editor-simple"
+      style={{ '--alto-editor': `${alto + BARRA_PX}px` } as CSSProperties}
       onChange={(e) => onChange(e.target.value)}
       onFocus={() => {
         foco.current = true;

@@ -16,7 +16,8 @@ export interface ModalProps {
 
 export function Modal({ abierto, titulo, onCerrar, children, pie, ancho }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  const idTitulo = useId();
+  // React's ids start with '_': an id should start with a letter.
+  const idTitulo = `titulo${useId()}`;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -28,7 +29,8 @@ export function Modal({ abierto, titulo, onCerrar, children, pie, ancho }: Modal
   return (
     <dialog
       ref={ref}
-      aria-labelledby={idTitulo}
+      // The title exists only while the dialog is open: a closed one points at nothing.
+      aria-labelledby={abierto ? idTitulo : undefined}
       className={ancho ? 'modal ancho' : 'modal'}
       onCancel={(e) => {
         e.preventDefault();

@@ -4,8 +4,31 @@
  * toast and, on a refusal, the server's messages under their fields.
  */
 import { useState } from 'react';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { components } from '../../lib/api/schema';
 import { notificar } from '../../lib/stores/notifications';
-import { erroresDeCampo, subir } from './subida';
+
+type ErrorApi = components['schemas']['Error'];
+
+/**
+ * The server's first message per field, under the fields this form has (`campos`); the others
+ * are left out. Focus stays where it is: the toast says what happened.
+ */
+export function ponerErroresDelServidor<V extends FieldValues>(
+  setError: UseFormSetError<V>,
+  campos: readonly Path<V>[],
+  errores: ErrorApi['errors'],
+): void {
+  for (const campo of campos) {
+    const mensaje = errores?.[campo]?.[0];
+    if (mensaje) setError(campo, { type: 'server', message: mensaje });
+  }
+}
+
+/** The message for the file of a refused upload: its field's, or why the server cut it (413, too large). */
+export function errorDelArchivo(status: number, error: Partial<ErrorApi> | undefined): string | undefined {
+  return error?.errors?.archivo?.[0] ?? (status === 413 ? error?.detail : undefined);
+}
 
 /**
  * The chosen file and its message. `revisar` answers what is wrong with a file (or with none),
@@ -24,54 +47,55 @@ export function useArchivo(revisar: (archivo: File | null) => string | null | un
       setArchivo(nuevo);
       setError(nuevo ? (revisar(nuevo) ?? undefined) : undefined);
     },
-    /** The check on submit (a missing file counts); focus goes to the drop zone when it fails. */
-    async valido(): Promise<boolean> {
+    /**
+     * The check on submit (a missing file counts): the file when it passes; otherwise null, its
+     * message shows and focus goes to the drop zone.
+     */
+    valido(): File | null {
       const mensaje = revisar(archivo) ?? undefined;
       setError(mensaje);
       if (mensaje) document.getElementById('archivo')?.focus();
-      return mensaje === undefined;
+      return mensaje === undefined ? archivo : null;
     },
   };
 }
 
-interface Envio {
-  /** POST uploads a new file (201); PUT saves an edit, without a file (204). */
-  metodo: 'POST' | 'PUT';
-  url: string;
-  datos: FormData;
+/** What the send of an upload form answers (a `subir` answer of any upload path fits it). */
+type Envio = { ok: true } | { ok: false; status: number; error: Partial<ErrorApi> | undefined };
+
+interface Textos {
   /** The toasts and where the person goes once it is saved. */
   exito: string;
   fallo: string;
   destino: string;
 }
 
-const detalleDe = (cuerpo: unknown) =>
-  typeof cuerpo === 'object' && cuerpo !== null && 'detail' in cuerpo && typeof cuerpo.detail === 'string' ? cuerpo.detail : undefined;
-
 /**
  * Sends the form. `progreso` is the percentage sent (null when nothing is going); `listo` stays
  * true once saved, while the page leaves. A failure keeps everything written: the server's field
- * messages go to `ponerErrores` (the form keeps its own fields) and the file's to `ponerErrorArchivo`.
+ * messages go under the form's `campos` and the file's to `ponerErrorArchivo`.
  */
-export function useSubida(ponerErrores: (mensajes: Record<string, string>) => void, ponerErrorArchivo: (mensaje: string) => void) {
+export function useSubida<V extends FieldValues>(
+  setError: UseFormSetError<V>,
+  campos: readonly Path<V>[],
+  ponerErrorArchivo: (mensaje: string) => void,
+) {
   const [progreso, setProgreso] = useState<number | null>(null);
   const [listo, setListo] = useState(false);
 
-  async function enviar({ metodo, url, datos, exito, fallo, destino }: Envio) {
+  async function enviar(subida: (onProgreso: (porcentaje: number) => void) => Promise<Envio>, { exito, fallo, destino }: Textos) {
     setProgreso(0);
-    const { status, cuerpo } = await subir({ metodo, url, datos, onProgreso: setProgreso });
-    if (status === (metodo === 'POST' ? 201 : 204)) {
+    const respuesta = await subida(setProgreso);
+    if (respuesta.ok) {
       setListo(true);
       notificar(exito, 'exito');
       window.location.assign(destino);
       return;
     }
     setProgreso(null);
-    const campos = erroresDeCampo(cuerpo);
-    ponerErrores(campos);
-    // A file over the limit is refused while it arrives (413): the server's detail says why.
-    const errorArchivo = campos.archivo ?? (status === 413 ? detalleDe(cuerpo) : undefined);
-    if (metodo === 'POST' && errorArchivo) ponerErrorArchivo(errorArchivo);
+    ponerErroresDelServidor(setError, campos, respuesta.error?.errors);
+    const errorArchivo = errorDelArchivo(respuesta.status, respuesta.error);
+    if (errorArchivo) ponerErrorArchivo(errorArchivo);
     notificar(fallo, 'error');
   }
 

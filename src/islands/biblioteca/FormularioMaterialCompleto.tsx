@@ -1,0 +1,307 @@
+/**
+ * Upload (/biblioteca-docente/subir) and edit (/biblioteca-docente/editar/{id}) a teacher material
+ * (SPEC.md sections 2, 4, 5, 7 and 8). The curriculum cascade: changing the level or the area
+ * clears the unit and the selected OAs and reloads the units; choosing a unit lists its OAs as
+ * available, and OAs already selected stay selected (a material may serve OAs of several units,
+ * decision 0012). The file is checked in the browser (extension, size) and again by the server
+ * (its bytes). Uploading shows the real percentage sent; the server's field messages land on
+ * their fields.
+ */
+import { type FormEvent, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { extensionDe, validarArchivoMaterial } from '../../lib/validation/archivos';
+import type { MaterialInput } from '../../lib/validation/materiales';
+import { Campo, Selector, useHidratado } from '../comun/Campo';
+import { campoPropio } from '../comun/campoPropio';
+import { EditorMarkdown } from '../comun/EditorMarkdown';
+import { useArchivo, useSubida } from '../comun/formularioSubida';
+import { MENSAJES } from '../comun/mensajes';
+import { PieSubida } from '../comun/PieSubida';
+import { subir } from '../comun/subida';
+import { validacionDiferida } from '../comun/validacion';
+import { ZonaArchivo } from '../comun/ZonaArchivo';
+import { type OA, oasDe, type Unidad, unidadesDe } from './curriculo';
+import { ListasOA } from './ListasOA';
+import type { ValoresMaterial } from './resolvers';
+
+const VACIO = '-1';
+
+const CAMPOS = ['id_nivel', 'id_area', 'id_unidad', 'oas', 'titulo', 'descripcion', 'tipo_material_docente'] as const;
+
+const validacion = validacionDiferida<ValoresMaterial, MaterialInput>(() => import('./resolvers').then((m) => m.material));
+
+export interface FormularioMaterialProps {
+  niveles: { codigo: string; nombre: string }[];
+  areas: { id: number; nombre: string }[];
+  tipos: { id: number; nombre: string }[];
+  /** The author's name, shown read-only (the person uploading, or the material's author). */
+  autor: string;
+  /** Upload: the allowed extensions, the hint and the server's size limit. */
+  archivo?: { accept: string; ayuda: string; limiteBytes: number };
+  /** Edit: the material as it is, with the units of its level and area and the OAs of its unit. */
+  material?: {
+    id: number;
+    titulo: string;
+    descripcion: string;
+    extension: string;
+    id_nivel: string;
+    id_area: number;
+    id_unidad: number;
+    tipo_material_docente: number;
+    oas: OA[];
+    unidades: Unidad[];
+    oasUnidad: OA[];
+  };
+}
+
+type Estado = 'espera' | 'cargando' | 'error' | 'listo';
+
+const porCodigo = (a: OA, b: OA) => a.codigo.localeCompare(b.codigo, 'es');
+
+export default function FormularioMaterial({ niveles, areas, tipos, autor, archivo: reglasArchivo, material }: FormularioMaterialProps) {
+  const hidratado = useHidratado();
+  const editando = material !== undefined;
+  const inicial: ValoresMaterial = {
+    id_nivel: material?.id_nivel ?? VACIO,
+    id_area: String(material?.id_area ?? VACIO),
+    id_unidad: String(material?.id_unidad ?? VACIO),
+    oas: material?.oas ?? [],
+    titulo: material?.titulo ?? '',
+    descripcion: material?.descripcion ?? '',
+    tipo_material_docente: String(material?.tipo_material_docente ?? VACIO),
+  };
+  const form = useForm<ValoresMaterial, unknown, MaterialInput>({
+    resolver: validacion.resolver,
+    mode: 'onTouched',
+    defaultValues: inicial,
+  });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    getValues,
+    trigger,
+    formState: { errors, isSubmitting },
+  } = form;
+  const [unidades, setUnidades] = useState<Unidad[]>(material?.unidades ?? []);
+  const [estadoUnidades, setEstadoUnidades] = useState<Estado>(editando ? 'listo' : 'espera');
+  const [oasUnidad, setOasUnidad] = useState<OA[]>(material?.oasUnidad ?? []);
+  const [estadoOas, setEstadoOas] = useState<Estado>(editando ? 'listo' : 'espera');
+  const turno = useRef(0);
+
+  const documento = useArchivo((elegido) => {
+    if (reglasArchivo && elegido && elegido.size > reglasArchivo.limiteBytes) {
+      return `El archivo supera el tamaño máximo permitido (${Math.floor(reglasArchivo.limiteBytes / 1024 / 1024)} MB)`;
+    }
+    return validarArchivoMaterial(elegido);
+  });
+  const { progreso, listo, enviar } = useSubida(setError, CAMPOS, documento.ponerError);
+
+  // In the page's order, which is the order focus looks for the first wrong field in. The
+  // curriculum choices and the type are checked as soon as they change, not when left.
+  const nivel = register('id_nivel', { onChange: () => cambiarNivelOArea('id_nivel') });
+  const area = register('id_area', { onChange: () => cambiarNivelOArea('id_area') });
+  const unidad = register('id_unidad', { onChange: () => cambiarUnidad() });
+  const oas = campoPropio(form, 'oas');
+  const titulo = register('titulo');
+  const descripcion = campoPropio(form, 'descripcion');
+  const tipo = register('tipo_material_docente', { onChange: () => trigger('tipo_material_docente') });
+
+  async function cargarUnidades(nivel: string, area: string) {
+    const mio = ++turno.current;
+    setUnidades([]);
+    setOasUnidad([]);
+    setEstadoOas('espera');
+    if (nivel === VACIO || area === VACIO) return setEstadoUnidades('espera');
+    setEstadoUnidades('cargando');
+    const lista = await unidadesDe(Number(area), nivel);
+    if (mio !== turno.current) return;
+    setUnidades(lista ?? []);
+    setEstadoUnidades(lista ? 'listo' : 'error');
+  }
+
+  async function cargarOas(unidad: string) {
+    const mio = ++turno.current;
+    setOasUnidad([]);
+    if (unidad === VACIO) return setEstadoOas('espera');
+    setEstadoOas('cargando');
+    const lista = await oasDe(Number(unidad));
+    if (mio !== turno.current) return;
+    setOasUnidad(lista ?? []);
+    setEstadoOas(lista ? 'listo' : 'error');
+  }
+
+  /** SPEC.md section 4: a new level or area clears the unit and the selected OAs. */
+  function cambiarNivelOArea(campo: 'id_nivel' | 'id_area') {
+    setValue('id_unidad', VACIO);
+    setValue('oas', []);
+    void trigger(campo);
+    void cargarUnidades(getValues('id_nivel'), getValues('id_area'));
+  }
+
+  function cambiarUnidad() {
+    void trigger('id_unidad');
+    void cargarOas(getValues('id_unidad'));
+  }
+
+  const cambiarOas = (nuevos: OA[]) => setValue('oas', nuevos, { shouldValidate: true });
+
+  const guardar = (evento: FormEvent<HTMLFormElement>) => {
+    // The file is checked with the fields, so every message shows at once.
+    const archivo = editando ? null : documento.valido();
+    return handleSubmit(async (valores) => {
+      if (material) {
+        await enviar(
+          (onProgreso) => subir('PUT', '/api/bdocente/', { ...valores, id: material.id, extension: material.extension }, onProgreso),
+          {
+            exito: MENSAJES.material.editado(valores.titulo),
+            fallo: MENSAJES.material.noEditado,
+            destino: `/biblioteca-docente/${material.id}`,
+          },
+        );
+      } else if (archivo) {
+        const extension = extensionDe(archivo.name) ?? '';
+        await enviar((onProgreso) => subir('POST', '/api/bdocente/', { ...valores, extension, archivo }, onProgreso), {
+          exito: MENSAJES.material.agregado(valores.titulo),
+          fallo: MENSAJES.material.noSubido,
+          destino: '/biblioteca-docente/',
+        });
+      }
+    })(evento);
+  };
+
+  const elegidos = new Set(oas.value.map((o) => o.id));
+  const disponibles = oasUnidad.filter((o) => !elegidos.has(o.id));
+  const avisoUnidades = {
+    espera: 'Elige primero el nivel y el área.',
+    cargando: 'Cargando unidades…',
+    error: 'No se pudieron cargar las unidades. Vuelve a elegir el nivel o el área.',
+    listo: unidades.length === 0 ? 'No hay unidades para este nivel y área.' : undefined,
+  }[estadoUnidades];
+  const avisoOas = {
+    espera: 'Elige una unidad para ver sus OA.',
+    cargando: 'Cargando OA…',
+    error: 'No se pudieron cargar los OA. Vuelve a elegir la unidad.',
+    listo: oasUnidad.length === 0 ? 'La unidad no tiene OA.' : null,
+  }[estadoOas];
+  const ocupado = isSubmitting || listo;
+
+  return (
+    <form
+      className="formulario-contenido formulario-material"
+      method="post"
+      noValidate
+      onSubmit={guardar}
+      onFocus={validacion.precargar}
+      aria-label={editando ? 'Editar material' : 'Subir material'}
+    >
+      <div className="fila">
+        <div>
+          <Selector id="id_nivel" etiqueta="Nivel" defaultValue={inicial.id_nivel} registro={nivel} error={errors.id_nivel?.message}>
+            <option value={VACIO}>Seleccionar</option>
+            {niveles.map((n) => (
+              <option key={n.codigo} value={n.codigo}>
+                {n.nombre}
+              </option>
+            ))}
+          </Selector>
+        </div>
+        <div>
+          <Selector id="id_area" etiqueta="Área" defaultValue={inicial.id_area} registro={area} error={errors.id_area?.message}>
+            <option value={VACIO}>Seleccionar</option>
+            {areas.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.nombre}
+              </option>
+            ))}
+          </Selector>
+        </div>
+        <div>
+          <Selector
+            id="id_unidad"
+            etiqueta="Unidad"
+            defaultValue={inicial.id_unidad}
+            registro={unidad}
+            error={errors.id_unidad?.message}
+            ayuda={avisoUnidades}
+            aria-busy={estadoUnidades === 'cargando' || undefined}
+          >
+            <option value={VACIO}>Seleccionar</option>
+            {unidades.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.nombre}
+              </option>
+            ))}
+          </Selector>
+        </div>
+      </div>
+
+      <ListasOA
+        disponibles={disponibles}
+        seleccionados={oas.value}
+        aviso={avisoOas}
+        onAgregar={(oa) => cambiarOas([...getValues('oas'), oa].sort(porCodigo))}
+        onQuitar={(oa) => cambiarOas(getValues('oas').filter((o) => o.id !== oa.id))}
+        error={errors.oas?.message}
+        disabled={ocupado}
+        ref={oas.ref}
+      />
+
+      <Campo
+        id="titulo"
+        etiqueta="Título"
+        autoComplete="off"
+        defaultValue={inicial.titulo}
+        registro={titulo}
+        error={errors.titulo?.message}
+      />
+      <Campo id="autor" etiqueta="Autor" value={autor} readOnly />
+      <EditorMarkdown
+        id="descripcion-material"
+        etiqueta="Descripción"
+        {...descripcion}
+        maxLength={1000}
+        filas={8}
+        error={errors.descripcion?.message}
+        ayuda="Para qué curso es, cuánto dura la actividad y cómo la usaste. Puedes dar formato con la barra."
+      />
+      <Selector
+        id="tipo_material_docente"
+        etiqueta="Tipo de material"
+        defaultValue={inicial.tipo_material_docente}
+        registro={tipo}
+        error={errors.tipo_material_docente?.message}
+      >
+        <option value={VACIO}>Seleccionar</option>
+        {tipos.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.nombre}
+          </option>
+        ))}
+      </Selector>
+      {reglasArchivo && (
+        <ZonaArchivo
+          id="archivo"
+          etiqueta="Archivo"
+          accept={reglasArchivo.accept}
+          archivo={documento.archivo}
+          onArchivo={documento.elegir}
+          error={documento.error}
+          ayuda={reglasArchivo.ayuda}
+          disabled={ocupado}
+        />
+      )}
+
+      <PieSubida
+        hidratado={hidratado}
+        ocupado={ocupado}
+        enviando={isSubmitting}
+        cancelar={material ? `/biblioteca-docente/${material.id}` : '/biblioteca-docente/'}
+        progreso={progreso}
+        texto={(p) => (editando ? 'Subiendo cambios…' : `Subiendo material… ${p}%`)}
+        conArchivo={!editando}
+      />
+    </form>
+  );
+}
