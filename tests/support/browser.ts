@@ -1,11 +1,13 @@
 /**
  * Debian's Chromium driven by playwright-core (a test tool's own browser download cannot work here).
- * Every context it opens records the Content-Security-Policy violations its pages report; the
- * browser suite fails a test that leaves any (tests/e2e/helpers.ts), and closing the browser
- * with some still unread fails too.
+ * Every context it opens records the Content-Security-Policy violations its pages report and
+ * validates the HTML documents they receive (tests/support/html.ts); the browser suite fails a
+ * test that leaves either (tests/e2e/helpers.ts), and closing the browser with some still unread
+ * fails too.
  */
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { erroresHtml, vigilarHtml } from './html.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -52,6 +54,7 @@ export async function launchBrowser(): Promise<Browser> {
   browser.newContext = async (options) => {
     const context = await newContext(options);
     await vigilarCsp(context);
+    vigilarHtml(context);
     return context;
   };
   const close = browser.close.bind(browser);
@@ -59,6 +62,8 @@ export async function launchBrowser(): Promise<Browser> {
     await close(options);
     const pendientes = violacionesCsp();
     if (pendientes.length > 0) throw new Error(`Violaciones de Content-Security-Policy:\n${pendientes.join('\n')}`);
+    const html = await erroresHtml();
+    if (html.length > 0) throw new Error(`Errores de html-validate:\n${html.join('\n')}`);
   };
   return browser;
 }
