@@ -1,12 +1,12 @@
 /** axe-core on every screen of issue 3, at desktop width and at 375px: no serious or critical violation. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { ANCHOS, abrir, ingresar, responder, violacionesGraves } from './helpers.ts';
+import { ADMIN } from '../support/server.ts';
+import { ANCHOS, abrir, abrirComo, navegador, responder, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
 });
 afterAll(async () => {
   await browser?.close();
@@ -76,7 +76,15 @@ const PANTALLAS: Pantalla[] = [
     sesion: true,
     preparar: async (page) => {
       await page.getByRole('button', { name: 'Menú' }).click();
-      await page.waitForTimeout(300);
+      // Checked once the menu has slid open: getAnimations() sees the transitions the click started.
+      await page.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+            .map((a) => a.finished),
+        ),
+      );
     },
   },
   { nombre: 'ayuda', ruta: '/ayuda', sesion: true },
@@ -96,21 +104,8 @@ const PANTALLAS: Pantalla[] = [
 ];
 
 describe.each(ANCHOS)('accessibility (%s)', (_ancho, viewport) => {
-  let anonima: Page;
-  let conSesion: Page;
-  beforeAll(async () => {
-    anonima = await abrir(browser, viewport);
-    conSesion = await abrir(browser, viewport);
-    await ingresar(conSesion);
-  });
-  afterAll(async () => {
-    await anonima.context().close();
-    await conSesion.context().close();
-  });
-
   it.each(PANTALLAS.map((p) => [p.nombre, p] as const))('%s has no serious or critical violation', async (_nombre, pantalla) => {
-    const page = pantalla.sesion ? conSesion : anonima;
-    await page.unrouteAll();
+    const page = pantalla.sesion ? await abrirComo(browser, ADMIN, viewport) : await abrir(browser, viewport);
     await page.goto(pantalla.ruta);
     await page.waitForLoadState('networkidle');
     await pantalla.preparar?.(page);

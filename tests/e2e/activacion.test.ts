@@ -4,12 +4,11 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { ANCHOS, abrir, correoNuevo, ingresar, invitar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
+import { ANCHOS, abrir, correoNuevo, ingresar, invitar, mensajeDe, navegador, responder, retener, sinRespuesta, url } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
 });
 afterAll(async () => {
   await browser?.close();
@@ -62,20 +61,19 @@ describe.each(ANCHOS)('invited teacher (%s)', (ancho, viewport) => {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Token inválido o expirado');
     await ingresar(page, email, 'Aula*2025');
     expect(page.url()).toBe(url('/'));
-    await page.context().close();
   });
 });
 
 describe.each(ANCHOS)('/activar-cuenta/{token} (%s)', (_ancho, viewport) => {
   it("checks the token with a spinner and says 'Token inválido o expirado', with a button to /ingresar/", async () => {
     const page = await abrir(browser, viewport);
-    await page.route(VERIFICAR, responder(404, { detail: 'Token inválido o expirado' }, 700));
+    const soltar = await retener(page, VERIFICAR, responder(404, { detail: 'Token inválido o expirado' }));
     await page.goto('/activar-cuenta/no-sirve');
     expect(await page.locator('[aria-busy="true"]').textContent()).toBe('Verificando el enlace…');
+    soltar();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Token inválido o expirado');
     await page.getByRole('link', { name: 'Ingresar' }).click();
     await page.waitForURL(url('/ingresar/'));
-    await page.context().close();
   });
 
   it('sends a missing token to /ingresar/ (both addresses)', async () => {
@@ -84,7 +82,6 @@ describe.each(ANCHOS)('/activar-cuenta/{token} (%s)', (_ancho, viewport) => {
     await page.waitForURL(url('/ingresar/'));
     await page.goto('/registrar/');
     await page.waitForURL(url('/ingresar/'));
-    await page.context().close();
   });
 
   it('sends a signed-in person to /', async () => {
@@ -94,7 +91,6 @@ describe.each(ANCHOS)('/activar-cuenta/{token} (%s)', (_ancho, viewport) => {
     await ingresar(page);
     await page.goto(enlace);
     await page.waitForURL(url('/'));
-    await page.context().close();
   });
 
   it('maps the answers of the activation to the messages of SPEC.md section 8 and keeps the form', async () => {
@@ -117,9 +113,9 @@ describe.each(ANCHOS)('/activar-cuenta/{token} (%s)', (_ancho, viewport) => {
     }
     // The button is disabled while the activation is sent.
     await page.unroute(ACTIVAR);
-    await page.route(ACTIVAR, responder(500, {}, 800));
+    const soltar = await retener(page, ACTIVAR, responder(500, {}));
     await crear(page, 'Clave2025');
     expect(await page.getByRole('button', { name: 'Crear contraseña y acceder' }).isDisabled()).toBe(true);
-    await page.context().close();
+    soltar();
   });
 });

@@ -1,13 +1,12 @@
 /** /ayuda: SPEC.md sections 2, 4, 5 and 8, at desktop width and at 375px. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
 import { waitForMail } from '../support/server.ts';
-import { ANCHOS, abrir, demorar, hidratada, ingresar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
+import { ANCHOS, abrir, hidratada, ingresar, mensajeDe, navegador, responder, retener, sinRespuesta, url } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
 });
 afterAll(async () => {
   await browser?.close();
@@ -31,7 +30,6 @@ describe.each(ANCHOS)('/ayuda (%s)', (ancho, viewport) => {
     await cancelar.click();
     await page.waitForURL(url('/ayuda'));
     expect(await page.getByLabel('Mensaje').inputValue()).toBe('');
-    await page.context().close();
   });
 
   it("shows 'Debe ingresar un mensaje' on blur and on submit", async () => {
@@ -46,24 +44,23 @@ describe.each(ANCHOS)('/ayuda (%s)', (ancho, viewport) => {
     await expect.poll(() => page.getByRole('button', { name: 'Enviar' }).isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Enviar' }).click();
     expect(await mensajeDe(page, 'Mensaje')).toBe('Debe ingresar un mensaje');
-    await page.context().close();
   });
 
   it("says 'Enviando...', then 'Mensaje enviado!', and the help centre receives it", async () => {
     const page = await abrir(browser, viewport);
     await ingresar(page);
     await page.goto('/ayuda');
-    await page.route(AYUDA, demorar(600));
+    const soltar = await retener(page, AYUDA);
     await page.getByLabel('Asunto').selectOption('Reclamo');
     const mensaje = `No puedo descargar el manual (${ancho})`;
     await page.getByLabel('Mensaje').fill(mensaje);
     await page.getByRole('button', { name: 'Enviar' }).click();
     const enviando = page.getByRole('button', { name: 'Enviando...' });
     expect(await enviando.isDisabled()).toBe(true);
+    soltar();
     await expect.poll(() => page.getByRole('heading', { name: 'Mensaje enviado!' }).isVisible()).toBe(true);
     const correo = await waitForMail(inject('dataDir'), (m) => m.text.includes(mensaje));
     expect(correo?.subject).toContain('Reclamo');
-    await page.context().close();
   });
 
   it("keeps the message and notifies 'Hubo un error al enviar el correo', at most 3 notifications at once", async () => {
@@ -90,7 +87,6 @@ describe.each(ANCHOS)('/ayuda (%s)', (ancho, viewport) => {
     await expect.poll(() => alertas.count()).toBe(3);
     await alertas.first().getByRole('button', { name: 'Cerrar notificación' }).click();
     await expect.poll(() => alertas.count()).toBe(2);
-    await page.context().close();
   });
 });
 
@@ -109,6 +105,5 @@ describe('/ayuda with an expired session', () => {
     await page.getByRole('button', { name: 'Enviar' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Mensaje enviado!' }).isVisible()).toBe(true);
     expect(renovaciones).toBe(1);
-    await page.context().close();
   });
 });

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, violacionesCsp } from '../support/browser.ts';
+import { violacionesCsp } from '../support/browser.ts';
 import { signIn } from '../support/client.ts';
 import { ADMIN } from '../support/server.ts';
-import { abrir, ingresar, url } from './helpers.ts';
+import { abrir, ingresar, navegador, url } from './helpers.ts';
 
 /** The policy as directive → sources. */
 function politica(respuesta: Response): Map<string, string[]> {
@@ -126,7 +126,7 @@ describe('headers of API responses', () => {
 describe('in the browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await navegador();
   });
   afterAll(async () => {
     await browser?.close();
@@ -157,7 +157,6 @@ describe('in the browser', () => {
       await page.waitForLoadState('networkidle');
       expect(violacionesCsp(), ruta).toEqual([]);
     }
-    await page.context().close();
   });
 
   it('refuses a script the page did not ship, and the suite sees the violation', async () => {
@@ -172,9 +171,12 @@ describe('in the browser', () => {
       document.body.append(script);
       const imagen = document.createElement('img');
       imagen.setAttribute('onerror', 'window.inyectado = true;');
+      // Listeners run in the order they were added: the attribute's handler, had it been allowed,
+      // has run by the time this one hears the error.
+      const fallo = new Promise((resolve) => imagen.addEventListener('error', resolve));
       imagen.src = 'data:,';
       document.body.append(imagen);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await fallo;
       return Reflect.get(window, 'inyectado') === true;
     });
     expect(ejecutado).toBe(false);
@@ -185,6 +187,5 @@ describe('in the browser', () => {
       return vistas.filter((v) => /script-src-(elem|attr) bloqueó inline/.test(v)).length;
     };
     await expect.poll(reportadas).toBe(2);
-    await page.context().close();
   });
 });

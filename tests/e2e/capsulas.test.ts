@@ -10,8 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import { afterAll, it as base, beforeAll, describe, expect, vi } from 'vitest';
 import { multipart } from '../support/form.ts';
 import { video } from '../support/video.ts';
 import {
@@ -20,12 +19,13 @@ import {
   apiComo,
   avisos,
   correoNuevo,
-  demorar,
   docenteActivo,
   hidratada,
   ingresar,
   mensajeDe,
+  navegador,
   responder,
+  retener,
   url,
   violacionesGraves,
 } from './helpers.ts';
@@ -35,8 +35,6 @@ const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-capsulas-e2e-'));
 const VIDEO = path.join(carpeta, 'clase.mp4');
 const CLAVE_DOCENTE = 'Docente2026';
 let docente: string;
-/** A ready capsule of the admin's, uploaded through the API, for the teacher, list and axe tests. */
-let publicada: { id: number; titulo: string; area: number };
 
 // ffmpeg and the HLS job share the machine's two cores with the browser: processing takes a while.
 const PROCESO_MS = 120_000;
@@ -66,31 +64,43 @@ async function capsulaPorApi(titulo: string): Promise<{ id: number; titulo: stri
   });
   expect(response.status).toBe(201);
   const id = creada?.id ?? 0;
-  // (expect.poll is for tests only; this runs in beforeAll.)
-  const procesando = async () => {
+  const listo = async () => {
     const { data } = await api.GET('/api/capsulas/procesando');
-    return (data?.capsulas ?? []).some((c) => c.id === id);
+    return !(data?.capsulas ?? []).some((c) => c.id === id);
   };
-  for (const limite = Date.now() + PROCESO_MS; await procesando(); ) {
-    if (Date.now() > limite) throw new Error(`capsule ${id} still processing after ${PROCESO_MS} ms`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  await vi.waitUntil(listo, { timeout: PROCESO_MS, interval: 1000 });
   const { data: capsula } = await api.GET('/api/capsulas/{id}/', { params: { path: { id } } });
   expect(capsula?.estado).toBe('listo');
   return { id, titulo, area: area.id };
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
   writeFileSync(VIDEO, video({ width: 640, height: 360, seconds: 4 }));
   docente = correoNuevo('capsulas.docente');
   await docenteActivo(docente, CLAVE_DOCENTE);
-  publicada = await capsulaPorApi(`Fracciones equivalentes con material concreto y recta numérica en cuarto básico ${Date.now()}`);
-}, PROCESO_MS + 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   rmSync(carpeta, { recursive: true, force: true });
 });
+
+/**
+ * `publicada`: a ready capsule of the admin's, uploaded through the API, that the teacher, list and
+ * axe tests only read. Made once for the file, by the first test that asks for it (the wait for
+ * its video is long); a test that does not ask never waits for it.
+ */
+const it = base.extend<{ publicada: { id: number; titulo: string; area: number } }>({
+  publicada: [
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture needs from this pattern.
+    async ({}, use) => {
+      await use(await capsulaPorApi(`Fracciones equivalentes con material concreto y recta numérica en cuarto básico ${Date.now()}`));
+    },
+    { scope: 'file' },
+  ],
+});
+/** Room for the first test that asks for `publicada`: its video is processed meanwhile. */
+const CON_PUBLICADA = PROCESO_MS + 60_000;
 
 const tarjeta = (page: Page, titulo: string) => page.locator('.tarjeta-contenido', { hasText: titulo });
 
@@ -259,27 +269,31 @@ describe('a refused upload', () => {
 });
 
 describe('a teacher', () => {
-  it('sees no Subir, gets No tienes permisos on the upload and edit pages, and no Editar or Eliminar on a colleague’s capsule', async () => {
-    const page = await abrir(browser);
-    await ingresar(page, docente, CLAVE_DOCENTE);
-    await page.goto('/capsulas/');
-    expect(await tarjeta(page, publicada.titulo.slice(0, 40)).count()).toBe(1);
-    expect(await page.getByRole('link', { name: 'Subir' }).count()).toBe(0);
+  it(
+    'sees no Subir, gets No tienes permisos on the upload and edit pages, and no Editar or Eliminar on a colleague’s capsule',
+    async ({ publicada }) => {
+      const page = await abrir(browser);
+      await ingresar(page, docente, CLAVE_DOCENTE);
+      await page.goto('/capsulas/');
+      expect(await tarjeta(page, publicada.titulo.slice(0, 40)).count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'Subir' }).count()).toBe(0);
 
-    const subir = await page.goto('/capsulas/subir');
-    expect(subir?.status()).toBe(403);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No tienes permisos');
-    const editar = await page.goto(`/capsulas/editar/${publicada.id}`);
-    expect(editar?.status()).toBe(403);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No tienes permisos');
+      const subir = await page.goto('/capsulas/subir');
+      expect(subir?.status()).toBe(403);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No tienes permisos');
+      const editar = await page.goto(`/capsulas/editar/${publicada.id}`);
+      expect(editar?.status()).toBe(403);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No tienes permisos');
 
-    await page.goto(`/capsulas/${publicada.id}`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(publicada.titulo);
-    expect(await page.getByRole('button', { name: /Me gusta/ }).count()).toBe(1);
-    expect(await page.getByRole('link', { name: /Descargar/ }).count()).toBe(1);
-    expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
-  });
+      await page.goto(`/capsulas/${publicada.id}`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(publicada.titulo);
+      expect(await page.getByRole('button', { name: /Me gusta/ }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: /Descargar/ }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    },
+    CON_PUBLICADA,
+  );
 
   it('reads No se encontró capsula for a capsule that does not exist', async () => {
     const page = await abrir(browser);
@@ -291,70 +305,81 @@ describe('a teacher', () => {
 });
 
 describe('the list', () => {
-  it('keeps its filters in the URL, says Resultados after a search and No se encontraron cápsulas when nothing matches', async () => {
-    const page = await abrir(browser);
-    await ingresar(page, docente, CLAVE_DOCENTE);
-    await page.goto('/capsulas/');
-    await hidratada(page);
-    expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Novedades/);
+  it(
+    'keeps its filters in the URL, says Resultados after a search and No se encontraron cápsulas when nothing matches',
+    async ({ publicada }) => {
+      const page = await abrir(browser);
+      await ingresar(page, docente, CLAVE_DOCENTE);
+      await page.goto('/capsulas/');
+      await hidratada(page);
+      expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Novedades/);
 
-    // The card cuts the title at 70 characters (SPEC.md section 9) and keeps it whole in its title.
-    const enlace = tarjeta(page, publicada.titulo.slice(0, 40)).getByRole('link');
-    expect(Array.from((await enlace.textContent()) ?? '').length).toBeLessThanOrEqual(70);
-    expect(await enlace.textContent()).toMatch(/…$/);
-    expect(await enlace.getAttribute('title')).toBe(publicada.titulo);
+      // The card cuts the title at 70 characters (SPEC.md section 9) and keeps it whole in its title.
+      const enlace = tarjeta(page, publicada.titulo.slice(0, 40)).getByRole('link');
+      expect(Array.from((await enlace.textContent()) ?? '').length).toBeLessThanOrEqual(70);
+      expect(await enlace.textContent()).toMatch(/…$/);
+      expect(await enlace.getAttribute('title')).toBe(publicada.titulo);
 
-    await page.getByLabel('Buscar', { exact: true }).fill('recta numérica');
-    await page.getByLabel('Área').selectOption(String(publicada.area));
-    await page.getByRole('button', { name: 'Buscar' }).click();
-    await page.waitForURL((u) => u.searchParams.has('titulo'));
-    const buscada = new URL(page.url());
-    expect(Object.fromEntries(buscada.searchParams)).toEqual({ titulo: 'recta numérica', area: String(publicada.area) });
-    expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Resultados/);
-    expect(await tarjeta(page, publicada.titulo.slice(0, 40)).count()).toBe(1);
-    expect(await page.getByLabel('Buscar', { exact: true }).inputValue()).toBe('recta numérica');
-    expect(await page.getByLabel('Área').inputValue()).toBe(String(publicada.area));
+      await page.getByLabel('Buscar', { exact: true }).fill('recta numérica');
+      await page.getByLabel('Área').selectOption(String(publicada.area));
+      await page.getByRole('button', { name: 'Buscar' }).click();
+      await page.waitForURL((u) => u.searchParams.has('titulo'));
+      const buscada = new URL(page.url());
+      expect(Object.fromEntries(buscada.searchParams)).toEqual({ titulo: 'recta numérica', area: String(publicada.area) });
+      expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Resultados/);
+      expect(await tarjeta(page, publicada.titulo.slice(0, 40)).count()).toBe(1);
+      expect(await page.getByLabel('Buscar', { exact: true }).inputValue()).toBe('recta numérica');
+      expect(await page.getByLabel('Área').inputValue()).toBe(String(publicada.area));
 
-    // Order applies as soon as it is chosen, keeping the other filters.
-    await hidratada(page);
-    await page.getByLabel('Ordenar por').selectOption('n_visitas');
-    await page.waitForURL((u) => u.searchParams.get('order') === 'n_visitas');
-    expect(new URL(page.url()).searchParams.get('area')).toBe(String(publicada.area));
+      // Order applies as soon as it is chosen, keeping the other filters.
+      await hidratada(page);
+      await page.getByLabel('Ordenar por').selectOption('n_visitas');
+      await page.waitForURL((u) => u.searchParams.get('order') === 'n_visitas');
+      expect(new URL(page.url()).searchParams.get('area')).toBe(String(publicada.area));
 
-    // While the next results load, 10 skeletons stand in for them.
-    await hidratada(page);
-    await page.route((u) => u.pathname === '/capsulas/' && u.searchParams.get('titulo') === 'zzzz sin coincidencias', demorar(1500));
-    await page.getByLabel('Buscar', { exact: true }).fill('zzzz sin coincidencias');
-    // Watched from before the click: the click itself waits for the next page.
-    const esqueletos = page.waitForFunction(() => document.querySelectorAll('.resultados .esqueletos > li').length === 10);
-    await page.getByRole('button', { name: 'Buscar' }).click();
-    await esqueletos;
-    await page.waitForURL((u) => u.searchParams.get('titulo') === 'zzzz sin coincidencias');
-    expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Resultados/);
-    expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron cápsulas');
+      // While the next results load, 10 skeletons stand in for them.
+      await hidratada(page);
+      const soltar = await retener(page, (u) => u.pathname === '/capsulas/' && u.searchParams.get('titulo') === 'zzzz sin coincidencias');
+      await page.getByLabel('Buscar', { exact: true }).fill('zzzz sin coincidencias');
+      // Watched from before the click, which may itself wait for the next page: that page is let
+      // through once they showed.
+      const esqueletos = page.waitForFunction(() => document.querySelectorAll('.resultados .esqueletos > li').length === 10);
+      const clic = page.getByRole('button', { name: 'Buscar' }).click();
+      await esqueletos;
+      soltar();
+      await clic;
+      await page.waitForURL((u) => u.searchParams.get('titulo') === 'zzzz sin coincidencias');
+      expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Resultados/);
+      expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron cápsulas');
 
-    await page.getByRole('link', { name: 'Limpiar' }).click();
-    await page.waitForURL(url('/capsulas/'));
-    expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Novedades/);
-  });
+      await page.getByRole('link', { name: 'Limpiar' }).click();
+      await page.waitForURL(url('/capsulas/'));
+      expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Novedades/);
+    },
+    CON_PUBLICADA,
+  );
 });
 
 describe('accessibility', () => {
   for (const [nombre, viewport] of ANCHOS) {
-    it(`has no serious axe violations on the list and the detail (${nombre})`, async () => {
-      const page = await abrir(browser, viewport);
-      await ingresar(page);
-      await page.goto('/capsulas/');
-      await hidratada(page);
-      expect(await violacionesGraves(page)).toEqual([]);
-      await page.goto(`/capsulas/${publicada.id}`);
-      // The player's controls are checked live and shown (they arrive in a lazy chunk and hide
-      // while the video plays): the 2-second video has played to its end.
-      await expect.poll(() => page.evaluate(() => document.querySelector<HTMLVideoElement>('hls-video')?.ended ?? false)).toBe(true);
-      await page.getByRole('heading', { name: /Comentarios/ }).scrollIntoViewIfNeeded();
-      await hidratada(page);
-      await expect.poll(() => page.getByText('Cargando comentarios…').count()).toBe(0);
-      expect(await violacionesGraves(page)).toEqual([]);
-    });
+    it(
+      `has no serious axe violations on the list and the detail (${nombre})`,
+      async ({ publicada }) => {
+        const page = await abrir(browser, viewport);
+        await ingresar(page);
+        await page.goto('/capsulas/');
+        await hidratada(page);
+        expect(await violacionesGraves(page)).toEqual([]);
+        await page.goto(`/capsulas/${publicada.id}`);
+        // The player's controls are checked live and shown (they arrive in a lazy chunk and hide
+        // while the video plays): the 2-second video has played to its end.
+        await expect.poll(() => page.evaluate(() => document.querySelector<HTMLVideoElement>('hls-video')?.ended ?? false)).toBe(true);
+        await page.getByRole('heading', { name: /Comentarios/ }).scrollIntoViewIfNeeded();
+        await hidratada(page);
+        await expect.poll(() => page.getByText('Cargando comentarios…').count()).toBe(0);
+        expect(await violacionesGraves(page)).toEqual([]);
+      },
+      CON_PUBLICADA,
+    );
   }
 });

@@ -9,8 +9,6 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import type { ApiClient } from '../support/client.ts';
 import { multipart } from '../support/form.ts';
 import {
   ANCHOS,
@@ -18,11 +16,12 @@ import {
   apiComo,
   avisos,
   correoNuevo,
-  demorar,
   docenteActivo,
   ingresar,
   mensajeDe,
+  navegador,
   responder,
+  retener,
   url,
   violacionesGraves,
 } from './helpers.ts';
@@ -33,11 +32,9 @@ const archivo = (nombre: string) => path.join(carpeta, nombre);
 const CLAVE_DOCENTE = 'Docente2026';
 let docente: string;
 
-/** The admin's API session, signed in once for the file, for what the admin's forms would create. */
-let admin: { api: ApiClient; id: number };
-
 /** Creates a category through the API, as the admin's form would. */
 async function categoriaPorApi(nombre: string, activa = true): Promise<number> {
+  const admin = await apiComo();
   const imagen = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#5fb3a1' } })
     .png()
     .toBuffer();
@@ -57,8 +54,7 @@ const diasDesdeHoy = (dias: number) => {
 };
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await apiComo();
+  browser = await navegador();
   const jpg = await sharp({ create: { width: 1200, height: 700, channels: 3, background: '#1d5fa8' } })
     .jpeg()
     .toBuffer();
@@ -150,7 +146,6 @@ describe('admin: categories', () => {
     await page.getByRole('link', { name: 'Editar', exact: true }).click();
     await page.waitForURL(url('/foro/?modo=editar'));
     expect(await page.locator('article.categoria', { hasText: editado }).count()).toBe(1);
-    await page.context().close();
   });
 
   it("searches with 'Buscador' (autocomplete from every name) and says 'No se encontraron categorias'", async () => {
@@ -175,17 +170,14 @@ describe('admin: categories', () => {
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL(/nombre=zzzz/);
     expect(await page.getByText('No se encontraron categorias').isVisible()).toBe(true);
-    await page.context().close();
   });
 });
 
 describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
-  let idCategoria: number;
-  beforeAll(async () => {
-    idCategoria = await categoriaPorApi(`Prácticas de aula ${viewport.width} ${Date.now()}`);
-  });
+  const practicas = () => categoriaPorApi(`Prácticas de aula ${viewport.width} ${Date.now()}`);
 
   it("sees no admin controls and 'No tienes permisos' on the category screens", async () => {
+    const idCategoria = await practicas();
     const page = await abrir(browser, viewport);
     await ingresar(page, docente, CLAVE_DOCENTE);
     await page.goto('/foro/');
@@ -200,10 +192,10 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
     const oculta = await categoriaPorApi(`Oculta ${viewport.width} ${Date.now()}`, false);
     expect((await page.goto(`/foro/categorias/${oculta}`))?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No se encontró categoria');
-    await page.context().close();
   });
 
   it('starts a conversation, reacts, comments and replies in depth', async () => {
+    const idCategoria = await practicas();
     const page = await abrir(browser, viewport);
     await ingresar(page, docente, CLAVE_DOCENTE);
     await page.goto(`/foro/categorias/${idCategoria}`);
@@ -233,9 +225,10 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
     expect(await page.getByLabel('Título', { exact: true }).inputValue()).toBe(titulo);
     await page.unroute('**/api/foro/conversacion/nueva/');
 
-    await page.route('**/api/foro/conversacion/nueva/', demorar(500));
+    const soltar = await retener(page, '**/api/foro/conversacion/nueva/');
     await publicar.click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Subiendo nueva conversación' }).count()).toBe(1);
+    soltar();
     await page.waitForURL(/\/conversacion\/\d+$/);
     await expect.poll(() => avisos(page, 'status')).toContain('Nueva conversación creada');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(titulo);
@@ -329,10 +322,10 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
           .getAttribute('aria-pressed'),
       )
       .toBe('true');
-    await page.context().close();
   });
 
   it('filters conversations by dates with each date message, and sorts at once', async () => {
+    const idCategoria = await practicas();
     const page = await abrir(browser, viewport);
     await ingresar(page, docente, CLAVE_DOCENTE);
     const titulo = `Lectura compartida ${viewport.width} ${Date.now()}`;
@@ -392,13 +385,13 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
     await page.getByLabel('Ordenar por').selectOption('n_visitas');
     await page.waitForURL(/order=n_visitas/);
     expect(await page.getByLabel('Ordenar por').inputValue()).toBe('n_visitas');
-    await page.context().close();
   });
 });
 
 describe.each(ANCHOS)('accessibility (%s)', (_ancho, viewport) => {
   it('has no serious or critical axe violation on any forum screen', async () => {
     const idCategoria = await categoriaPorApi(`Accesible ${viewport.width} ${Date.now()}`);
+    const admin = await apiComo();
     const { data: conversacion } = await admin.api.POST('/api/foro/conversacion/nueva/', {
       body: {
         id_usuario: admin.id,
@@ -449,6 +442,5 @@ describe.each(ANCHOS)('accessibility (%s)', (_ancho, viewport) => {
       await preparar?.();
       expect(await violacionesGraves(page), ruta).toEqual([]);
     }
-    await page.context().close();
   });
 });

@@ -1,13 +1,16 @@
 /**
- * Shared steps of the browser suite: signing in, inviting a teacher, routes to fake or hold,
- * notifications, axe. Importing it makes every test fail on a Content-Security-Policy violation.
+ * Shared steps of the browser suite: the browser, signing in, inviting a teacher, routes to fake or
+ * hold, notifications, axe. Importing it closes every context a test opened once that test ends,
+ * passed or failed, and makes every test fail on a Content-Security-Policy violation or an
+ * html-validate error in a page the server sent.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterEach, expect, inject } from 'vitest';
-import { DESKTOP, MOBILE, newPage, violacionesCsp } from '../support/browser.ts';
+import { DESKTOP, launchBrowser, MOBILE, newPage, violacionesCsp } from '../support/browser.ts';
 import { type ApiClient, apiClient, signIn } from '../support/client.ts';
+import { erroresHtml } from '../support/html.ts';
 import { ADMIN, lastLinkTo, runCli } from '../support/server.ts';
 
 export const ANCHOS = [
@@ -15,15 +18,60 @@ export const ANCHOS = [
   ['móvil', MOBILE],
 ] as const;
 
-afterEach(() => {
-  expect(violacionesCsp(), 'violaciones de Content-Security-Policy').toEqual([]);
+/** The contexts opened since the last test ended. */
+const abiertos = new Set<BrowserContext>();
+
+// Registered first, so it runs after the other afterEach hooks (vitest runs them as a stack): the
+// checks below still see the pages.
+afterEach(async () => {
+  const contextos = [...abiertos];
+  abiertos.clear();
+  await Promise.all(contextos.map((c) => c.close()));
 });
+
+afterEach(async () => {
+  expect(violacionesCsp(), 'violaciones de Content-Security-Policy').toEqual([]);
+  expect(await erroresHtml(), 'errores de html-validate en el HTML que envió el servidor').toEqual([]);
+});
+
+/** Chromium for a test file: every context a test opens on it (pages included) is closed when that test ends. */
+export async function navegador(): Promise<Browser> {
+  const browser = await launchBrowser();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    abiertos.add(context);
+    context.once('close', () => abiertos.delete(context));
+    return context;
+  };
+  return browser;
+}
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
 
 export function abrir(browser: Browser, viewport = DESKTOP): Promise<Page> {
   return newPage(browser, inject('baseUrl'), viewport);
+}
+
+/**
+ * Signs the page's context in through the API, as the sign-in form would: for tests about something
+ * other than signing in (faster than the form), and for pages without JavaScript.
+ */
+export async function ingresarPorApi(page: Page, credenciales: { email: string; password: string } = ADMIN): Promise<void> {
+  const respuesta = await page.request.post(url('/auth/login/'), { data: credenciales });
+  expect(respuesta.status(), await respuesta.text()).toBe(200);
+}
+
+/** A new page, already signed in through the API. */
+export async function abrirComo(
+  browser: Browser,
+  credenciales: { email: string; password: string } = ADMIN,
+  viewport = DESKTOP,
+): Promise<Page> {
+  const page = await abrir(browser, viewport);
+  await ingresarPorApi(page, credenciales);
+  return page;
 }
 
 /** Waits until every island of the page is live (Astro drops `ssr` once it hydrated). */
@@ -81,20 +129,27 @@ export async function docenteActivo(email: string, password: string): Promise<vo
   expect(response.status).toBe(200);
 }
 
-/** Answers a call with a status and a JSON body, optionally after a delay. */
-export function responder(status: number, body: unknown = {}, demoraMs = 0) {
-  return async (route: Route) => {
-    if (demoraMs) await new Promise((r) => setTimeout(r, demoraMs));
-    await route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
-  };
+/** Answers a call with a status and a JSON body. */
+export function responder(status: number, body: unknown = {}) {
+  return (route: Route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 }
 
-/** Holds a call for a moment, then lets it reach the server: long enough to see what shows meanwhile. */
-export function demorar(ms: number) {
-  return async (route: Route) => {
-    await new Promise((r) => setTimeout(r, ms));
-    await route.continue();
-  };
+/**
+ * Holds the calls a route matches until the returned `soltar` is called, then lets them reach the
+ * server (or answers them with `respuesta`): the test reads what shows while a call is under way
+ * for as long as it needs, with no timer. Calls after `soltar` pass at once.
+ */
+export async function retener(
+  page: Page,
+  ruta: Parameters<Page['route']>[0],
+  respuesta: (route: Route) => Promise<void> = (route) => route.continue(),
+): Promise<() => void> {
+  const { promise: suelta, resolve: soltar } = Promise.withResolvers<void>();
+  await page.route(ruta, async (route) => {
+    await suelta;
+    await respuesta(route);
+  });
+  return soltar;
 }
 
 /** A call that never reaches the server (no response). */

@@ -1,13 +1,12 @@
 /** /ingresar/: SPEC.md sections 2, 4, 5 and 8, at desktop width and at 375px. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
 import { ADMIN } from '../support/server.ts';
-import { ANCHOS, abrir, demorar, hidratada, ingresar, mensajeDe, responder, sinRespuesta, url } from './helpers.ts';
+import { ANCHOS, abrir, hidratada, ingresar, mensajeDe, navegador, responder, retener, sinRespuesta, url } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
 });
 afterAll(async () => {
   await browser?.close();
@@ -27,7 +26,6 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     expect(await page.title()).toBe('Ingresar · Entre Docentes');
     await enlace.click();
     await page.waitForURL(url('/ingresar/reestablecer-contrase%C3%B1a/'));
-    await page.context().close();
   });
 
   it('rotates our own background images, loaded only after the page', async () => {
@@ -42,7 +40,6 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     expect(fondos.every((f) => /^\/fondos\/\w+\.svg$/.test(f))).toBe(true);
     const html = await (await fetch(url('/ingresar/'))).text();
     expect(html).not.toContain('<img');
-    await page.context().close();
   });
 
   it('is usable while the backgrounds have not arrived', async () => {
@@ -52,7 +49,6 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     });
     await ingresar(page);
     expect(page.url()).toBe(url('/'));
-    await page.context().close();
   });
 
   it('shows each field message on blur and on submit, and keeps what was typed', async () => {
@@ -69,7 +65,6 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     await page.getByRole('button', { name: 'Ingresar' }).click();
     expect(await mensajeDe(page, 'Contraseña')).toBe('Debe ingresar una contraseña');
     expect(await correo.inputValue()).toBe('ana@');
-    await page.context().close();
   });
 
   it("shows 'Usuario y/o contraseña incorrectos' above the form and keeps the fields", async () => {
@@ -86,7 +81,6 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     expect(await page.getByLabel('Correo').inputValue()).toBe(ADMIN.email);
     expect(await page.getByLabel('Contraseña').inputValue()).toBe('NoEsLaClave1');
     expect(page.url()).toBe(url('/ingresar/'));
-    await page.context().close();
   });
 
   it("shows the server's first non_field_errors message, the 429 detail and a connection failure", async () => {
@@ -117,20 +111,19 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     await boton.click();
     await expect.poll(() => alerta.textContent()).toBe('No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.');
     expect(await page.getByLabel('Correo').inputValue()).toBe('ana@colegio.cl');
-    await page.context().close();
   });
 
   it('disables the button while signing in, then lands on / (or on `siguiente`, when it is a path of this site)', async () => {
     const page = await abrir(browser, viewport);
     await page.goto('/ingresar/?siguiente=%2Fayuda');
-    await page.route('**/auth/login/', demorar(600));
+    const soltar = await retener(page, '**/auth/login/');
     await page.getByLabel('Correo').fill(ADMIN.email);
     await page.getByLabel('Contraseña').fill(ADMIN.password);
     const boton = page.getByRole('button', { name: 'Ingresar' });
     await boton.click();
     expect(await boton.isDisabled()).toBe(true);
+    soltar();
     await page.waitForURL(url('/ayuda'));
-    await page.context().close();
 
     const otra = await abrir(browser, viewport);
     await otra.goto('/ingresar/?siguiente=%2F%2Fejemplo.com%2F');
@@ -138,7 +131,6 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     await otra.getByLabel('Contraseña').fill(ADMIN.password);
     await otra.getByRole('button', { name: 'Ingresar' }).click();
     await otra.waitForURL(url('/'));
-    await otra.context().close();
   });
 
   it('sends a signed-in person on to /', async () => {
@@ -150,7 +142,6 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     await page.context().clearCookies({ name: 'ed_access' });
     await page.goto('/ingresar/');
     await page.waitForURL(url('/'));
-    await page.context().close();
   });
 
   it('is fully usable by keyboard', async () => {
@@ -166,21 +157,13 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     await page.keyboard.type(ADMIN.password);
     await page.keyboard.press('Enter');
     await page.waitForURL(url('/'));
-    await page.context().close();
   });
 });
 
 describe('before the island is live', () => {
   it('keeps what was typed and cannot post the raw form', async () => {
     const page = await abrir(browser);
-    let soltar = () => {};
-    const retenido = new Promise<void>((r) => {
-      soltar = r;
-    });
-    await page.route('**/_astro/FormularioIngreso.*.js', async (route) => {
-      await retenido;
-      await route.continue();
-    });
+    const soltar = await retener(page, '**/_astro/FormularioIngreso.*.js');
     const envios: string[] = [];
     page.on('request', (r) => {
       if (r.isNavigationRequest() && r.method() === 'POST') envios.push(r.url());
@@ -190,13 +173,13 @@ describe('before the island is live', () => {
     await page.getByLabel('Contraseña').fill(ADMIN.password);
     expect(await page.getByRole('button', { name: 'Ingresar' }).isDisabled()).toBe(true);
     await page.getByLabel('Contraseña').press('Enter');
-    await page.waitForTimeout(300);
-    expect(envios).toEqual([]);
     soltar();
     await hidratada(page);
+    // The network quiet for a while after the island went live: a post the Enter had started is on record by now.
+    await page.waitForLoadState('networkidle');
+    expect(envios).toEqual([]);
     expect(await page.getByLabel('Correo').inputValue()).toBe(ADMIN.email);
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.waitForURL(url('/'));
-    await page.context().close();
   });
 });

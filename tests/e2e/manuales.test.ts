@@ -9,39 +9,77 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, MOBILE } from '../support/browser.ts';
+import { MOBILE } from '../support/browser.ts';
+import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
-import { abrir, correoNuevo, docenteActivo, hidratada, ingresar, mensajeDe, toast, url, violacionesGraves } from './helpers.ts';
+import {
+  abrirComo,
+  apiComo,
+  correoNuevo,
+  docenteActivo,
+  hidratada,
+  mensajeDe,
+  navegador,
+  toast,
+  url,
+  violacionesGraves,
+} from './helpers.ts';
 
 let browser: Browser;
 const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-manuales-e2e-'));
 const archivo = (nombre: string) => path.join(carpeta, nombre);
-const CLAVE_DOCENTE = 'Docente2026';
-let docente: string;
-const TITULO = 'Guía de evaluación formativa en Matemática';
-let idManual: number;
+const docente = { email: correoNuevo('manuales.docente'), password: 'Docente2026' };
+
+let contador = 0;
+/**
+ * A title no other manual has (the server is new for each run), so a search or a list finds only
+ * this test's; its word of one length, so none is part of another.
+ */
+const tituloNuevo = () => `Guía de evaluación formativa zq${String(++contador).padStart(2, '0')} en Matemática`;
+/** The word of a title that only that title has. */
+const marca = (titulo: string) => titulo.split(' ').at(-3) ?? '';
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
   writeFileSync(archivo('manual.pdf'), pdf(3));
   writeFileSync(archivo('no-es-pdf.pdf'), 'solo texto con nombre de pdf');
-  docente = correoNuevo('manuales.docente');
-  await docenteActivo(docente, CLAVE_DOCENTE);
+  await docenteActivo(docente.email, docente.password);
 });
 afterAll(async () => {
   await browser?.close();
   rmSync(carpeta, { recursive: true, force: true });
 });
 
-describe('as an admin', () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await abrir(browser);
-    await ingresar(page);
+/** Uploads a 3-page manual as the admin's form would; returns its id and title. */
+async function manualPorApi(area = 'Matemática'): Promise<{ id: number; titulo: string }> {
+  const { api } = await apiComo();
+  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
+  const idArea = areas.find((a) => a.nombre === area)?.id;
+  if (!idArea) throw new Error(`no area ${area}`);
+  const titulo = tituloNuevo();
+  const { data, response } = await api.POST('/api/manuales/', {
+    body: {
+      titulo,
+      descripcion: 'Cómo usar **rúbricas** y retroalimentación en clases de matemática.',
+      id_area: idArea,
+      archivo: 'manual.pdf',
+    },
+    bodySerializer: multipart({ data: pdf(3), name: 'manual.pdf', type: 'application/pdf' }),
   });
-  afterAll(async () => page.close());
+  expect(response.status).toBe(201);
+  return { id: data?.id ?? 0, titulo };
+}
 
-  it("shows 'Subir' and an empty list headed 'Novedades'", async () => {
+/** Fills the upload form but its file. */
+async function completar(page: Page, titulo: string) {
+  await page.getByLabel('Título', { exact: true }).fill(titulo);
+  await page.getByLabel('Área').selectOption({ label: 'Matemática' });
+  await page.getByLabel('Descripción', { exact: true }).fill('Cómo usar **rúbricas** y retroalimentación en clases de matemática.');
+}
+
+describe('as an admin', () => {
+  it("shows 'Subir' and a list headed 'Novedades'", async () => {
+    const page = await abrirComo(browser);
     await page.goto(url('/manuales/'));
     expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toContain('Novedades');
     await page.getByRole('link', { name: 'Subir' }).click();
@@ -50,6 +88,8 @@ describe('as an admin', () => {
   });
 
   it('says every validation message of SPEC.md on an empty or wrong form', async () => {
+    const page = await abrirComo(browser);
+    await page.goto(url('/manuales/subir'));
     await hidratada(page);
     await page.getByRole('button', { name: 'Guardar' }).click();
     expect(await mensajeDe(page, 'Título')).toBe('Debe ingresar un título');
@@ -62,36 +102,44 @@ describe('as an admin', () => {
   });
 
   it("refuses a file that is not a PDF on the server, keeping the form ('No se pudo subir el manual')", async () => {
-    await page.getByLabel('Título', { exact: true }).fill(TITULO);
-    await page.getByLabel('Área').selectOption({ label: 'Matemática' });
-    await page.getByLabel('Descripción', { exact: true }).fill('Cómo usar **rúbricas** y retroalimentación en clases de matemática.');
+    const titulo = tituloNuevo();
+    const page = await abrirComo(browser);
+    await page.goto(url('/manuales/subir'));
+    await hidratada(page);
+    await completar(page, titulo);
     // The browser calls it application/pdf by its name; its bytes are text.
     await page.locator('#archivo').setInputFiles(archivo('no-es-pdf.pdf'));
     await page.getByRole('button', { name: 'Guardar' }).click();
     await toast(page, 'No se pudo subir el manual');
     expect(await mensajeDe(page, 'Manual (PDF)')).toBe('El manual no es válido. Debe subir un archivo .pdf');
-    expect(await page.getByLabel('Título', { exact: true }).inputValue()).toBe(TITULO);
+    expect(await page.getByLabel('Título', { exact: true }).inputValue()).toBe(titulo);
   });
 
   it("uploads a PDF with 'Subiendo manual' and a toast, then shows it in the list", async () => {
+    const titulo = tituloNuevo();
+    const page = await abrirComo(browser);
+    await page.goto(url('/manuales/subir'));
+    await hidratada(page);
+    await completar(page, titulo);
     await page.locator('#archivo').setInputFiles(archivo('manual.pdf'));
     expect(await page.locator('.archivo-elegido').textContent()).toContain('manual.pdf');
     const subiendo = page.getByText(/Subiendo manual/).waitFor();
     await page.getByRole('button', { name: 'Guardar' }).click();
     await subiendo;
     await page.waitForURL(url('/manuales/'));
-    await toast(page, `Manual ${TITULO} agregado exitosamente!`);
-    const tarjeta = page.locator('.tarjeta-contenido', { hasText: 'Guía de evaluación' });
+    await toast(page, `Manual ${titulo} agregado exitosamente!`);
+    const tarjeta = page.locator('.tarjeta-contenido', { hasText: titulo });
     expect(await tarjeta.count()).toBe(1);
     // Card title cut at 65 characters (SPEC.md section 9) with the whole title kept as its tooltip.
-    expect(await tarjeta.locator('h3 a').getAttribute('title')).toBe(TITULO);
-    idManual = Number((await tarjeta.locator('h3 a').getAttribute('href'))?.split('/').at(-1));
-    expect(idManual).toBeGreaterThan(0);
+    expect(await tarjeta.locator('h3 a').getAttribute('title')).toBe(titulo);
+    expect(Number((await tarjeta.locator('h3 a').getAttribute('href'))?.split('/').at(-1))).toBeGreaterThan(0);
   });
 
   it('opens the detail with thumbnail, area badge, size and pages, Editar and Eliminar', async () => {
-    await page.goto(url(`/manuales/${idManual}`));
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(TITULO);
+    const { id, titulo } = await manualPorApi();
+    const page = await abrirComo(browser);
+    await page.goto(url(`/manuales/${id}`));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(titulo);
     expect(await page.locator('.etiquetas li').first().textContent()).toBe('Matemática');
     expect(await page.locator('.descripcion-rica strong').textContent()).toBe('rúbricas');
     expect(await page.locator('a.descargar').textContent()).toMatch(/Descargar \(.+, 3 páginas\)/);
@@ -103,31 +151,28 @@ describe('as an admin', () => {
   });
 
   it("edits title, area and description with 'Subiendo cambios' and goes back to the manual", async () => {
+    const { id, titulo } = await manualPorApi();
+    const page = await abrirComo(browser);
+    await page.goto(url(`/manuales/${id}`));
     await page.getByRole('link', { name: 'Editar' }).click();
-    await page.waitForURL(url(`/manuales/editar/${idManual}`));
+    await page.waitForURL(url(`/manuales/editar/${id}`));
     await hidratada(page);
     expect(await page.getByLabel('Autor').inputValue()).not.toBe('');
     expect(await page.getByLabel('Autor').getAttribute('readonly')).not.toBeNull();
     expect(await page.getByLabel('Área').locator('option:checked').textContent()).toBe('Matemática');
-    await page.getByLabel('Título', { exact: true }).fill(`${TITULO} (2ª edición)`);
+    await page.getByLabel('Título', { exact: true }).fill(`${titulo} (2ª edición)`);
     await page.getByLabel('Área').selectOption({ label: 'Ciencias Naturales' });
     await page.getByRole('button', { name: 'Guardar' }).click();
-    await page.waitForURL(url(`/manuales/${idManual}`));
-    await toast(page, `Manual ${TITULO} (2ª edición) editado exitosamente!`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${TITULO} (2ª edición)`);
+    await page.waitForURL(url(`/manuales/${id}`));
+    await toast(page, `Manual ${titulo} (2ª edición) editado exitosamente!`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${titulo} (2ª edición)`);
     expect(await page.locator('.etiquetas li').first().textContent()).toBe('Ciencias Naturales');
   });
 });
 
 describe('as a teacher', () => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await abrir(browser);
-    await ingresar(page, docente, CLAVE_DOCENTE);
-  });
-  afterAll(async () => page.close());
-
   it("sees no 'Subir', and 'No tienes permisos' on the upload page", async () => {
+    const page = await abrirComo(browser, docente);
     await page.goto(url('/manuales/'));
     expect(await page.getByRole('link', { name: 'Subir' }).count()).toBe(0);
     const respuesta = await page.goto(url('/manuales/subir'));
@@ -136,8 +181,10 @@ describe('as a teacher', () => {
   });
 
   it("searches by title without accents and by area, heading 'Resultados', the URL holding the filters", async () => {
+    const { titulo } = await manualPorApi('Ciencias Naturales');
+    const page = await abrirComo(browser, docente);
     await page.goto(url('/manuales/'));
-    await page.getByLabel('Buscar', { exact: true }).fill('evaluacion formativa');
+    await page.getByLabel('Buscar', { exact: true }).fill(`evaluacion formativa ${marca(titulo)}`);
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL(/titulo=evaluacion/);
     expect(page.url()).not.toContain('tamano_pagina');
@@ -153,7 +200,9 @@ describe('as a teacher', () => {
   });
 
   it('reads the PDF inline in the browser, without Editar or Eliminar', async () => {
-    await page.goto(url(`/manuales/${idManual}`));
+    const { id } = await manualPorApi();
+    const page = await abrirComo(browser, docente);
+    await page.goto(url(`/manuales/${id}`));
     expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
     const leer = page.getByRole('link', { name: 'Leer' });
@@ -165,6 +214,9 @@ describe('as a teacher', () => {
   });
 
   it('likes and unlikes: the count moves by one', async () => {
+    const { id } = await manualPorApi();
+    const page = await abrirComo(browser, docente);
+    await page.goto(url(`/manuales/${id}`));
     const boton = page.getByRole('button', { name: /Me gusta/ });
     await expect.poll(() => boton.isEnabled()).toBe(true);
     expect(await boton.getAttribute('aria-pressed')).toBe('false');
@@ -178,6 +230,9 @@ describe('as a teacher', () => {
   });
 
   it("comments and replies: 'Ver 1 respuesta' / 'Ocultar 1 respuesta', a new reply at the top", async () => {
+    const { id } = await manualPorApi();
+    const page = await abrirComo(browser, docente);
+    await page.goto(url(`/manuales/${id}`));
     const caja = page.getByLabel('Escribe un comentario');
     await caja.scrollIntoViewIfNeeded();
     await page.getByText(/Aún no hay comentarios/).waitFor();
@@ -203,48 +258,53 @@ describe('as a teacher', () => {
   });
 
   it('downloads the PDF directly, named after the title', async () => {
+    const { id, titulo } = await manualPorApi();
+    const page = await abrirComo(browser, docente);
+    await page.goto(url(`/manuales/${id}`));
     const descarga = page.waitForEvent('download');
     await page.locator('a.descargar').click();
     const archivoDescargado = await descarga;
-    expect(archivoDescargado.suggestedFilename()).toBe(`${TITULO} (2ª edición).pdf`);
+    expect(archivoDescargado.suggestedFilename()).toBe(`${titulo}.pdf`);
     const ruta = await archivoDescargado.path();
     expect(readFileSync(ruta).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('downloads and reads after the 15-minute access token expired, renewing the session from the refresh cookie', async () => {
+    const { id } = await manualPorApi();
+    const page = await abrirComo(browser, docente);
     const cookies = await page.context().cookies();
     const refresh = cookies.find((c) => c.name === 'ed_refresh');
     expect(refresh).toBeDefined();
     // As a browser does once the access cookie has expired: only the refresh cookie is sent.
-    const res = await fetch(url(`/api/manuales/${idManual}/leer/`), { headers: { cookie: `ed_refresh=${refresh?.value}` } });
+    const res = await fetch(url(`/api/manuales/${id}/leer/`), { headers: { cookie: `ed_refresh=${refresh?.value}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.getSetCookie().some((c) => c.startsWith('ed_access='))).toBe(true);
     await res.body?.cancel();
-    const sinSesion = await fetch(url(`/api/manuales/${idManual}/descargar/`));
+    const sinSesion = await fetch(url(`/api/manuales/${id}/descargar/`));
     expect(sinSesion.status).toBe(401);
     await sinSesion.body?.cancel();
   });
 
   it("answers 'No se encontró manual' for a missing one, and passes axe at 375 px", async () => {
+    const { id } = await manualPorApi();
+    const page = await abrirComo(browser, docente);
     const respuesta = await page.goto(url('/manuales/999999'));
     expect(respuesta?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No se encontró manual');
-    const movil = await abrir(browser, MOBILE);
-    await ingresar(movil, docente, CLAVE_DOCENTE);
-    for (const ruta of ['/manuales/', `/manuales/${idManual}`]) {
+    const movil = await abrirComo(browser, docente, MOBILE);
+    for (const ruta of ['/manuales/', `/manuales/${id}`]) {
       await movil.goto(url(ruta));
       expect(await violacionesGraves(movil)).toEqual([]);
     }
-    await movil.close();
   });
 });
 
 describe('the owner deletes', () => {
   it("asks first, then 'Manual … eliminado con exito' and the list no longer has it", async () => {
-    const page = await abrir(browser);
-    await ingresar(page);
-    await page.goto(url(`/manuales/${idManual}`));
+    const { id, titulo } = await manualPorApi();
+    const page = await abrirComo(browser);
+    await page.goto(url(`/manuales/${id}`));
     const eliminar = page.getByRole('button', { name: 'Eliminar' });
     await expect.poll(() => eliminar.isEnabled()).toBe(true);
     await eliminar.click();
@@ -252,8 +312,10 @@ describe('the owner deletes', () => {
     await dialogo.waitFor();
     await dialogo.getByRole('button', { name: 'Eliminar' }).click();
     await page.waitForURL(url('/manuales/'));
-    await toast(page, `Manual ${TITULO} (2ª edición) eliminado con exito`);
+    await toast(page, `Manual ${titulo} eliminado con exito`);
+    expect(await page.locator('.tarjeta-contenido', { hasText: titulo }).count()).toBe(0);
+    await page.goto(url(`/manuales/?titulo=${marca(titulo)}`));
     expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron manuales');
-    await page.close();
+    expect((await page.goto(url(`/manuales/${id}`)))?.status()).toBe(404);
   });
 });

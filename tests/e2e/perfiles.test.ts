@@ -8,19 +8,21 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, launchBrowser, MOBILE, newPage } from '../support/browser.ts';
+import { DESKTOP, MOBILE, newPage } from '../support/browser.ts';
 import { apiClient } from '../support/client.ts';
 import { ADMIN, waitForMail } from '../support/server.ts';
 import {
   abrir,
   avisos,
   correoNuevo,
-  demorar,
   enlaceEnviadoA,
   ingresar,
+  ingresarPorApi,
   invitar,
   mensajeDe,
+  navegador,
   responder,
+  retener,
   url,
   violacionesGraves,
 } from './helpers.ts';
@@ -82,7 +84,7 @@ async function sesion(d: Pick<Docente, 'email'>, viewport = DESKTOP): Promise<Pa
 const marca = () => `Zq${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1e4)}`;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
   tokenAdmin = (await acceder(ADMIN.email, ADMIN.password)).access;
 });
 afterAll(async () => {
@@ -149,7 +151,6 @@ describe('/comunidad/ (the directory)', () => {
       `/comunidad/${ana.id}/contactar`,
     );
     expect(await page.getByLabel('Nombre', { exact: true }).inputValue()).toBe(`ana ${apellido.toLowerCase()}`);
-    await page.context().close();
   });
 
   it('filters by school and area, paginates with the page-size selector, and leaves the searcher out', async () => {
@@ -174,7 +175,6 @@ describe('/comunidad/ (the directory)', () => {
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL((u) => u.searchParams.has('area'));
     expect(await page.locator('article.docente h2').allTextContents()).toEqual([`Ana ${apellido} 0`]);
-    await page.context().close();
 
     // Someone outside the group sees all six: two pages of five.
     const otra = await abrir(browser);
@@ -188,15 +188,15 @@ describe('/comunidad/ (the directory)', () => {
     await otra.getByRole('link', { name: 'Anterior' }).click();
     await otra.waitForURL((u) => !u.searchParams.has('pagina'));
     expect(await otra.locator('article.docente').count()).toBe(5);
-    await otra.context().close();
   });
 
   it('shows 10 skeletons while the next results load (a search or a page link)', async () => {
     const page = await abrir(browser);
     await ingresar(page);
     await page.goto(`/comunidad/?profesor=${apellido}&tamano_pagina=5`);
-    // The next page takes a while; Playwright itself waits for navigations, so the page reports.
-    await page.route((u) => u.pathname === '/comunidad/' && u.search !== `?profesor=${apellido}&tamano_pagina=5`, demorar(800));
+    // The next page is held until the skeletons were read; Playwright itself waits for navigations, so the page reports.
+    const otraPagina = (u: URL) => u.pathname === '/comunidad/' && u.search !== `?profesor=${apellido}&tamano_pagina=5`;
+    let soltar = await retener(page, otraPagina);
     await page.getByLabel('Área', { exact: true }).selectOption({ label: 'Matemática' });
     const alBuscar = await page.locator('form.buscador').evaluate((form: HTMLFormElement) => {
       form.requestSubmit();
@@ -208,25 +208,29 @@ describe('/comunidad/ (the directory)', () => {
       };
     });
     expect(alBuscar).toEqual({ esqueletos: 10, ocupado: 'true', tarjetas: 0 });
+    soltar();
     await page.waitForURL((u) => u.searchParams.has('area'));
     expect(await page.locator('.esqueleto').count()).toBe(0);
     expect(await page.locator('article.docente').count()).toBe(1);
 
     await page.goto(`/comunidad/?profesor=${apellido}&tamano_pagina=5`);
+    await page.unrouteAll();
+    soltar = await retener(page, otraPagina);
     const alPaginar = await page.getByRole('link', { name: 'Página 2' }).evaluate((a: HTMLAnchorElement) => {
       a.click();
       return document.querySelectorAll('.esqueleto').length;
     });
     expect(alPaginar).toBe(10);
+    soltar();
     await page.waitForURL((u) => u.searchParams.get('pagina') === '2');
     expect(await page.locator('article.docente').count()).toBeGreaterThan(0);
-    await page.context().close();
   });
 
   it('works before JavaScript: the GET form and the page links', async () => {
     const context = await browser.newContext({ baseURL: inject('baseUrl'), viewport: MOBILE, locale: 'es-CL', javaScriptEnabled: false });
     const page = await context.newPage();
-    await ingresarSinScript(page, ADMIN.email, ADMIN.password);
+    // Without scripts the sign-in island cannot run: the session cookies come from the API.
+    await ingresarPorApi(page, ADMIN);
     await page.goto('/comunidad/');
     await page.getByLabel('Nombre', { exact: true }).fill(apellido);
     await page.getByLabel('Resultados por página').selectOption('5');
@@ -238,7 +242,6 @@ describe('/comunidad/ (the directory)', () => {
     await page.waitForURL((u) => u.searchParams.get('pagina') === '2');
     expect(new URL(page.url()).searchParams.get('profesor')).toBe(apellido);
     expect(await page.locator('article.docente h2').allTextContents()).toEqual([`Felipe ${apellido} 5`]);
-    await context.close();
   });
 
   it('has no serious accessibility problems, at 1280 and 375 px', async () => {
@@ -246,16 +249,9 @@ describe('/comunidad/ (the directory)', () => {
       const page = await sesion(docentes[4] ?? { email: '' }, viewport);
       await page.goto(`/comunidad/?profesor=${apellido}`);
       expect(await violacionesGraves(page)).toEqual([]);
-      await page.context().close();
     }
   });
 });
-
-/** Without scripts the sign-in island cannot run: the session cookies come from the API. */
-async function ingresarSinScript(page: Page, email: string, password: string) {
-  const res = await page.request.post(url('/auth/login/'), { data: { email, password } });
-  expect(res.status()).toBe(200);
-}
 
 describe('contact', () => {
   it("sends subject and message by email to the colleague, with the sender as Reply-To, never showing the colleague's address", async () => {
@@ -277,9 +273,10 @@ describe('contact', () => {
     const asunto = `Taller de fracciones ${apellido}`;
     await page.getByLabel('Asunto', { exact: true }).fill(asunto);
     await page.getByLabel('Mensaje', { exact: true }).fill('¿Compartimos la guía del taller?');
-    await page.route('**/api/usuarios/*/enviar-email/', demorar(500));
+    const soltar = await retener(page, '**/api/usuarios/*/enviar-email/');
     await page.getByRole('button', { name: 'Enviar' }).click();
     expect(await page.getByRole('button', { name: 'Enviando...' }).isDisabled()).toBe(true);
+    soltar();
     await expect.poll(() => page.getByRole('heading', { name: 'Mensaje enviado!' }).isVisible()).toBe(true);
     expect(await page.content()).not.toContain(colega.email);
 
@@ -290,7 +287,6 @@ describe('contact', () => {
     expect(/^Reply-To: (.*)$/im.exec(crudo)?.[1]?.trim()).toBe(remitente.email);
     await page.getByRole('link', { name: 'Volver a la comunidad' }).click();
     await page.waitForURL(url('/comunidad/'));
-    await page.context().close();
   });
 
   it("from a profile: 'Contactar', Cancelar back to /comunidad/, and SPEC's failure message with the message kept", async () => {
@@ -318,7 +314,6 @@ describe('contact', () => {
       .toContain('Enviaste demasiados mensajes en la última hora. Espera 12 minutos antes de enviar otro.');
     await page.getByRole('link', { name: 'Cancelar' }).click();
     await page.waitForURL(url('/comunidad/'));
-    await page.context().close();
   });
 });
 
@@ -351,7 +346,6 @@ describe('profile views', () => {
     const ausente = await page.goto('/perfil/99999999');
     expect(ausente?.status()).toBe(404);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Docente no encontrado');
-    await page.context().close();
   });
 });
 
@@ -365,7 +359,6 @@ describe('/perfil/editar', () => {
     await page.waitForURL(url('/perfil/editar?pestana=publicaciones'));
     expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Manuales 0', 'Cápsulas 0', 'Materiales docentes 0']);
     expect(await page.locator('.carrusel .vacio').allTextContents()).toEqual(['No hay manuales', 'No hay cápsulas', 'No hay materiales']);
-    await page.context().close();
   });
 
   it('edits personal information with the rules of SPEC section 5 (read-only name, rut, nationality, birth date)', async () => {
@@ -423,7 +416,6 @@ describe('/perfil/editar', () => {
     expect(await mensajeDe(page, 'Correo')).toBe('Ya existe una cuenta con ese email');
     await page.keyboard.press('Escape');
     await expect.poll(() => modal.isVisible()).toBe(false);
-    await page.context().close();
   });
 
   it('adds specialties from the list or written, up to 5 (the add button hides at 5), and removes them', async () => {
@@ -480,7 +472,6 @@ describe('/perfil/editar', () => {
     await page.route('**/api/usuarios/profesores/*/especialidades/**', responder(500, { detail: 'Error' }));
     await page.getByRole('button', { name: 'Quitar la especialidad Radio escolar' }).click();
     await expect.poll(() => avisos(page, 'alert')).toEqual(['No se pudo eliminar la especialidad Radio escolar del perfil']);
-    await page.context().close();
   });
 
   it('adds and removes areas of the curriculum, never offering an owned one', async () => {
@@ -503,7 +494,6 @@ describe('/perfil/editar', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Quitar el área Matemática' }).click();
     await expect.poll(() => page.locator('#areas .vacio').textContent()).toBe('Aún no agregas áreas.');
-    await page.context().close();
   });
 
   it('uploads, crops, zooms and rotates a photo; the cropper loads only with the modal; the top bar shows the new photo without a reload', async () => {
@@ -584,7 +574,6 @@ describe('/perfil/editar', () => {
     expect(await sharp(await min.body()).metadata()).toMatchObject({ width: 96, height: 96 });
     await page.reload();
     expect(await page.locator('.barra .perfil img').getAttribute('src')).toBe(segunda.src);
-    await page.context().close();
   });
 
   it("says 'Tu foto de perfil no se pudo actualizar :(' when the upload fails", async () => {
@@ -603,7 +592,6 @@ describe('/perfil/editar', () => {
     await expect.poll(() => avisos(page, 'alert')).toEqual(['Tu foto de perfil no se pudo actualizar :(']);
     expect(await modal.isVisible()).toBe(true);
     expect(await page.locator('.barra .perfil img').count()).toBe(0);
-    await page.context().close();
   });
 
   it('has no serious accessibility problems in the tabs and the modals', async () => {
@@ -622,6 +610,5 @@ describe('/perfil/editar', () => {
     await page.keyboard.press('Escape');
     await page.goto('/perfil/editar?pestana=publicaciones');
     expect(await violacionesGraves(page)).toEqual([]);
-    await page.context().close();
   });
 });

@@ -4,28 +4,29 @@
  * The server lets one address ask for 5 resets in 15 minutes, so the statuses the server would
  * give only after many calls (and failures of the network) are answered by the test.
  */
+import http from 'node:http';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   ANCHOS,
   abrir,
   correoNuevo,
-  demorar,
   docenteActivo,
   enlaceEnviadoA,
   hidratada,
   ingresar,
   invitar,
   mensajeDe,
+  navegador,
   responder,
+  retener,
   sinRespuesta,
   url,
 } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
 });
 afterAll(async () => {
   await browser?.close();
@@ -33,8 +34,36 @@ afterAll(async () => {
 
 const RECUPERAR = '**/api/usuarios/recuperar-cuenta/';
 
-/** The reset links the reset tests asked for, used by the change-password tests of each width. */
-const enlaces = new Map<string, { email: string; enlace: string }>();
+/**
+ * An active teacher who asked for a reset (as the reset page would): their address and the mailed
+ * link. Asked from 127.0.0.2: the server lets one network address ask for 5 resets in 15 minutes,
+ * and this file's pages spend 127.0.0.1's.
+ */
+async function pedidoPorApi(prefijo: string): Promise<{ email: string; enlace: string }> {
+  const email = correoNuevo(prefijo);
+  await docenteActivo(email, 'Inicial123');
+  const { hostname, port } = new URL(inject('baseUrl'));
+  const estado = await new Promise<number>((resolve, reject) => {
+    const pedido = http.request(
+      {
+        host: hostname,
+        port,
+        path: '/api/usuarios/recuperar-cuenta/',
+        method: 'POST',
+        localAddress: '127.0.0.2',
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    pedido.on('error', reject);
+    pedido.end(JSON.stringify({ email }));
+  });
+  expect(estado).toBe(200);
+  return { email, enlace: await enlaceEnviadoA(email, '/cambiar-contraseña/') };
+}
 
 async function pedir(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
@@ -51,7 +80,6 @@ describe('reset addresses', () => {
         expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Recupera tu contraseña');
       }
     }
-    await page.context().close();
   });
 });
 
@@ -70,7 +98,6 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
     expect(await email.inputValue()).toBe('profe');
     await page.getByRole('link', { name: 'Volver' }).click();
     await page.waitForURL(url('/ingresar/'));
-    await page.context().close();
   });
 
   it(`says where the mail went, with an Ingresar button, and signs out whoever was signed in`, async () => {
@@ -79,21 +106,20 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
     const page = await abrir(browser, viewport);
     await ingresar(page);
     await page.goto('/ingresar/reestablecer-contraseña/');
-    await page.route(RECUPERAR, demorar(500));
+    const soltar = await retener(page, RECUPERAR);
     await pedir(page, email);
     expect(await page.getByRole('button', { name: 'Enviar' }).isDisabled()).toBe(true);
+    soltar();
     await expect
       .poll(() => page.getByRole('status').textContent())
       .toBe(`Se envió un correo a ${email} con las instrucciones para cambiar tu contraseña.`);
     expect((await page.context().cookies()).filter((c) => c.name.startsWith('ed_'))).toEqual([]);
     const enlace = await enlaceEnviadoA(email, '/cambiar-contraseña/');
     expect(new URL(enlace).pathname).toMatch(/^\/cambiar-contrase%C3%B1a\/[\w-]+$/);
-    enlaces.set(ancho, { email, enlace });
     await page.getByRole('link', { name: 'Ingresar' }).click();
     await page.waitForURL(url('/ingresar/'));
     await page.goto('/');
     expect(page.url()).toBe(url('/ingresar/'));
-    await page.context().close();
   });
 
   it(ancho === 'móvil' ? "says 'Usuario no activo' (403)" : "says 'Usuario no encontrado' (404)", async () => {
@@ -110,7 +136,6 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
       await expect.poll(() => page.getByRole('alert').textContent()).toBe('Usuario no encontrado');
       expect(await page.getByLabel('Email').inputValue()).toBe('nadie@colegio.cl');
     }
-    await page.context().close();
   });
 
   it('maps every other answer to the messages of SPEC.md section 8', async () => {
@@ -133,7 +158,6 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
       await pedir(page, 'ana@colegio.cl');
       await expect.poll(() => page.getByRole('alert').textContent()).toBe(mensaje);
     }
-    await page.context().close();
   });
 });
 
@@ -148,13 +172,12 @@ async function nuevaContrasena(page: Page, password: string, confirmacion = pass
 
 describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => {
   it('checks the token with a spinner, sets the password and says so, with a button to /ingresar/', async () => {
-    const pedido = enlaces.get(ancho);
-    if (!pedido) throw new Error('the reset test of this width did not run');
-    const { email, enlace } = pedido;
+    const { email, enlace } = await pedidoPorApi(`cambio-${ancho === 'móvil' ? 'm' : 'd'}`);
     const page = await abrir(browser, viewport);
-    await page.route(VERIFICAR, demorar(700));
+    const soltar = await retener(page, VERIFICAR);
     await page.goto(enlace);
     expect(await page.locator('[aria-busy="true"]').textContent()).toBe('Verificando el enlace…');
+    soltar();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Crea una nueva contraseña');
     expect(await page.getByText(email).isVisible()).toBe(true);
 
@@ -184,7 +207,6 @@ describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => 
     // The link is single use.
     await page.goto(enlace);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Token inválido o expirado');
-    await page.context().close();
   });
 
   it("says 'Token inválido o expirado' with a button to /ingresar/", async () => {
@@ -193,14 +215,12 @@ describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => 
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Token inválido o expirado');
     await page.getByRole('link', { name: 'Ingresar' }).click();
     await page.waitForURL(url('/ingresar/'));
-    await page.context().close();
   });
 
   it('sends a missing token to /ingresar/', async () => {
     const page = await abrir(browser, viewport);
     await page.goto('/cambiar-contraseña/');
     await page.waitForURL(url('/ingresar/'));
-    await page.context().close();
   });
 
   it('signs out whoever is signed in as it opens', async () => {
@@ -211,7 +231,6 @@ describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => 
     await expect.poll(async () => (await page.context().cookies()).filter((c) => c.name.startsWith('ed_')).length).toBe(0);
     await page.goto('/');
     expect(page.url()).toBe(url('/ingresar/'));
-    await page.context().close();
   });
 
   it('maps the answers of the change to the messages of SPEC.md section 8', async () => {
@@ -232,6 +251,5 @@ describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => 
       await expect.poll(() => page.getByRole('alert').textContent()).toBe(mensaje);
       expect(await page.getByLabel('Contraseña', { exact: true }).inputValue()).toBe('Nueva12345');
     }
-    await page.context().close();
   });
 });

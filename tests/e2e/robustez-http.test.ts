@@ -56,7 +56,8 @@ function raw(url: string, head: string, send: (socket: net.Socket) => void, wait
     const finish = () => {
       clearTimeout(timer);
       socket.destroy();
-      const [headers = '', ...rest] = text.split('\r\n\r\n');
+      // An interim 100 Continue (to a request that asked for it) is not the answer.
+      const [headers = '', ...rest] = text.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '').split('\r\n\r\n');
       const body = Buffer.from(
         /^transfer-encoding: chunked/im.test(headers) ? dechunk(rest.join('\r\n\r\n')) : rest.join('\r\n\r\n'),
         'latin1',
@@ -176,7 +177,7 @@ describe('uploads and limits over real HTTP', () => {
         cabecera(method, ruta, { ...multipart, authorization: `Bearer ${admin.access}`, 'content-length': 5_000_000 }),
         (socket) => {
           socket.write(parteArchivo(campo));
-          socket.write(Buffer.alloc(200_000, 7), () => setTimeout(() => socket.destroy(), 100));
+          socket.write(Buffer.alloc(200_000, 7), () => socket.destroy());
         },
       );
       expect(answer.status, ruta).toBe(0);
@@ -360,7 +361,7 @@ describe('uploads and limits over real HTTP', () => {
         expect(JSON.parse(res.body)).toEqual({ detail: `No existe el recurso ${method} ${ruta}`, statusCode: 404 });
       }
     }
-    const trace = await raw(server.url, cabecera('TRACE', '/api/capsulas/', {}), () => undefined, 3000);
+    const trace = await raw(server.url, cabecera('TRACE', '/api/capsulas/', { connection: 'close' }), () => undefined);
     expect(trace.status).toBe(405);
     expect(JSON.parse(trace.body)).toEqual({ detail: 'El método TRACE no está permitido', statusCode: 405 });
     // The client declares more than it sends, then closes its side: Node's parser gives up on the body.
@@ -430,13 +431,18 @@ describe('the supervisor of npm start', () => {
     const cuerpo = JSON.stringify({ email: ADMIN.email, password: ADMIN.password });
     const enVuelo = raw(
       url,
-      cabecera('POST', '/auth/login/', { 'content-type': 'application/json', 'content-length': cuerpo.length }),
+      cabecera('POST', '/auth/login/', { 'content-type': 'application/json', 'content-length': cuerpo.length, expect: '100-continue' }),
       (socket) => {
         socket.write(cuerpo.slice(0, 10));
-        setTimeout(() => {
+        // The server answers 100 Continue as it takes the request: from then on it is in flight.
+        socket.once('data', () => {
           supervisor?.kill('SIGTERM');
-          setTimeout(() => socket.write(cuerpo.slice(10)), 300);
-        }, 200);
+          // The rest of the body once the server has begun to stop, with this request in flight.
+          void expect
+            .poll(() => /"msg":"shutting down".*"inFlight":1/.test(output), { timeout: 5000, interval: 20 })
+            .toBe(true)
+            .then(() => socket.write(cuerpo.slice(10)));
+        });
       },
     );
     const answer = await enVuelo;

@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ADMIN, lastLinkTo, type RunningServer, removeDir, root, runCli, startServer, waitForMail } from '../support/server.ts';
 
 const adminKey = (dataDir: string) =>
@@ -35,7 +35,8 @@ describe('crash safety', () => {
         }
       }
     });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Killed once enough writes were acknowledged, in the middle of the ones that follow.
+    await vi.waitUntil(() => acknowledged.length >= 20, { timeout: 30_000, interval: 20 });
     first.process.kill('SIGKILL');
     await Promise.all(writers);
     await first.stop();

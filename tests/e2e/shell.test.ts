@@ -5,15 +5,14 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { ANCHOS, abrir, completarIngreso, correoNuevo, docenteActivo, ingresar, url } from './helpers.ts';
+import { ANCHOS, abrir, completarIngreso, correoNuevo, docenteActivo, ingresar, navegador, url } from './helpers.ts';
 
 const PIE =
   'Plataforma desarrollada por la Facultad de Educación de la universidad y financiada por el Gobierno Regional, al servicio de los equipos docentes como herramienta de apoyo a la innovación metodológica y al trabajo en red.';
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await navegador();
 });
 afterAll(async () => {
   await browser?.close();
@@ -33,7 +32,6 @@ describe('guard', () => {
     expect(page.url()).toBe(url('/ingresar/?siguiente=%2Fayuda'));
     await completarIngreso(page);
     expect(page.url()).toBe(url('/ayuda'));
-    await page.context().close();
   });
 
   it('renews an expired access token silently on a page request', async () => {
@@ -46,7 +44,6 @@ describe('guard', () => {
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'ed_access')?.value).toBeTruthy();
     expect(cookies.find((c) => c.name === 'ed_refresh')?.value).not.toBe(antes);
-    await page.context().close();
   });
 });
 
@@ -67,7 +64,6 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
     ]);
     expect(await page.locator('.pie').textContent()).toBe(PIE);
     expect(await page.title()).toBe('Inicio · Entre Docentes');
-    await page.context().close();
   });
 
   it('ships no React on the home page and stays within 5 kB of script (gzip)', async () => {
@@ -86,7 +82,6 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
       0,
     );
     expect(bytes).toBeLessThan(5 * 1024);
-    await page.context().close();
   });
 
   it('has a 48px top bar with the menu toggle, the logo, the default icon and name, Ayuda and Cerrar Sesión', async () => {
@@ -102,7 +97,6 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
     expect(await perfil.locator('svg.avatar').count()).toBe(1);
     expect(await barra.getByRole('link', { name: 'Ayuda' }).getAttribute('href')).toBe('/ayuda');
     expect(await barra.getByRole('button', { name: 'Cerrar Sesión' }).isVisible()).toBe(true);
-    await page.context().close();
   });
 
   it('has the seven menu items, the current one highlighted, 270px open, collapsing on selection', async () => {
@@ -133,7 +127,6 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
     await menu.getByRole('link', { name: 'Foro' }).click();
     expect(await alternar.getAttribute('aria-expanded')).toBe('false');
     await expect.poll(() => ancho(page, '#menu-lateral')).toBe(nombreAncho === 'móvil' ? 0 : 64);
-    await page.context().close();
   });
 
   it('opens and closes the menu by keyboard', async () => {
@@ -146,7 +139,6 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
     await page.keyboard.press('Escape');
     expect(await alternar.getAttribute('aria-expanded')).toBe('false');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Menú');
-    await page.context().close();
   });
 
   it('shows a Spanish 404 page, inside the shell when signed in', async () => {
@@ -161,7 +153,6 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Página no encontrada');
     expect(await page.locator('header.barra').count()).toBe(1);
     expect(await page.locator('#menu-lateral [aria-current="page"]').textContent()).toBe('Cápsulas Docentes');
-    await page.context().close();
   });
 });
 
@@ -178,7 +169,6 @@ describe('side menu on a mobile screen (under 768px, wider than 480px)', () => {
     expect(await page.locator('.velo').isVisible()).toBe(true);
     await page.locator('.velo').click({ position: { x: 600, y: 400 } });
     expect(await page.getByRole('button', { name: 'Menú' }).getAttribute('aria-expanded')).toBe('false');
-    await page.context().close();
   });
 
   it('pushes the content aside on a desktop screen', async () => {
@@ -186,7 +176,6 @@ describe('side menu on a mobile screen (under 768px, wider than 480px)', () => {
     await ingresar(page);
     await page.getByRole('button', { name: 'Menú' }).click();
     await expect.poll(() => page.locator('.cuerpo').evaluate((e) => getComputedStyle(e).marginLeft)).toBe('270px');
-    await page.context().close();
   });
 });
 
@@ -202,7 +191,6 @@ describe('sign-out', () => {
     expect((await page.context().cookies()).filter((c) => c.name.startsWith('ed_'))).toEqual([]);
     await page.goto('/');
     expect(page.url()).toBe(url('/ingresar/'));
-    await page.context().close();
   });
 
   it('shows the name and surname of a teacher who signs in', async () => {
@@ -211,7 +199,6 @@ describe('sign-out', () => {
     const page = await abrir(browser);
     await ingresar(page, email, 'ClaveSegura1');
     expect(await page.locator('header.barra a.perfil .nombre').textContent()).toBe('Docente Prueba');
-    await page.context().close();
   });
 });
 
@@ -227,6 +214,5 @@ describe('service workers', () => {
     await expect.poll(() => page.evaluate(() => Reflect.get(window, 'quitados'))).toBe(2);
     await ingresar(page);
     await expect.poll(() => page.evaluate(() => Reflect.get(window, 'quitados'))).toBe(2);
-    await page.context().close();
   });
 });
