@@ -51,6 +51,9 @@ const schema = z.object({
     .transform((v) => v === 'true'),
 });
 
+/** The environment variables the process reads (the README's table lists each one). */
+export const VARIABLES = Object.keys(schema.shape);
+
 export type Config = z.infer<typeof schema> & { dataDir: string; PUBLIC_URL: string };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
