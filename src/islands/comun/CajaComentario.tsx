@@ -12,12 +12,14 @@ export interface CajaComentarioProps {
   etiqueta: string;
   /** Publishes the text; resolves to whether it was published. */
   onEnviar: (texto: string) => Promise<boolean>;
-  hidratado: boolean;
+  /** Whether it can send: the island is live and the person still signed in. */
+  activo: boolean;
   autoFocus?: boolean;
 }
 
-export function CajaComentario({ etiqueta, onEnviar, hidratado, autoFocus }: CajaComentarioProps) {
-  const id = useId();
+export function CajaComentario({ etiqueta, onEnviar, activo, autoFocus }: CajaComentarioProps) {
+  // React's ids start with '_': an id should start with a letter.
+  const id = `comentario${useId()}`;
   const [texto, setTexto] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [enviando, setEnviando] = useState(false);
@@ -56,16 +58,15 @@ export function CajaComentario({ etiqueta, onEnviar, hidratado, autoFocus }: Caj
         }}
       />
       <Mensaje id={id} error={error} />
-      {texto !== '' && (
-        <div className="acciones">
-          <button type="submit" disabled={!hidratado || enviando} aria-busy={enviando || undefined}>
-            Comentar
-          </button>
-          <button type="button" className="secundario" onClick={borrar} disabled={enviando}>
-            Borrar
-          </button>
-        </div>
-      )}
+      {/* Hidden, not left out, while there is no text: a form keeps its submit button. */}
+      <div className="acciones" hidden={texto === ''}>
+        <button type="submit" disabled={!activo || enviando} aria-busy={enviando || undefined}>
+          Comentar
+        </button>
+        <button type="button" className="secundario" onClick={borrar} disabled={enviando}>
+          Borrar
+        </button>
+      </div>
     </form>
   );
 }

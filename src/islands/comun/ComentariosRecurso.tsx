@@ -8,14 +8,13 @@
 import { useEffect, useState } from 'react';
 import { nombreCorto } from '../../lib/format';
 import { CajaComentario } from './CajaComentario';
-import { useHidratado } from './Campo';
 import { BotonResponder, BotonRespuestas, TextoComentario } from './PartesComentario';
 import { type ComentarioRecurso, type Comentarios, comentar, comentarios, type TipoRecurso } from './recursos';
+import { useUsuarioActivo } from './usuario';
 
 export interface ComentariosRecursoProps {
   tipo: TipoRecurso;
   id: number;
-  idUsuario: number;
 }
 
 const nombreDe = (c: ComentarioRecurso) => nombreCorto(c.id_usuario);
@@ -23,11 +22,12 @@ const nombreDe = (c: ComentarioRecurso) => nombreCorto(c.id_usuario);
 interface HiloProps {
   comentario: ComentarioRecurso;
   hijos: ComentarioRecurso[];
-  hidratado: boolean;
+  /** Live and signed in: replies can be written. */
+  activo: boolean;
   onResponder: (padre: number, texto: string) => Promise<boolean>;
 }
 
-function Hilo({ comentario, hijos, hidratado, onResponder }: HiloProps) {
+function Hilo({ comentario, hijos, activo, onResponder }: HiloProps) {
   const [respondiendo, setRespondiendo] = useState(false);
   const [abierto, setAbierto] = useState(false);
   const idLista = `respuestas-${comentario.id}`;
@@ -46,12 +46,10 @@ function Hilo({ comentario, hijos, hidratado, onResponder }: HiloProps) {
       <article className="comentario" aria-label={`Comentario de ${nombreDe(comentario)}`}>
         <TextoComentario comentario={comentario} enlazado />
         <div className="comentario-acciones">
-          <BotonResponder abierto={respondiendo} hidratado={hidratado} onAlternar={() => setRespondiendo(!respondiendo)} />
+          <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
           <BotonRespuestas cantidad={hijos.length} abiertas={abierto} lista={idLista} onAlternar={() => setAbierto(!abierto)} />
         </div>
-        {respondiendo && (
-          <CajaComentario etiqueta={`Responder a ${nombreDe(comentario)}`} onEnviar={responder} hidratado={hidratado} autoFocus />
-        )}
+        {respondiendo && <CajaComentario etiqueta={`Responder a ${nombreDe(comentario)}`} onEnviar={responder} activo={activo} autoFocus />}
       </article>
       {hijos.length > 0 && (
         <ol className="hilo" id={idLista} hidden={!abierto}>
@@ -83,8 +81,8 @@ function respuestasPorPadre(hijos: ComentarioRecurso[]): Map<number, ComentarioR
   return porPadre;
 }
 
-export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosRecursoProps) {
-  const hidratado = useHidratado();
+export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps) {
+  const usuario = useUsuarioActivo();
   const [carga, setCarga] = useState<Carga>({ estado: 'cargando' });
 
   async function cargar() {
@@ -99,7 +97,8 @@ export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosR
   }, [tipo, id]);
 
   async function publicar(texto: string, padre: number | null): Promise<boolean> {
-    const resultado = await comentar(tipo, id, idUsuario, texto, padre);
+    if (!usuario) return false;
+    const resultado = await comentar(tipo, id, usuario.id, texto, padre);
     if (!resultado.ok) return false;
     const nuevo = resultado.data;
     setCarga((c) => {
@@ -124,7 +123,7 @@ export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosR
       <CajaComentario
         etiqueta="Escribe un comentario"
         onEnviar={(texto) => publicar(texto, null)}
-        hidratado={hidratado && datos !== null}
+        activo={usuario !== undefined && datos !== null}
       />
       {carga.estado === 'cargando' && <p aria-busy="true">Cargando comentarios…</p>}
       {carga.estado === 'fallida' && (
@@ -143,7 +142,7 @@ export default function ComentariosRecurso({ tipo, id, idUsuario }: ComentariosR
               key={c.id}
               comentario={c}
               hijos={hijosDe.get(c.id) ?? []}
-              hidratado={hidratado}
+              activo={usuario !== undefined}
               onResponder={(padre, texto) => publicar(texto, padre)}
             />
           ))}

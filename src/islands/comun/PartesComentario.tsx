@@ -32,9 +32,9 @@ export function TextoComentario({ comentario, enlazado = false }: { comentario: 
 }
 
 /** Opens and closes the reply box under the comment. */
-export function BotonResponder({ abierto, hidratado, onAlternar }: { abierto: boolean; hidratado: boolean; onAlternar: () => void }) {
+export function BotonResponder({ abierto, activo, onAlternar }: { abierto: boolean; activo: boolean; onAlternar: () => void }) {
   return (
-    <button type="button" className="enlace" aria-expanded={abierto} disabled={!hidratado} onClick={onAlternar}>
+    <button type="button" className="enlace" aria-expanded={abierto} disabled={!activo} onClick={onAlternar}>
       <svg className="icono" aria-hidden="true" focusable="false">
         <use href="#i-responder" />
       </svg>

@@ -18,6 +18,8 @@ interface HiloProps {
   /** `${id}:${idLike}` of the reactions whose call is out. */
   ocupadas: ReadonlySet<string>;
   hidratado: boolean;
+  /** Live and signed in: reactions and replies can be sent. */
+  activo: boolean;
   /** The comment to move focus to (the one just published). */
   enfocar: number | null;
   onReaccionar: (id: number, idLike: IdReaccionComentario) => void;
@@ -25,11 +27,12 @@ interface HiloProps {
 }
 
 export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: ComentarioForo }) {
-  const { mias, ocupadas, hidratado, enfocar, onReaccionar, onResponder } = hilo;
+  const { mias, ocupadas, hidratado, activo, enfocar, onReaccionar, onResponder } = hilo;
   const [respondiendo, setRespondiendo] = useState(false);
   const [mostrarRespuestas, setMostrarRespuestas] = useState(true);
   const ref = useRef<HTMLElement>(null);
-  const idRespuestas = useId();
+  // React's ids start with '_': an id should start with a letter.
+  const idRespuestas = `respuestas${useId()}`;
   const nombre = nombreCorto(comentario.id_usuario);
   const cantidad = comentario.respuestas.length;
 
@@ -60,11 +63,11 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
               cantidad={comentario[r.campo]}
               activa={mias.get(comentario.id)?.has(r.id) ?? false}
               ocupada={ocupadas.has(`${comentario.id}:${r.id}`)}
-              hidratado={hidratado}
+              activo={activo}
               onAlternar={() => onReaccionar(comentario.id, r.id)}
             />
           ))}
-          <BotonResponder abierto={respondiendo} hidratado={hidratado} onAlternar={() => setRespondiendo(!respondiendo)} />
+          <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
           <BotonRespuestas
             cantidad={cantidad}
             abiertas={mostrarRespuestas}
@@ -73,7 +76,7 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
             onAlternar={() => setMostrarRespuestas(!mostrarRespuestas)}
           />
         </div>
-        {respondiendo && <CajaComentario etiqueta={`Responder a ${nombre}`} onEnviar={responder} hidratado={hidratado} autoFocus />}
+        {respondiendo && <CajaComentario etiqueta={`Responder a ${nombre}`} onEnviar={responder} activo={activo} autoFocus />}
       </article>
       {cantidad > 0 && (
         <ol className="hilo" id={idRespuestas} hidden={!mostrarRespuestas}>

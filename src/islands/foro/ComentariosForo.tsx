@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { CajaComentario } from '../comun/CajaComentario';
 import { useHidratado } from '../comun/Campo';
+import { useUsuarioActivo } from '../comun/usuario';
 import type { ComentarioForo } from './api';
 import { cargarComentarios, comentar, reaccionarComentario } from './api-hilo';
 import { Comentario } from './Comentario';
@@ -42,6 +43,7 @@ function conCantidad(nodos: ComentarioForo[], id: number, campo: 'n_me_gusta' | 
 
 export default function ComentariosForo({ idConversacion, idCategoria, comentarios, misReacciones }: ComentariosForoProps) {
   const hidratado = useHidratado();
+  const activo = useUsuarioActivo() !== undefined;
   const [arbol, setArbol] = useState(comentarios);
   const [mias, setMias] = useState<ReadonlyMap<number, ReadonlySet<number>>>(
     () => new Map(Object.entries(misReacciones).map(([id, likes]) => [Number(id), new Set(likes)])),
@@ -88,7 +90,7 @@ export default function ComentariosForo({ idConversacion, idCategoria, comentari
   return (
     <>
       <h2 id="titulo-comentarios">{total === 1 ? '1 comentario' : `${total} comentarios`}</h2>
-      <CajaComentario etiqueta="Añadir comentario" onEnviar={(texto) => publicar(texto, null)} hidratado={hidratado} />
+      <CajaComentario etiqueta="Añadir comentario" onEnviar={(texto) => publicar(texto, null)} activo={activo} />
       {arbol.length === 0 ? (
         <p className="meta">Aún no hay comentarios. Comparte el primero.</p>
       ) : (
@@ -100,6 +102,7 @@ export default function ComentariosForo({ idConversacion, idCategoria, comentari
               mias={mias}
               ocupadas={ocupadas}
               hidratado={hidratado}
+              activo={activo}
               enfocar={enfocar}
               onReaccionar={(id, idLike) => void reaccionar(id, idLike)}
               onResponder={(padre, texto) => publicar(texto, padre)}

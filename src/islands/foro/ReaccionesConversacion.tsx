@@ -1,10 +1,10 @@
 /**
  * The five reactions of a conversation (SPEC.md sections 3 and 4): each toggles the person's own
  * reaction, and the count moves only when the server answers 200, to the number it answered.
- * A failed call is silent (SPEC.md section 8).
+ * A failed call is silent (SPEC.md section 8). After a sign-out (in any tab) they are disabled.
  */
 import { useState } from 'react';
-import { useHidratado } from '../comun/Campo';
+import { useUsuarioActivo } from '../comun/usuario';
 import { reaccionarConversacion } from './api-hilo';
 import { BotonReaccion } from './BotonReaccion';
 import { type Contadores, type IdReaccion, REACCIONES } from './reacciones';
@@ -17,7 +17,7 @@ export interface ReaccionesConversacionProps {
 }
 
 export default function ReaccionesConversacion({ idConversacion, contadores, mias }: ReaccionesConversacionProps) {
-  const hidratado = useHidratado();
+  const activo = useUsuarioActivo() !== undefined;
   const [cantidades, setCantidades] = useState(contadores);
   const [activas, setActivas] = useState(() => new Set(mias));
   const [ocupadas, setOcupadas] = useState<ReadonlySet<IdReaccion>>(new Set());
@@ -51,7 +51,7 @@ export default function ReaccionesConversacion({ idConversacion, contadores, mia
             cantidad={cantidades[r.campo]}
             activa={activas.has(r.id)}
             ocupada={ocupadas.has(r.id)}
-            hidratado={hidratado}
+            activo={activo}
             onAlternar={() => void alternar(r.id, r.campo)}
           />
         </li>
