@@ -119,7 +119,7 @@ const mb = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} MB` : 'n/a');
 const UPLOAD_BYTES = 1024 ** 3;
 
 /**
- * Issue 4's memory target: a 1 GiB capsule upload (an mp4 header, then zeros) streamed to the
+ * The memory target of large uploads: a 1 GiB capsule upload (an mp4 header, then zeros) streamed to the
  * server while its RSS is sampled every 20 ms. The server must stream it to disk: the rise over
  * the idle baseline stays under 64 MB. (The file is then refused as not a playable video.)
  */

@@ -1,5 +1,5 @@
 /**
- * HLS that validators accept (RFC 8216, issue 13): the playlists ffmpeg's output ends up with are
+ * HLS that validators accept (RFC 8216): the playlists ffmpeg's output ends up with are
  * read by a third-party parser (m3u8-parser) and checked against what ffprobe and the file sizes
  * say of every segment.
  */

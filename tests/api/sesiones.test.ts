@@ -1,6 +1,6 @@
 /**
  * Sessions end when they should and sign-in throttling cannot be turned against a teacher
- * (issue 12, items 6 and 7; decision 0023).
+ * (decision 0023).
  */
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-/** axe-core on every screen of issue 3, at desktop width and at 375px: no serious or critical violation. */
+/** axe-core on every screen, at desktop width and at 375px: no serious or critical violation. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../support/server.ts';

@@ -1,5 +1,5 @@
 /**
- * The Biblioteca Docente in Chromium (issue 5; SPEC.md sections 2, 4, 5, 8, 9): a teacher uploads
+ * The Biblioteca Docente in Chromium (SPEC.md sections 2, 4, 5, 8, 9): a teacher uploads
  * a PDF and a Word file through the curriculum cascade (level, area, unit, OAs moved between the
  * lists; a new area clears the unit and the OAs), finds them by accent-free search, by the OA
  * filter and on the OA's page, opens the detail (OA selector, like, comments, download), edits

@@ -1,5 +1,5 @@
 /**
- * Capsules in Chromium (issue 4; SPEC.md sections 2, 4, 5, 6, 8 and 9): an admin uploads a real
+ * Capsules in Chromium (SPEC.md sections 2, 4, 5, 6, 8 and 9): an admin uploads a real
  * video through the page and sees the percentage sent, waits for it in 'Capsulas procesando',
  * then plays it, likes it, comments and replies, downloads, edits and deletes it; a refused upload
  * keeps the form and shows the server's messages. A teacher only watches; the list keeps its

@@ -1,5 +1,5 @@
 /**
- * Manuals in Chromium (issue 6; SPEC.md sections 2, 4, 5, 8): an admin uploads a PDF through the
+ * Manuals in Chromium (SPEC.md sections 2, 4, 5, 8): an admin uploads a PDF through the
  * page (every validation message first), edits and deletes it; a teacher has no 'Subir' (and
  * 'No tienes permisos' on the upload URL), reads the PDF inline, likes, comments, replies and
  * downloads; the list searches by title and area with the URL holding the filters.

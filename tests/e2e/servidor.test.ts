@@ -103,7 +103,7 @@ describe('one process per embedded database', () => {
     expect(result.code).toBe(1);
   });
 
-  it('resends an activation link through the running server (issue 13): the old link stops working', async () => {
+  it('resends an activation link through the running server: the old link stops working', async () => {
     const viejo = await lastLinkTo(server.dataDir, 'cli@example.cl');
     const result = await runCli(['reenviar', '--email', 'cli@example.cl'], server.env);
     expect(result).toMatchObject({

@@ -1,5 +1,5 @@
 /**
- * A worker killed mid-transcode (issue 13): its ffmpeg dies with it, a second worker takes the
+ * A worker killed mid-transcode: its ffmpeg dies with it, a second worker takes the
  * job over once the lease passes, removes the dead attempt's output and makes the capsule 'listo'.
  * Real processes on PostgreSQL (`npm run worker`'s entry), one fresh database per run.
  */

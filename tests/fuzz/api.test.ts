@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 9: thousands of requests generated from openapi.yaml against the real built
+ * Thousands of requests generated from openapi.yaml against the real built
  * server, as anonymous, teacher and admin. No answer is a 5xx, every error under /api and /auth
  * is the contract's Spanish error shape, the process never dies, and it is healthy at the end.
  * `FUZZ_SEED=<n>` replays a run; the seed is printed, and so is where the findings were written.

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { id } from '../../src/lib/server/api/schemas.server.ts';
+import { materialSchema } from '../../src/lib/validation/biblioteca.ts';
 import { ID_MAX, idPositivo } from '../../src/lib/validation/campos.ts';
 import { busquedaCapsulasSchema, capsulaSchema } from '../../src/lib/validation/capsulas.ts';
 import { comentarioSchema } from '../../src/lib/validation/comentarios.ts';
@@ -9,7 +10,6 @@ import { loginSchema } from '../../src/lib/validation/cuentas.ts';
 import { listaConversacionesSchema } from '../../src/lib/validation/foro.ts';
 import { filtroId, filtrosPagina } from '../../src/lib/validation/listas.ts';
 import { manualEdicionSchema } from '../../src/lib/validation/manuales.ts';
-import { materialSchema } from '../../src/lib/validation/materiales.ts';
 import { TEXTO_NO_PERMITIDO, textoNoPermitidoEn, textoPermitido } from '../../src/lib/validation/texto.ts';
 
 /** Every control character the rule refuses, and the lone surrogates. */

@@ -138,11 +138,11 @@ const expectedCalls = [
   ['GET', '/miniaturas/categorias/{id}/'],
   ['GET', '/streaming/{id}/{file}'],
   ['POST', '/api/admin/usuarios/'],
-  // Issue 13: a fresh activation link (by id; by email for the CLI).
+  // a fresh activation link (by id; by email for the CLI).
   ['POST', '/api/admin/usuarios/{id}/reenviar-activacion/'],
   ['POST', '/api/admin/usuarios/reenviar-activacion/'],
   ['GET', '/healthz'],
-  // Issue 6: 'Leer' opens the PDF inline.
+  // 'Leer' opens the PDF inline.
   ['GET', '/api/manuales/{id}/leer/'],
 ] as const;
 

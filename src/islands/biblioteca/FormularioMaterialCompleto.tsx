@@ -10,7 +10,7 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { extensionDe, validarArchivoMaterial } from '../../lib/validation/archivos';
-import type { MaterialInput } from '../../lib/validation/materiales';
+import type { MaterialInput } from '../../lib/validation/biblioteca';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { campoPropio } from '../comun/campoPropio';
 import { EditorMarkdown } from '../comun/EditorMarkdown';

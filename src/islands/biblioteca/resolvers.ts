@@ -1,11 +1,11 @@
 /**
- * The material form's resolver, from the shared schema of src/lib/validation/materiales.ts
+ * The material form's resolver, from the shared schema of src/lib/validation/biblioteca.ts
  * (SPEC.md section 5's messages); loaded lazily (../comun/validacion.ts). The file check is
  * zod-free and comes with the form (src/lib/validation/archivos.ts).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { materialSchema } from '../../lib/validation/materiales';
+import { materialSchema } from '../../lib/validation/biblioteca';
 import type { OA } from './curriculo';
 
 /** The form's values: the selected OAs whole (their lists show code and description), the rest as the selects hold them. */

@@ -27,7 +27,7 @@ export function validarArchivoManual(file: { type: string } | undefined | null):
 export const MATERIAL_INVALIDO = 'El material no es válido. Debe subir un archivo word, pdf, ppt o excel.';
 export const MATERIAL_REQUERIDO = 'Debe subir un material';
 
-/** The allowed extensions (issue 5) and the family each must really be, checked from the bytes. */
+/** The allowed extensions and the family each must really be, checked from the bytes. */
 export const EXTENSIONES_MATERIAL = {
   pdf: 'pdf',
   doc: 'word',

@@ -11,6 +11,7 @@ import { API_CACHE_CONTROL, API_HEADERS } from '../http/headers.server.ts';
 import type { Salud } from '../jobs/salud.server.ts';
 import type { Logger } from '../log.server.ts';
 import { createAyudaService } from '../services/ayuda.server.ts';
+import { createBibliotecaService } from '../services/biblioteca.server.ts';
 import { createCapsulasService } from '../services/capsulas.server.ts';
 import { createCatalogosService } from '../services/catalogos.server.ts';
 import { createComunidadService } from '../services/comunidad.server.ts';
@@ -19,10 +20,10 @@ import { createCuentasService } from '../services/cuentas.server.ts';
 import { createForoService } from '../services/foro.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
-import { createMaterialesService } from '../services/materiales.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { authRoutes } from './auth.server.ts';
+import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
 import { responder } from './contrato.server.ts';
@@ -30,7 +31,6 @@ import type { AppEnv } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
-import { materialesRoutes, miniaturasMaterialesRoutes } from './materiales.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
@@ -51,11 +51,9 @@ export function createApi(deps: ApiDeps) {
   const keys = { secret: deps.jwtSecret, now: deps.now, sesiones: cuentas.sesiones };
   const manuales = createManualesService(deps);
   const capsulas = createCapsulasService(deps);
-  const materiales = createMaterialesService(deps);
-  // comunidad y perfiles (issue 7)
+  const biblioteca = createBibliotecaService(deps);
   const comunidad = createComunidadService(deps);
-  const perfiles = createPerfilesService(deps, { manuales, capsulas, materiales });
-  // foro (issue 8)
+  const perfiles = createPerfilesService(deps, { manuales, capsulas, biblioteca });
   const foro = createForoService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
@@ -112,18 +110,16 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/admin', adminRoutes({ invitaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
-  // comunidad y perfiles (issue 7): after usuariosRoutes, so the account routes match first.
+  // Community and profiles after usuariosRoutes, so the account routes match first.
   app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage: deps.storage }));
   app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'grande'));
   app.route('/miniaturas/usuarios_min', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'min'));
-  // Sections still to come mount here, each in its own block:
-  // bdocente (issue 5): after catalogosRoutes, whose /api/bdocente/tipo/ must match first.
-  app.route('/api/bdocente', materialesRoutes(materiales, { keys, storage: deps.storage }));
-  app.route('/miniaturas/bdocente', miniaturasMaterialesRoutes(materiales, { keys, storage: deps.storage }));
+  // The library (/api/bdocente) after catalogosRoutes, whose /api/bdocente/tipo/ must match first.
+  app.route('/api/bdocente', bibliotecaRoutes(biblioteca, { keys, storage: deps.storage }));
+  app.route('/miniaturas/bdocente', miniaturasBibliotecaRoutes(biblioteca, { keys, storage: deps.storage }));
   app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage: deps.storage }));
   app.route('/streaming', streamingRoutes(capsulas, { keys, storage: deps.storage }));
   app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage: deps.storage }));
-  // foro (issue 8)
   app.route('/api/foro', foroRoutes(foro, { keys, storage: deps.storage, now: deps.now }));
   app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage: deps.storage }));
 
@@ -131,7 +127,7 @@ export function createApi(deps: ApiDeps) {
     app,
     keys,
     renovarSesion,
-    services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, materiales, comunidad, perfiles, foro },
+    services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, biblioteca, comunidad, perfiles, foro },
   };
 }
 

@@ -458,7 +458,7 @@ export const trabajos = pgTable(
   (t) => [index('trabajos_pendientes_idx').on(t.estado, t.ejecutar_desde)],
 );
 
-// ── Mail outbox and job runner heartbeats (issue 13) ────────────────────────────────────────────
+// ── Mail outbox and job runner heartbeats ───────────────────────────────────────────────────────
 
 /**
  * Every email, written in the same transaction as the change that causes it and sent by the job

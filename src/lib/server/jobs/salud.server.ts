@@ -1,5 +1,5 @@
 /**
- * What GET /healthz reports (issue 13): the database answers, a job runner heart-beats (this
+ * What GET /healthz reports: the database answers, a job runner heart-beats (this
  * process's own runner, or with JOBS_IN_SERVER=false the freshest worker's), and how long the
  * oldest unsent mail and the oldest queued job have waited. Degraded (503) when no heartbeat
  * came within `latidoMaxSegundos` or a mail has waited more than `correoMaxSegundos`.

@@ -1,5 +1,5 @@
 /**
- * The durable mail outbox (issue 13, docs/decisions/0024): a service queues a mail in the same
+ * The durable mail outbox (docs/decisions/0024): a service queues a mail in the same
  * transaction as the change that causes it, and the job runner sends it with retries (1 min,
  * 2, 4 ... capped at 1 h, 30 attempts, about a day) before marking it 'fallido' with the reason.
  *

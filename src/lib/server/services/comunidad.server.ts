@@ -1,5 +1,5 @@
 /**
- * The community directory and contact (SPEC.md sections 2, 3, 7 and issue 7): search of active
+ * The community directory and contact (SPEC.md sections 2, 3, 7): search of active
  * teachers by name, school and area, and messages to a colleague by email through the platform.
  * The receiver's address never reaches the sender, and the directory cannot be used to send mail
  * in bulk (CONTACTOS_POR_HORA per sender).
@@ -20,7 +20,7 @@ import { cargarPerfiles, fotoUrl, nombreCorto } from './usuarios.server.ts';
 
 export const USUARIO_NO_ENCONTRADO = 'Usuario no encontrado';
 
-/** Issue 7: enough for real conversations, too few to mail the whole network. */
+/** Enough for real conversations, too few to mail the whole network. */
 const CONTACTOS_POR_HORA: Limit = { max: 10, windowSeconds: 60 * 60 };
 
 export type UsuarioPublico = Esquema<'UsuarioPublico'>;

@@ -1,5 +1,5 @@
 /**
- * Profiles (SPEC.md sections 2 to 9, issue 7): the profile view, personal information, photo,
+ * Profiles (SPEC.md sections 2 to 9,): the profile view, personal information, photo,
  * specialties and areas, and 'Mis publicaciones'. A person edits only their own profile; the
  * specialty and area editors are for teachers (rol Profesor with a profile) only.
  */
@@ -25,13 +25,13 @@ import type { UploadedFile } from '../http/upload.server.ts';
 import { ImagenInvalida, procesarFotoPerfil } from '../media/imagenes.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin, exigirMismo } from './actor.server.ts';
+import type { BibliotecaService } from './biblioteca.server.ts';
 import type { CapsulasService } from './capsulas.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import { USUARIO_NO_ENCONTRADO } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
 import type { ManualesService } from './manuales.server.ts';
-import type { MaterialesService } from './materiales.server.ts';
 import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
 const FOTO_REQUERIDA = 'Debe subir una imagen';
@@ -272,7 +272,7 @@ async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {
 interface Secciones {
   manuales: Pick<ManualesService, 'porIds'>;
   capsulas: Pick<CapsulasService, 'porIds'>;
-  materiales: Pick<MaterialesService, 'porIds'>;
+  biblioteca: Pick<BibliotecaService, 'porIds'>;
 }
 
 async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, secciones: Secciones): Promise<Esquema<'ContenidosSubidos'>> {
@@ -303,7 +303,7 @@ async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, seccion
   const [capsulasSubidas, manualesSubidos, materialesSubidos] = await Promise.all([
     secciones.capsulas.porIds(idsCapsulas.map((c) => c.id)),
     secciones.manuales.porIds(idsManuales.map((m) => m.id)),
-    secciones.materiales.porIds(idsMateriales.map((m) => m.id)),
+    secciones.biblioteca.porIds(idsMateriales.map((m) => m.id)),
   ]);
   return { capsulas: capsulasSubidas, manuales: manualesSubidos, materialesDocentes: materialesSubidos };
 }

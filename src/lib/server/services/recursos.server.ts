@@ -61,7 +61,7 @@ const recursos = {
   },
 } as const;
 
-/** Everything whose views are counted: the three kinds of content, and the forum (issue 8). */
+/** Everything whose views are counted: the three kinds of content, and the forum. */
 const visitables = {
   capsula: capsulas,
   material: materiales,

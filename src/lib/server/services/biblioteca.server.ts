@@ -1,5 +1,5 @@
 /**
- * The teacher library (SPEC.md sections 2-9, issue 5): classroom materials aligned to the
+ * The teacher library (SPEC.md sections 2-9,): classroom materials aligned to the
  * curriculum. Every teacher uploads (pdf, Word, Excel, PowerPoint, checked from the bytes); the
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
@@ -13,7 +13,7 @@ import {
   MATERIAL_REQUERIDO,
   type MaterialEdicionInput,
   type MaterialInput,
-} from '../../validation/materiales.ts';
+} from '../../validation/biblioteca.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios } from '../db/schema.server.ts';
@@ -51,7 +51,7 @@ const claves = (id: number, extension: string) => ({
 export const etiquetaDe = (extension: string): Etiqueta =>
   NOMBRES_FAMILIA[EXTENSIONES_MATERIAL[extension as keyof typeof EXTENSIONES_MATERIAL] ?? 'pdf'];
 
-export function createMaterialesService(ctx: ServiceContext) {
+export function createBibliotecaService(ctx: ServiceContext) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
 
@@ -294,4 +294,4 @@ export function createMaterialesService(ctx: ServiceContext) {
   };
 }
 
-export type MaterialesService = ReturnType<typeof createMaterialesService>;
+export type BibliotecaService = ReturnType<typeof createBibliotecaService>;

@@ -2,12 +2,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
-import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/materiales.ts';
+import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/biblioteca.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { withUpload } from '../http/upload.server.ts';
 import { placeholderResponse } from '../media/placeholder.server.ts';
-import type { MaterialesService } from '../services/materiales.server.ts';
+import type { BibliotecaService } from '../services/biblioteca.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
@@ -31,7 +31,7 @@ const comentarioMaterial = (c: Comentario): Esquema<'ComentarioRecurso'> => ({ .
 
 type Deps = { keys: TokenKeys; storage: Storage };
 
-export function materialesRoutes(materiales: MaterialesService, deps: Deps) {
+export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps) {
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
   const conCookie = autenticado(deps.keys, { cookie: true });
@@ -73,7 +73,7 @@ export function materialesRoutes(materiales: MaterialesService, deps: Deps) {
     });
 }
 
-export function miniaturasMaterialesRoutes(materiales: MaterialesService, deps: Deps) {
+export function miniaturasBibliotecaRoutes(materiales: BibliotecaService, deps: Deps) {
   return new Hono<AppEnv>({ strict: false }).get('/:id', autenticado(deps.keys, { cookie: true }), params(idParam), async (c) => {
     const thumb = await materiales.miniatura(c.req.valid('param').id);
     if ('etiqueta' in thumb) return placeholderResponse(thumb.etiqueta);

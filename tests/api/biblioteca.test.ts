@@ -253,8 +253,8 @@ describe('curriculum lookups still answer under /api/bdocente/', () => {
   });
 
   it('finds an OA by its official code (for the OA page)', async () => {
-    const oa = await t.api.services.materiales.oaPorCodigo(ref.oaCodigo);
+    const oa = await t.api.services.biblioteca.oaPorCodigo(ref.oaCodigo);
     expect(oa).toMatchObject({ codigo: ref.oaCodigo, nivel: { codigo: '07' } });
-    expect(await t.api.services.materiales.oaPorCodigo('XX99 OA 99')).toBeNull();
+    expect(await t.api.services.biblioteca.oaPorCodigo('XX99 OA 99')).toBeNull();
   });
 });
