@@ -2406,12 +2406,14 @@ export interface components {
         /** @description `attachment` with the file name, e.g. `attachment; filename="Fracciones.mp4"; filename*=UTF-8''Fracciones.mp4`. */
         ContentDisposition: string;
         /**
-         * @description `ed_access` (the access token, readable by scripts) and `ed_refresh` (the refresh token,
+         * @description `ed_access` (the access token, readable by scripts), `ed_refresh` (the refresh token,
          *     httpOnly, so that the server can renew the session when a page is requested with an expired
-         *     access token). Both path `/`, SameSite=Lax, Secure when served over HTTPS.
+         *     access token) and `ed_sesion` (`1`, readable by scripts, living as long as the refresh
+         *     token: it tells the client that a renewal can succeed; decision 0029). All path `/`,
+         *     SameSite=Lax, Secure when served over HTTPS.
          */
         SetSessionCookies: string;
-        /** @description Expires the `ed_access` and `ed_refresh` cookies. */
+        /** @description Expires the `ed_access`, `ed_refresh` and `ed_sesion` cookies. */
         ClearSessionCookies: string;
         /** @description Seconds to wait before trying again. */
         RetryAfter: number;
