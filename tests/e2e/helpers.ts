@@ -78,6 +78,8 @@ export async function abrirComo(
 export async function hidratada(page: Page): Promise<void> {
   await page.waitForLoadState('load');
   await expect.poll(() => page.locator('astro-island[ssr]').count()).toBe(0);
+  // A form whose code comes in its own chunk is live when its fieldset is enabled (diferido.tsx).
+  await expect.poll(() => page.locator('fieldset.diferido[disabled]').count()).toBe(0);
 }
 
 /** The base URL with a path, for comparing with page.url(). */

@@ -28,7 +28,9 @@ export function diferido<P extends object>(
   return function Diferido(props: P) {
     const [vivo, setVivo] = useState(false);
     return (
-      <fieldset className="diferido" disabled={!vivo} aria-busy={!vivo}>
+      <fieldset className="diferido" disabled={!vivo}>
+        {/* A fieldset starts with a legend (WCAG H71); this one groups nothing a person sees. */}
+        <legend hidden />
         <Suspense fallback={null}>
           <Formulario {...props} />
           <AlHidratar marcar={setVivo} />
