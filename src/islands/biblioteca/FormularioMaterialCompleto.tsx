@@ -198,24 +198,26 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
     >
       <div className="fila">
         <div>
-          <Selector id="id_nivel" etiqueta="Nivel" defaultValue={inicial.id_nivel} registro={nivel} error={errors.id_nivel?.message}>
-            <option value={VACIO}>Seleccionar</option>
-            {niveles.map((n) => (
-              <option key={n.codigo} value={n.codigo}>
-                {n.nombre}
-              </option>
-            ))}
-          </Selector>
+          <Selector
+            id="id_nivel"
+            etiqueta="Nivel"
+            defaultValue={inicial.id_nivel}
+            registro={nivel}
+            error={errors.id_nivel?.message}
+            vacio={VACIO}
+            opciones={niveles}
+          />
         </div>
         <div>
-          <Selector id="id_area" etiqueta="Área" defaultValue={inicial.id_area} registro={area} error={errors.id_area?.message}>
-            <option value={VACIO}>Seleccionar</option>
-            {areas.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.nombre}
-              </option>
-            ))}
-          </Selector>
+          <Selector
+            id="id_area"
+            etiqueta="Área"
+            defaultValue={inicial.id_area}
+            registro={area}
+            error={errors.id_area?.message}
+            vacio={VACIO}
+            opciones={areas}
+          />
         </div>
         <div>
           <Selector
@@ -226,14 +228,9 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
             error={errors.id_unidad?.message}
             ayuda={avisoUnidades}
             aria-busy={estadoUnidades === 'cargando' || undefined}
-          >
-            <option value={VACIO}>Seleccionar</option>
-            {unidades.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.nombre}
-              </option>
-            ))}
-          </Selector>
+            vacio={VACIO}
+            opciones={unidades}
+          />
         </div>
       </div>
 
@@ -272,14 +269,9 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
         defaultValue={inicial.tipo_material_docente}
         registro={tipo}
         error={errors.tipo_material_docente?.message}
-      >
-        <option value={VACIO}>Seleccionar</option>
-        {tipos.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.nombre}
-          </option>
-        ))}
-      </Selector>
+        vacio={VACIO}
+        opciones={tipos}
+      />
       {reglasArchivo && (
         <ZonaArchivo
           id="archivo"

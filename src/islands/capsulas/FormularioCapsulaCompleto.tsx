@@ -156,14 +156,9 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
             registro={register('id_area')}
             error={errors.id_area?.message}
             disabled={ocupado}
-          >
-            <option value="-1">Seleccionar</option>
-            {areas.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.nombre}
-              </option>
-            ))}
-          </Selector>
+            vacio="-1"
+            opciones={areas}
+          />
         </div>
         <div>
           <Selector
@@ -173,14 +168,9 @@ export default function FormularioCapsula({ areas, metodologias, niveles, autor,
             registro={register('id_metodologia')}
             error={errors.id_metodologia?.message}
             disabled={ocupado}
-          >
-            <option value="-1">Seleccionar</option>
-            {metodologias.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.nombre}
-              </option>
-            ))}
-          </Selector>
+            vacio="-1"
+            opciones={metodologias}
+          />
         </div>
         <div>
           <Selector

@@ -67,14 +67,34 @@ export function AreaTexto({ id, etiqueta, error, ayuda, registro, ...area }: Are
   );
 }
 
-type SelectorProps = Base & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & { children: ReactNode };
+/** A catalogue entry as the server sends it: its value is its id, or its code (levels). */
+interface Opcion {
+  nombre: string;
+  id?: number;
+  codigo?: string;
+}
 
-export function Selector({ id, etiqueta, error, ayuda, registro, children, ...select }: SelectorProps) {
+type SelectorProps = Base &
+  Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & {
+    /** The value of a first 'Seleccionar' option, when the choice starts empty. */
+    vacio?: string;
+    /** The options, in order; `children` add any others (groups). */
+    opciones?: readonly Opcion[];
+    children?: ReactNode;
+  };
+
+export function Selector({ id, etiqueta, error, ayuda, registro, vacio, opciones, children, ...select }: SelectorProps) {
   return (
     <>
       <label htmlFor={id}>{etiqueta}</label>
       <Ayuda id={id} ayuda={ayuda} />
       <select id={id} {...select} {...registro} {...descripcion({ id, error, ayuda })}>
+        {vacio !== undefined && <option value={vacio}>Seleccionar</option>}
+        {opciones?.map(({ nombre, id: valorId, codigo }) => (
+          <option key={valorId ?? codigo} value={valorId ?? codigo}>
+            {nombre}
+          </option>
+        ))}
         {children}
       </select>
       <Mensaje id={id} error={error} />

@@ -119,14 +119,9 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
         registro={register('id_area')}
         error={errors.id_area?.message}
         disabled={ocupado}
-      >
-        <option value="-1">Seleccionar</option>
-        {areas.map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.nombre}
-          </option>
-        ))}
-      </Selector>
+        vacio="-1"
+        opciones={areas}
+      />
       <EditorMarkdown
         id="descripcion-manual"
         etiqueta="Descripción"
