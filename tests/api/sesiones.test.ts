@@ -152,7 +152,7 @@ describe('page sessions', () => {
     };
     return { cookies, set };
   }
-  const resolver = (cookies: SessionCookies) => sessionFromCookies({ db: t.db, api: t.api }, cookies);
+  const resolver = (cookies: SessionCookies) => sessionFromCookies({ api: t.api }, cookies);
 
   it('use a live access token without touching the cookies', async () => {
     const user = await t.createUser();

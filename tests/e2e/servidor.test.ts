@@ -2,7 +2,7 @@
  * The built server over real HTTP: what only a real process shows (crash safety, the data
  * directory lock, the admin CLI beside a running server, headers, compression).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ADMIN, lastLinkTo, type RunningServer, removeDir, root, runCli, startServer, waitForMail } from '../support/server.ts';
@@ -161,5 +161,31 @@ describe('HTTP behaviour of the shared server', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const again = await fetch(`${url()}/_astro/${assets[0]}`, { headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
     expect(again.status).toBe(304);
+  });
+
+  it('serves every built file to many clients at once, never a 404 (issue 15)', async () => {
+    const client = path.join(root, 'dist/client');
+    const files = readdirSync(client, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && !/\.(br|gz)$/.test(e.name))
+      .map((e) => path.join(e.parentPath, e.name));
+    expect(files.length).toBeGreaterThan(20);
+    const urls = files.map((f) => `/${path.relative(client, f).split(path.sep).map(encodeURIComponent).join('/')}`);
+    const sizes = new Map(files.map((f, i) => [urls[i], statSync(f).size]));
+    // Three rounds through every file, 32 requests in flight, half of them accepting brotli.
+    const total = urls.length * 3;
+    let next = 0;
+    const wrong: string[] = [];
+    const cliente = async () => {
+      for (let i = next++; i < total; i = next++) {
+        const u = urls[i % urls.length] ?? '/';
+        const res = await fetch(`${url()}${u}`, { headers: { 'accept-encoding': i % 2 ? 'br' : 'identity' } });
+        const body = await res.arrayBuffer();
+        if (res.status !== 200) wrong.push(`${u}: ${res.status}`);
+        else if (i % 2 === 0 && body.byteLength !== sizes.get(u))
+          wrong.push(`${u}: ${body.byteLength} bytes, the file has ${sizes.get(u)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 32 }, cliente));
+    expect(wrong).toEqual([]);
   });
 });

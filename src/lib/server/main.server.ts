@@ -17,6 +17,7 @@ import { esRutaApi, esRutaApiEnrutable } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
 import { uploadRequestLimit } from './http/upload.server.ts';
 import { createLogger, type Logger } from './log.server.ts';
+import { limpiarAlQuedarOcioso } from './memoria.server.ts';
 import { createRuntime, setRuntime } from './runtime.server.ts';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void>;
@@ -97,10 +98,12 @@ async function main() {
   const serveStatic = createStaticHandler(path.join(root, 'dist/client'));
 
   const limits = httpLimits(config);
+  const limpieza = limpiarAlQuedarOcioso();
   let inFlight = 0;
   let closing = false;
   const server = http.createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
     inFlight += 1;
+    limpieza.actividad();
     res.once('close', () => {
       if (closing) setImmediate(() => server.closeIdleConnections());
     });

@@ -4,7 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { setFlagsFromString } from 'node:v8';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -12,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type Cambios, createCambios, registrarCambios } from './cambios.server.ts';
 import * as schema from './schema.server.ts';
 
 export type Schema = typeof schema;
@@ -41,7 +43,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool.on('error', () => {
       /* idle client errors surface on the next query; the pool replaces the client */
     });
+    const cambios = createCambios(true);
+    informarPool(pool, cambios);
     const db = drizzleNodePg(pool, { schema });
+    registrarCambios(db, cambios);
     return {
       db,
       kind: 'postgres',
@@ -55,6 +60,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
+  // V8 compiles PGlite's WebAssembly quickly (Liftoff), then compiles the functions that get busy
+  // again, optimized, and keeps both: under load that added 120-300 MB of native code that never
+  // went away (issue 15: RSS 382 MB idle, 820 MB under load, and it stayed). Read before the
+  // module is compiled. With the read caches a request runs few queries, and the quick code serves
+  // them: the throughput figures of `npm run bench` did not change.
+  setFlagsFromString('--no-wasm-tier-up');
+  setFlagsFromString('--no-wasm-dynamic-tiering');
   const client = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
     extensions: { unaccent },
@@ -62,7 +74,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // shrinks; a school network's data fits in far less (measured: ~190 MB less RSS on open).
     postgresqlconf: ['shared_buffers=32MB'],
   });
+  const cambios = createCambios(false);
+  informarPglite(client, cambios);
   const db = drizzlePglite(client, { schema });
+  registrarCambios(db, cambios);
   return {
     db,
     kind: 'pglite',
@@ -74,4 +89,65 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ),
     close: () => client.close(),
   };
+}
+
+/** The SQL text of a query call (`query(text, …)` or `query({ text, … })`). */
+const textoDe = (query: unknown): string => (typeof query === 'string' ? query : String((query as { text?: unknown } | null)?.text ?? ''));
+
+/**
+ * Reports every statement the pool runs to `cambios`: single queries, and the transactions Drizzle
+ * runs on a client it checks out (one tracker per client, which sees its begin and commit).
+ */
+function informarPool(pool: pg.Pool, cambios: Cambios): void {
+  const suelta = cambios.conexion();
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as { query: unknown }).query = async (...args: unknown[]) => {
+    const result = await query(...args);
+    suelta(textoDe(args[0]));
+    return result;
+  };
+  const informados = new WeakSet<pg.PoolClient>();
+  pool.on('connect', (client) => {
+    if (informados.has(client)) return;
+    informados.add(client);
+    const registrar = cambios.conexion();
+    const clientQuery = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as { query: unknown }).query = async (...args: unknown[]) => {
+      const result = await clientQuery(...args);
+      registrar(textoDe(args[0]));
+      return result;
+    };
+  });
+}
+
+/** The same for PGlite: its queries, and each transaction's statements counted at its end. */
+function informarPglite(client: PGlite, cambios: Cambios): void {
+  const suelta = cambios.conexion();
+  const query = client.query.bind(client);
+  client.query = (async (sql: string, ...rest: unknown[]) => {
+    const result = await (query as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+    suelta(sql);
+    return result;
+  }) as typeof client.query;
+  const transaction = client.transaction.bind(client);
+  client.transaction = (async (callback: (tx: Transaction) => Promise<unknown>) => {
+    const registrar = cambios.conexion();
+    registrar('begin');
+    try {
+      const result = await transaction((tx) => {
+        const txQuery = tx.query.bind(tx);
+        tx.query = (async (sql: string, ...rest: unknown[]) => {
+          const r = await (txQuery as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+          registrar(sql);
+          return r;
+        }) as typeof tx.query;
+        return callback(tx);
+      });
+      registrar('commit');
+      return result;
+    } catch (error) {
+      registrar('rollback');
+      throw error;
+    }
+  }) as typeof client.transaction;
 }

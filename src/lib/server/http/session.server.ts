@@ -7,9 +7,8 @@ import type { AstroCookies } from 'astro';
 import type { Api } from '../api/app.server.ts';
 import { ACCESS_COOKIE, applyCookies, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
 import { verificarAcceso } from '../auth/tokens.server.ts';
-import type { Db } from '../db/client.server.ts';
 import { getRuntime } from '../runtime.server.ts';
-import { obtenerUsuario, type Usuario } from '../services/usuarios.server.ts';
+import type { Usuario } from '../services/usuarios.server.ts';
 
 /** The part of Astro's cookies a session reads and writes. */
 export interface SessionCookies {
@@ -18,14 +17,13 @@ export interface SessionCookies {
 }
 
 export interface SessionDeps {
-  db: Db;
-  api: Pick<Api, 'keys' | 'renovarSesion'>;
+  api: Pick<Api, 'keys' | 'renovarSesion' | 'usuarioActual'>;
 }
 
 export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCookies): Promise<Usuario | null> {
   const claims = await verificarAcceso(cookies.get(ACCESS_COOKIE)?.value, deps.api.keys);
   if (claims) {
-    const usuario = await obtenerUsuario(deps.db, claims.sub);
+    const usuario = await deps.api.usuarioActual.obtener(claims);
     if (usuario) return usuario;
   }
   const refresh = cookies.get(REFRESH_COOKIE)?.value;
@@ -36,6 +34,5 @@ export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCook
 }
 
 export function resolveSession(cookies: AstroCookies): Promise<Usuario | null> {
-  const runtime = getRuntime();
-  return sessionFromCookies({ db: runtime.database.db, api: runtime.api }, cookies);
+  return sessionFromCookies({ api: getRuntime().api }, cookies);
 }

@@ -1,4 +1,9 @@
-/** Curriculum lookups and other catalogues (read-only, seeded). */
+/**
+ * Curriculum lookups and other catalogues. The curriculum, the methodologies and the material
+ * types are seeded at start-up and never written while the server runs, so each answer is read
+ * once and kept in memory (a few hundred small rows in all): the list pages asked for three of
+ * them on every render. Schools grow with every invitation naming a new one: read each time.
+ */
 import { and, asc, eq, exists } from 'drizzle-orm';
 import type { Db } from '../db/client.server.ts';
 import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades } from '../db/schema.server.ts';
@@ -10,50 +15,79 @@ export async function areaPorNombre(db: Db, nombre: string): Promise<number | un
   return row?.id;
 }
 
+/**
+ * The answer of `leer` for `clave`, read once. Frozen, because every caller shares the one array.
+ * A failed read and an empty answer are not kept: the keys come from query strings, and only the
+ * curriculum's own ids and codes (a bounded set) answer rows.
+ */
+function memoria() {
+  const guardadas = new Map<string, Promise<unknown>>();
+  return <T>(clave: string, leer: () => PromiseLike<T[]>): Promise<T[]> => {
+    let answer = guardadas.get(clave) as Promise<T[]> | undefined;
+    if (!answer) {
+      const leyendo = Promise.resolve(leer()).then((rows) => {
+        if (rows.length === 0) guardadas.delete(clave);
+        return Object.freeze(rows) as T[];
+      });
+      leyendo.catch(() => guardadas.delete(clave));
+      guardadas.set(clave, leyendo);
+      answer = leyendo;
+    }
+    return answer;
+  };
+}
+
 export function createCatalogosService(db: Db) {
+  const leidas = memoria();
   return {
-    areas(nivel?: string) {
-      const taught = nivel
-        ? exists(
-            db
-              .select()
-              .from(areasNiveles)
-              .where(and(eq(areasNiveles.id_area, areas.id), eq(areasNiveles.codigo_nivel, nivel))),
-          )
-        : undefined;
-      return db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas).where(taught).orderBy(asc(areas.nombre));
-    },
-    niveles(area?: number) {
-      const taught = area
-        ? exists(
-            db
-              .select()
-              .from(areasNiveles)
-              .where(and(eq(areasNiveles.codigo_nivel, niveles.codigo), eq(areasNiveles.id_area, area))),
-          )
-        : undefined;
-      return db
-        .select({ codigo: niveles.codigo, nombre: niveles.nombre, ciclo: niveles.ciclo })
-        .from(niveles)
-        .where(taught)
-        .orderBy(asc(niveles.orden));
-    },
-    unidades(area: number, nivel: string) {
-      return db
-        .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre })
-        .from(unidades)
-        .where(and(eq(unidades.id_area, area), eq(unidades.codigo_nivel, nivel)))
-        .orderBy(asc(unidades.codigo));
-    },
-    oas(unidad: number) {
-      return db
-        .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
-        .from(oas)
-        .where(eq(oas.unidad, unidad))
-        .orderBy(asc(oas.codigo));
-    },
-    metodologias: () => db.select().from(metodologias).orderBy(asc(metodologias.nombre)),
-    tiposMaterial: () => db.select().from(tiposMaterial).orderBy(asc(tiposMaterial.nombre)),
+    areas: (nivel?: string) => leidas(`areas:${nivel ?? ''}`, () => areasDe(db, nivel)),
+    niveles: (area?: number) => leidas(`niveles:${area ?? ''}`, () => nivelesDe(db, area)),
+    unidades: (area: number, nivel: string) =>
+      leidas(`unidades:${area}:${nivel}`, () =>
+        db
+          .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre })
+          .from(unidades)
+          .where(and(eq(unidades.id_area, area), eq(unidades.codigo_nivel, nivel)))
+          .orderBy(asc(unidades.codigo)),
+      ),
+    oas: (unidad: number) =>
+      leidas(`oas:${unidad}`, () =>
+        db
+          .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
+          .from(oas)
+          .where(eq(oas.unidad, unidad))
+          .orderBy(asc(oas.codigo)),
+      ),
+    metodologias: () => leidas('metodologias', () => db.select().from(metodologias).orderBy(asc(metodologias.nombre))),
+    tiposMaterial: () => leidas('tipos', () => db.select().from(tiposMaterial).orderBy(asc(tiposMaterial.nombre))),
     colegios: () => db.select().from(colegios).orderBy(asc(colegios.nombre)),
   };
+}
+
+function areasDe(db: Db, nivel: string | undefined) {
+  const taught = nivel
+    ? exists(
+        db
+          .select()
+          .from(areasNiveles)
+          .where(and(eq(areasNiveles.id_area, areas.id), eq(areasNiveles.codigo_nivel, nivel))),
+      )
+    : undefined;
+  return db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas).where(taught).orderBy(asc(areas.nombre));
+}
+
+function nivelesDe(db: Db, area: number | undefined) {
+  const taught = area
+    ? exists(
+        db
+          .select()
+          .from(areasNiveles)
+          .where(and(eq(areasNiveles.codigo_nivel, niveles.codigo), eq(areasNiveles.id_area, area))),
+      )
+    : undefined;
+  return db
+    .select({ codigo: niveles.codigo, nombre: niveles.nombre, ciclo: niveles.ciclo })
+    .from(niveles)
+    .where(taught)
+    .orderBy(asc(niveles.orden));
 }

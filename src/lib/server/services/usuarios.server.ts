@@ -81,6 +81,18 @@ export function toUsuario(row: UsuarioRow, perfil: PerfilDocente | undefined): U
   };
 }
 
+/** The tables obtenerUsuario reads: a cache of its answers is stale once one of them is written. */
+export const TABLAS_USUARIO = [
+  usuarios,
+  perfilesDocentes,
+  perfilColegios,
+  colegios,
+  perfilEspecialidades,
+  especialidades,
+  perfilAreas,
+  areas,
+];
+
 export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null> {
   const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
   if (!row) return null;

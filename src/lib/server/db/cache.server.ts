@@ -1,0 +1,50 @@
+/**
+ * A small cache of read answers that depend on known tables (see cambios.server.ts): an answer is
+ * reused while none of its tables was written by this process since its read began, and for no
+ * longer than `segundos` when other processes share the database (PostgreSQL), which bounds how
+ * late their changes show here. With the embedded database no other process writes while the
+ * server runs (the data directory is locked), so only `maxSegundos` bounds an entry's age there.
+ */
+import { getTableName, type Table } from 'drizzle-orm';
+import { cambiosDe } from './cambios.server.ts';
+import type { Db } from './client.server.ts';
+
+export interface OpcionesCache {
+  /** The tables the answers are read from. */
+  tablas: readonly Table[];
+  /** Longest age of an entry when other processes may write the database. */
+  segundos: number;
+  /** Longest age otherwise. */
+  maxSegundos?: number;
+  /** Most entries kept; the oldest goes first. */
+  max: number;
+  now: () => Date;
+}
+
+export function cacheDeLecturas<T>(db: Db, opciones: OpcionesCache) {
+  const cambios = cambiosDe(db);
+  const edad = 1000 * (cambios?.compartida ? opciones.segundos : (opciones.maxSegundos ?? 300));
+  const tablas = opciones.tablas.map((t) => getTableName(t));
+  const entradas = new Map<string, { version: number; hasta: number; valor: Promise<T> }>();
+  return {
+    /** The answer of `leer` for `clave`, read again when its tables changed or it aged out. */
+    leer(clave: string, leer: () => Promise<T>): Promise<T> {
+      if (!cambios) return leer();
+      const version = cambios.version(tablas);
+      const t = opciones.now().getTime();
+      const entrada = entradas.get(clave);
+      if (entrada && entrada.version === version && entrada.hasta > t) return entrada.valor;
+      const valor = leer();
+      entradas.delete(clave);
+      if (entradas.size >= opciones.max) {
+        const oldest = entradas.keys().next();
+        if (!oldest.done) entradas.delete(oldest.value);
+      }
+      entradas.set(clave, { version, hasta: t + edad, valor });
+      valor.catch(() => {
+        if (entradas.get(clave)?.valor === valor) entradas.delete(clave);
+      });
+      return valor;
+    },
+  };
+}

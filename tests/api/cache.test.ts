@@ -1,0 +1,138 @@
+/**
+ * The read caches (db/cambios.server.ts, db/cache.server.ts): answers reused until a table they
+ * were read from is written, so nothing a person does shows late; and the bound for writes this
+ * process cannot see (another server on the same PostgreSQL).
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCambios } from '../../src/lib/server/db/cambios.server.ts';
+import { areas, capsulas, metodologias, unidades, usuarios } from '../../src/lib/server/db/schema.server.ts';
+import { type SessionCookies, sessionFromCookies } from '../../src/lib/server/http/session.server.ts';
+import { createTestApi, type TestApi } from '../support/api.ts';
+
+describe('table versions', () => {
+  it('move on a write outside a transaction, at the commit of one inside, and never on reads or a rollback', () => {
+    const cambios = createCambios(false);
+    const sql = cambios.conexion();
+    const v = () => [cambios.version(['capsulas']), cambios.version(['likes_capsulas']), cambios.version(['usuarios'])];
+    expect(v()).toEqual([0, 0, 0]);
+    sql('select "id" from "capsulas" where "id" = $1 for update');
+    expect(v()).toEqual([0, 0, 0]);
+    sql('update "capsulas" set "n_visitas" = $1');
+    const [capsulasV] = v();
+    expect(capsulasV).toBeGreaterThan(0);
+    expect(v().slice(1)).toEqual([0, 0]);
+
+    sql('begin');
+    sql('insert into "likes_capsulas" ("id_recurso", "id_usuario") values ($1, $2)');
+    sql('savepoint sp1');
+    sql('rollback to savepoint sp1');
+    expect(cambios.version(['likes_capsulas'])).toBe(0);
+    sql('commit');
+    expect(cambios.version(['likes_capsulas'])).toBeGreaterThan(capsulasV ?? 0);
+
+    const antes = cambios.version(['usuarios']);
+    sql('begin');
+    sql('delete from "usuarios" where "id" = $1');
+    sql('rollback');
+    expect(cambios.version(['usuarios'])).toBe(antes);
+    // A write we cannot attribute moves every table.
+    sql('with x as (select 1) update "otra" set a = 1');
+    expect(cambios.version(['capsulas'])).toBeGreaterThan(capsulasV ?? 0);
+    expect(cambios.version(['usuarios'])).toBeGreaterThan(antes);
+  });
+});
+
+describe('cached answers', () => {
+  let t: TestApi;
+  let admin: { id: number; token: string };
+  let docente: { id: number; email: string; token: string };
+  let nueva: (titulo: string) => Promise<number>;
+  beforeAll(async () => {
+    t = await createTestApi();
+    admin = await t.session({ admin: true });
+    docente = await t.session();
+    const [area] = await t.db.select().from(areas).where(eq(areas.codigo, 'MA'));
+    const [metodologia] = await t.db.select().from(metodologias);
+    const [unidad] = await t.db
+      .select()
+      .from(unidades)
+      .where(eq(unidades.id_area, area?.id ?? 0));
+    if (!area || !metodologia || !unidad) throw new Error('catalogues missing');
+    nueva = async (titulo) => {
+      const [row] = await t.db
+        .insert(capsulas)
+        .values({
+          titulo,
+          descripcion: 'Video',
+          extension: 'mp4',
+          archivo: 'x',
+          estado: 'listo',
+          id_area: area.id,
+          codigo_nivel: unidad.codigo_nivel,
+          id_metodologia: metodologia.id,
+          id_usuario: admin.id,
+        })
+        .returning();
+      return row?.id ?? 0;
+    };
+  });
+  afterAll(() => t.close());
+
+  const lista = async () => {
+    const res = await t.call('GET', '/api/capsulas/?tamano_pagina=50', { token: docente.token });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { capsula: { id: number; titulo: string; likes: unknown[]; comentarios: number; n_visitas: number }[] };
+  };
+
+  it('show a new capsule, a like, a comment and a view in the list at once', async () => {
+    const primera = await nueva('Fracciones con material concreto');
+    expect((await lista()).capsula.map((c) => c.id)).toContain(primera);
+    const segunda = await nueva('Lectura compartida');
+    expect((await lista()).capsula.map((c) => c.id)).toContain(segunda);
+
+    const like = await t.call('POST', '/api/capsulas/like/', { token: docente.token, json: { id_capsula: primera, add: true } });
+    expect(like.status).toBe(200);
+    expect((await lista()).capsula.find((c) => c.id === primera)?.likes).toEqual([{ id: docente.id }]);
+
+    const comentario = await t.call('POST', '/api/capsulas/comentarios/', {
+      token: docente.token,
+      json: { id_capsula: primera, contenido: 'Muy claro, gracias' },
+    });
+    expect(comentario.status).toBe(201);
+    expect((await lista()).capsula.find((c) => c.id === primera)?.comentarios).toBe(1);
+
+    expect((await t.call('GET', `/api/capsulas/${primera}/`, { token: docente.token })).status).toBe(200);
+    expect((await lista()).capsula.find((c) => c.id === primera)?.n_visitas).toBe(1);
+
+    await t.db.update(capsulas).set({ estado: 'error' }).where(eq(capsulas.id, segunda));
+    expect((await lista()).capsula.map((c) => c.id)).not.toContain(segunda);
+  });
+
+  it('show a write this process did not see once the bound for other processes has passed', async () => {
+    const id = await nueva('Geometría en el patio');
+    expect((await lista()).capsula.find((c) => c.id === id)?.titulo).toBe('Geometría en el patio');
+    // Another server's write: straight to the database, past this process's tracking.
+    const client = (t.db as unknown as { $client: { query: (sql: string) => Promise<unknown> } }).$client;
+    const untracked = Object.getPrototypeOf(client).query as (this: unknown, sql: string) => Promise<unknown>;
+    await untracked.call(client, `update capsulas set titulo = 'Geometría en la plaza' where id = ${id}`);
+    const compartida = Boolean(process.env.DATABASE_URL);
+    t.clock.now = new Date(t.clock.now.getTime() + (compartida ? 2_001 : 300_001));
+    expect((await lista()).capsula.find((c) => c.id === id)?.titulo).toBe('Geometría en la plaza');
+  });
+
+  it('show the signed-in person their own profile change on the next page', async () => {
+    const { access, refresh } = await t.login(docente.email);
+    const cookies: SessionCookies = {
+      get: (name) => (name === 'ed_access' ? { value: access } : name === 'ed_refresh' ? { value: refresh } : undefined),
+      set: () => undefined,
+    };
+    const pagina = () => sessionFromCookies({ api: t.api }, cookies);
+    expect((await pagina())?.usuario_asociado?.area ?? []).toEqual([]);
+    const res = await t.call('POST', `/api/usuarios/profesores/${docente.id}/areas/`, { token: access, json: { area: 'Matemática' } });
+    expect(res.status).toBe(201);
+    expect((await pagina())?.usuario_asociado?.area).toEqual(['Matemática']);
+    await t.db.update(usuarios).set({ primer_nombre: 'Ana Luisa' }).where(eq(usuarios.id, docente.id));
+    expect((await pagina())?.primer_nombre).toBe('Ana Luisa');
+  });
+});
