@@ -1,5 +1,7 @@
 import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { versionMiniatura } from '../../src/lib/format/miniaturas.ts';
 import { areas, oas, tiposMaterial, unidades } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { type Archivo, formData } from '../support/form.ts';
@@ -104,12 +106,38 @@ describe('uploading (every teacher)', () => {
     expect(thumb.headers.get('content-type')).toBe('image/jpeg');
   });
 
+  it('makes the cards’ WebP variants of a PDF’s first page, 320x180 and 640x360, and 404 for other widths', async () => {
+    const m = await crear();
+    const v = versionMiniatura(m.fecha_creacion);
+    for (const [ancho, alto] of [
+      [320, 180],
+      [640, 360],
+    ] as const) {
+      const res = await t.call('GET', `/miniaturas/bdocente/${m.id}/?ancho=${ancho}&v=${v}`, {
+        headers: { cookie: `ed_access=${luis.token}` },
+      });
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(res.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect([meta.width, meta.height]).toEqual([ancho, alto]);
+    }
+    for (const ancho of ['480', 'grande', '..%2Fmaterial.pdf']) {
+      expect((await t.call('GET', `/miniaturas/bdocente/${m.id}/?ancho=${ancho}&v=${v}`, { token: luis.token })).status, ancho).toBe(404);
+    }
+  });
+
   it('takes Word files by their bytes and shows a type picture for them', async () => {
     const m = await crear({ titulo: 'Planificación de unidad' }, { data: docx, name: 'Planificación.docx' });
     expect(m).toMatchObject({ extension: 'docx', paginas: null });
     const thumb = await t.call('GET', `/miniaturas/bdocente/${m.id}/`, { token: luis.token });
     expect(thumb.headers.get('content-type')).toBe('image/svg+xml');
     expect(await thumb.text()).toContain('aria-label="Word"');
+    // The cards ask for a width: the same type picture, which scales to any.
+    const enTarjeta = await t.call('GET', `/miniaturas/bdocente/${m.id}/?ancho=640&v=${versionMiniatura(m.fecha_creacion)}`, {
+      token: luis.token,
+    });
+    expect(enTarjeta.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await enTarjeta.text()).toContain('aria-label="Word"');
   });
 
   it('refuses other extensions and files whose bytes are not of their name’s family, keeping nothing', async () => {

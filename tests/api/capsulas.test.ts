@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { versionMiniatura } from '../../src/lib/format/miniaturas.ts';
 import { areas, metodologias, capsulas as tablaCapsulas, trabajos } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { type Archivo, formData } from '../support/form.ts';
@@ -92,6 +94,19 @@ describe('uploading (admins only) and the video pipeline', () => {
     expect((await t.call('GET', `/streaming/${capsula.id}/..%2F..%2Fsecretos.ts`, { token: docente.token })).status).toBe(404);
     const thumb = await t.call('GET', `/miniaturas/capsulas/${capsula.id}/`, { token: docente.token });
     expect(thumb.headers.get('content-type')).toBe('image/jpeg');
+    // The job also made the cards' variants of the poster.
+    for (const [ancho, alto] of [
+      [320, 180],
+      [640, 360],
+    ] as const) {
+      const url = `/miniaturas/capsulas/${capsula.id}/?ancho=${ancho}&v=${versionMiniatura(capsula.fecha_creacion)}`;
+      const variante = await t.call('GET', url, { headers: { cookie: `ed_access=${docente.token}` } });
+      expect(variante.headers.get('content-type')).toBe('image/webp');
+      expect(variante.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+      const meta = await sharp(Buffer.from(await variante.arrayBuffer())).metadata();
+      expect([meta.width, meta.height]).toEqual([ancho, alto]);
+    }
+    expect((await t.call('GET', `/miniaturas/capsulas/${capsula.id}/?ancho=1280`, { token: docente.token })).status).toBe(404);
     expect((await (await t.call('GET', '/api/capsulas/procesando', { token: admin.token })).json()).capsulas).toEqual([]);
   });
 

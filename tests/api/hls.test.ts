@@ -67,6 +67,16 @@ function checkLadder(hls: string) {
     expect(attributes.BANDWIDTH).toBeGreaterThanOrEqual(peak);
     expect(Number(attributes['AVERAGE-BANDWIDTH'])).toBeCloseTo(bits / seconds, -1);
     expect(Number(attributes['AVERAGE-BANDWIDTH'])).toBeLessThanOrEqual(attributes.BANDWIDTH ?? 0);
+    // The first segment is one keyframe interval (2 s, what a player waits for before its first
+    // frame), the others 6 s but the last (audio straddling the cuts adds a few tens of ms); each
+    // one starts with a keyframe.
+    expect(playlist.segments[0]?.uri).toBe(variant.uri.replace('.m3u8', '_000.ts'));
+    measured.forEach((m, i) => {
+      expect(m.probe.startsWithKeyframe).toBe(true);
+      const nominal = i === 0 ? 2 : 6;
+      expect(m.extinf).toBeLessThan(nominal + 0.1);
+      if (i < measured.length - 1) expect(m.extinf).toBeGreaterThan(nominal - 0.1);
+    });
     const first = measured[0]?.probe;
     expect(attributes.RESOLUTION).toEqual({ width: first?.video?.width, height: first?.video?.height });
     expect(attributes['FRAME-RATE']).toBeCloseTo(fraction(first?.video?.avg_frame_rate ?? '0'), 3);
@@ -76,8 +86,19 @@ function checkLadder(hls: string) {
     expect(avc?.slice(0, 7)).toBe('avc1.4d');
     expect(Number.parseInt(avc?.slice(9, 11) ?? '', 16)).toBe(first?.video?.level);
     expect(rest).toEqual(first?.audio ? ['mp4a.40.2'] : []);
-    return { ...attributes, height: first?.video?.height ?? 0 };
+    return { ...attributes, height: first?.video?.height ?? 0, starts: measured.map((m) => m.probe.start) };
   });
+}
+
+/** Every rung's segments start at the same times, so a player can switch rungs at any segment. */
+function checkAligned(variants: { starts: number[] }[]) {
+  const [low, ...rest] = variants;
+  for (const variant of rest) {
+    expect(variant.starts.length).toBe(low?.starts.length);
+    variant.starts.forEach((start, i) => {
+      expect(start).toBeCloseTo(low?.starts[i] ?? Number.NaN, 2);
+    });
+  }
 }
 
 describe('HLS ladder', () => {
@@ -85,6 +106,8 @@ describe('HLS ladder', () => {
     const { hls } = await transcode({ width: 640, height: 360, seconds: 13 });
     const variants = checkLadder(hls);
     expect(variants.map((v) => v.height)).toEqual([234, 360]);
+    expect(variants[0]?.starts).toHaveLength(3);
+    checkAligned(variants);
     expect(readdirSync(dir).sort()).toEqual(['hls', 'original.mp4']);
   });
 

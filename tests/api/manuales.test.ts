@@ -1,9 +1,17 @@
+import { existsSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { versionMiniatura } from '../../src/lib/format/miniaturas.ts';
 import { areas } from '../../src/lib/server/db/schema.server.ts';
+import { claveVariante } from '../../src/lib/server/media/miniaturas.server.ts';
+import { regenerarMiniaturas } from '../../src/lib/server/media/regenerar.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { type Archivo, formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
+import { runCli } from '../support/server.ts';
 
 let t: TestApi;
 let admin: { id: number; token: string };
@@ -252,3 +260,93 @@ describe('comments and likes', () => {
     ).toBe(404);
   });
 });
+
+describe('card thumbnails: WebP variants in the widths the cards use (issue 15)', () => {
+  const raiz = () => path.dirname(t.storage.path('manuales'));
+  const cookie = () => ({ headers: { cookie: `ed_access=${docente.token}` } });
+  const variante = (id: number, ancho: string, v = versionMiniatura(new Date().toISOString())) =>
+    t.call('GET', `/miniaturas/manuales/${id}/?ancho=${ancho}&v=${v}`, cookie());
+
+  it('makes 320x180 and 640x360 WebP at upload, kept a year at their versioned URL', async () => {
+    const m = await crear();
+    for (const [ancho, alto] of [
+      [320, 180],
+      [640, 360],
+    ] as const) {
+      const res = await variante(m.id, String(ancho));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(res.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', width: ancho, height: alto });
+    }
+    // Without the current version the variant is cached for a day only.
+    const sinVersion = await t.call('GET', `/miniaturas/manuales/${m.id}/?ancho=320`, cookie());
+    expect(sinVersion.headers.get('cache-control')).toBe('private, max-age=86400');
+    // The old URL (pages cached before the variants) still answers the JPEG.
+    const viejo = await t.call('GET', `/miniaturas/manuales/${m.id}/`, cookie());
+    expect(viejo.headers.get('content-type')).toBe('image/jpeg');
+  });
+
+  it('answers 404 for a width no variant has and 400 for a hostile id, never 500', async () => {
+    const m = await crear();
+    for (const ancho of ['100', '0', '320.webp', '..%2F..%2Fsecretos%2Fjwt', '%00', '', '1e3', '320&ancho=640', '9'.repeat(400)]) {
+      const res = await variante(m.id, ancho);
+      expect(res.status, ancho).toBe(ancho === '%00' ? 400 : 404);
+    }
+    expect((await variante(m.id, '100')).headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await t.call('GET', '/miniaturas/manuales/..%2F1/?ancho=320', cookie())).status).toBe(400);
+    expect((await t.call('GET', '/miniaturas/manuales/999999/?ancho=320', cookie())).status).toBe(404);
+    expect((await t.call('GET', `/miniaturas/manuales/${m.id}/?ancho=320`)).status).toBe(401);
+  });
+
+  it('stands the JPEG in (briefly cached) for content stored before the variants, until npm run miniaturas makes them', async () => {
+    const m = await crear();
+    const claves = ([320, 640] as const).map((ancho) => claveVariante(`manuales/${m.id}/miniatura.jpg`, ancho));
+    for (const clave of claves) rmSync(t.storage.path(clave));
+    const antes = await variante(m.id, '320');
+    expect(antes.headers.get('content-type')).toBe('image/jpeg');
+    expect(antes.headers.get('cache-control')).toBe('private, max-age=300');
+    // A run that died while writing left a half file behind.
+    const resto = t.storage.path(`${claveVariante(`manuales/${m.id}/miniatura.jpg`, 320)}.intento-0f0f`);
+    writeFileSync(resto, 'a medias');
+    utimesSync(resto, new Date(0), new Date(0));
+    // ... and one made now may be a running upload's: it stays.
+    const enCurso = t.storage.path(`manuales/${m.id}/miniatura.jpg.intento-1a1a.png`);
+    writeFileSync(enCurso, 'dibujándose');
+    // A variant of an earlier pipeline version is never served again.
+    const vieja = t.storage.path(`manuales/${m.id}/miniatura-320-v0.webp`);
+    writeFileSync(vieja, 'vieja');
+
+    const informes = await regenerarMiniaturas(raiz());
+    expect(informes.find((i) => i.contenido === `manuales/${m.id}`)).toEqual({ contenido: `manuales/${m.id}`, resultado: 'hecha' });
+    expect(existsSync(resto)).toBe(false);
+    expect(existsSync(vieja)).toBe(false);
+    expect(existsSync(enCurso)).toBe(true);
+    expect((await variante(m.id, '320')).headers.get('content-type')).toBe('image/webp');
+    // Again: nothing left to do.
+    const otraVez = await regenerarMiniaturas(raiz());
+    expect(otraVez.filter((i) => i.resultado !== 'ya estaba')).toEqual([]);
+  });
+
+  it('npm run miniaturas reports what it made on the data directory, and is idempotent', async () => {
+    const m = await crear();
+    rmSync(t.storage.path(claveVariante(`manuales/${m.id}/miniatura.jpg`, 640)));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ed-miniaturas-cli-'));
+    symlinkSync(raiz(), path.join(dataDir, 'files'));
+    try {
+      const primera = await cli(dataDir);
+      expect(primera.code, primera.stderr).toBe(0);
+      expect(primera.stdout).toContain(`manuales/${m.id}: hecha`);
+      expect(primera.stdout).toMatch(/Hechas: 1; ya estaban: \d+; sin miniatura: 0; fallidas: 0\./);
+      expect(await t.storage.size(claveVariante(`manuales/${m.id}/miniatura.jpg`, 640))).toBeGreaterThan(0);
+      const segunda = await cli(dataDir);
+      expect(segunda.stdout).toMatch(/Hechas: 0; ya estaban: \d+; sin miniatura: 0; fallidas: 0\./);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** `npm run miniaturas` as the operator runs it, on `dataDir`. */
+const cli = (dataDir: string) => runCli([], { ...process.env, DATA_DIR: dataDir }, 'src/lib/server/cli/miniaturas.server.ts');

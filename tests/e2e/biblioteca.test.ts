@@ -312,6 +312,24 @@ describe('the author', () => {
     expect(await page.locator('.tarjeta-contenido h3').allTextContents()).toEqual([docx.titulo]);
   });
 
+  it('draws each card’s thumbnail from a WebP variant (srcset), the Word file’s from its type picture', async () => {
+    const pdf = await guia(['MA07 OA 05']);
+    const docx = await planificacion();
+    const page = await yo();
+    await page.goto(url('/biblioteca-docente/'));
+    const imagen = (titulo: string) => page.locator('ul.contenidos > li', { hasText: titulo }).locator('img');
+    for (const { titulo } of [pdf, docx]) {
+      await expect.poll(() => imagen(titulo).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      expect(await imagen(titulo).getAttribute('srcset')).toMatch(/\?ancho=320&v=[\w-]+ 320w, .*\?ancho=640&v=[\w-]+ 640w$/);
+    }
+    // What the browser chose, asked again with its cookie: the PDF's variant, the Word file's type picture.
+    const elegidas = [await imagen(pdf.titulo).evaluate((img: HTMLImageElement) => img.currentSrc)];
+    elegidas.push(await imagen(docx.titulo).evaluate((img: HTMLImageElement) => img.currentSrc));
+    expect(elegidas.every((u) => /[?&]ancho=(320|640)&/.test(u))).toBe(true);
+    const tipos = await page.evaluate((urls) => Promise.all(urls.map(async (u) => (await fetch(u)).headers.get('content-type'))), elegidas);
+    expect(tipos).toEqual(['image/webp', 'image/svg+xml']);
+  });
+
   it('filters by OA: the unit options follow level and area, the OA options follow the unit, the URL keeps them', async () => {
     // MA07 OA 04 is this test's alone: the filter lists exactly its material.
     const { titulo } = await guia(['MA07 OA 04']);

@@ -18,6 +18,7 @@ import {
   correoNuevo,
   docenteActivo,
   hidratada,
+  ingresarPorApi,
   mensajeDe,
   navegador,
   toast,
@@ -167,6 +168,60 @@ describe('as an admin', () => {
     await toast(page, `Manual ${titulo} (2ª edición) editado exitosamente!`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${titulo} (2ª edición)`);
     expect(await page.locator('.etiquetas li').first().textContent()).toBe('Ciencias Naturales');
+  });
+});
+
+describe('the list’s thumbnails (issue 15)', () => {
+  /** One card a row (phones at 1, 1.75 and 2 pixels per point, a small tablet), then two, three and four. */
+  const ventanas = [
+    { width: 375, height: 740, deviceScaleFactor: 1 },
+    { width: 412, height: 823, deviceScaleFactor: 1.75 },
+    { width: 540, height: 800, deviceScaleFactor: 1 },
+    { width: 700, height: 800, deviceScaleFactor: 2 },
+    { width: 820, height: 800, deviceScaleFactor: 1 },
+    { width: 1000, height: 800, deviceScaleFactor: 1 },
+    { width: 1280, height: 800, deviceScaleFactor: 1 },
+    { width: 1600, height: 900, deviceScaleFactor: 1 },
+  ];
+
+  it('load a WebP variant whose width the sizes attribute predicts from the CSS, the first at once and the rest lazily', async () => {
+    for (let i = 0; i < 3; i++) await manualPorApi();
+    for (const { width, height, deviceScaleFactor } of ventanas) {
+      const context = await browser.newContext({ baseURL: url('/'), viewport: { width, height }, deviceScaleFactor, locale: 'es-CL' });
+      const page = await context.newPage();
+      await ingresarPorApi(page, docente);
+      await page.goto(url('/manuales/'));
+      const imagenes = page.locator('ul.contenidos .tarjeta-contenido > img');
+      expect(await imagenes.count()).toBeGreaterThanOrEqual(3);
+      const atributos = (n: number) =>
+        imagenes.nth(n).evaluate((img: HTMLImageElement) => [img.loading, img.fetchPriority, img.width, img.height].join(' '));
+      expect(await atributos(0)).toMatch(/^eager high \d+ \d+$/);
+      expect(await atributos(2)).toMatch(/^lazy auto \d+ \d+$/);
+      const primera = imagenes.first();
+      await expect.poll(() => primera.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      const medida = await primera.evaluate((img: HTMLImageElement) => {
+        // The length of the first entry of `sizes` whose media query matches, measured as a width.
+        const entradas = img.sizes.split(', ').map((e) => /^(\(.+\))\s+(.+)$/.exec(e) ?? [e, '', e]);
+        const [, , largo] = entradas.find(([, media]) => !media || matchMedia(media).matches) ?? [];
+        const regla = document.createElement('div');
+        regla.style.width = largo ?? '0';
+        document.body.append(regla);
+        const prevista = regla.getBoundingClientRect().width;
+        regla.remove();
+        return { prevista, real: img.getBoundingClientRect().width, elegida: img.currentSrc };
+      });
+      const ventana = `${width}x${height} @${deviceScaleFactor}`;
+      expect(
+        Math.abs(medida.prevista - medida.real),
+        `${ventana}: sizes ${medida.prevista} px, drawn ${medida.real} px`,
+      ).toBeLessThanOrEqual(12);
+      // The browser picked the smallest variant that covers the drawn width at the screen's density.
+      const variante = medida.real * deviceScaleFactor > 320 ? 640 : 320;
+      expect(medida.elegida, ventana).toContain(`ancho=${variante}&`);
+      const tipo = await page.evaluate(async (u) => (await fetch(u)).headers.get('content-type'), medida.elegida);
+      expect(tipo, ventana).toBe('image/webp');
+      await context.close();
+    }
   });
 });
 

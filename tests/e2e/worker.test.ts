@@ -11,10 +11,12 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ANCHOS_MINIATURA } from '../../src/lib/format/miniaturas.ts';
 import { paths } from '../../src/lib/server/data-dir.server.ts';
 import { type Database, openDatabase } from '../../src/lib/server/db/client.server.ts';
 import { areas, capsulas, metodologias, niveles, trabajos, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { seedAdmin, seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
+import { claveVariante } from '../../src/lib/server/media/miniaturas.server.ts';
 import { corriendo, esperar, hijos } from '../support/procesos.ts';
 import { root } from '../support/server.ts';
 import { videoFile } from '../support/video.ts';
@@ -141,7 +143,9 @@ it('a worker killed mid-transcode leaves no ffmpeg and the next worker makes the
   );
   const seconds = (Date.now() - started) / 1000;
   expect(seconds).toBeLessThan(60);
-  expect(readdirSync(carpeta).sort()).toEqual(['hls', 'original.mp4', 'poster.jpg']);
+  // The finished attempt's folder was swapped in whole: no attempt folder is left beside it.
+  const variantes = ANCHOS_MINIATURA.map((ancho) => claveVariante('poster.jpg', ancho));
+  expect(readdirSync(carpeta).sort()).toEqual(['hls', 'original.mp4', ...variantes, 'poster.jpg'].sort());
   expect(existsSync(path.join(carpeta, dead[0] ?? ''))).toBe(false);
   expect(readdirSync(path.join(carpeta, 'hls'))).toContain('manifest.m3u8');
   const [job] = await database.db.select().from(trabajos).where(eq(trabajos.tipo, 'capsula-hls'));

@@ -58,6 +58,10 @@ interface VideoStream {
 
 export interface Sonda {
   duration: number;
+  /** When the file's first packet is presented (format start_time), in seconds. */
+  start: number;
+  /** Whether the first video frame decoded is a keyframe (false without video). */
+  startsWithKeyframe: boolean;
   video: VideoStream | undefined;
   audio: { codec_name: string; profile: string } | undefined;
 }
@@ -68,15 +72,40 @@ export function ffprobe(file: string): Sonda {
     '-v',
     'error',
     '-show_entries',
-    'format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate,profile,level',
+    'format=duration,start_time:stream=codec_type,codec_name,width,height,avg_frame_rate,profile,level',
     '-of',
     'json',
     file,
   ]);
   const data = JSON.parse(out.toString()) as {
-    format: { duration: string };
+    format: { duration: string; start_time: string };
     streams: ({ codec_type: string; codec_name: string } & VideoStream)[];
   };
   const first = (type: string) => data.streams.find((s) => s.codec_type === type);
-  return { duration: Number(data.format.duration), video: first('video'), audio: first('audio') };
+  const video = first('video');
+  // The first frame of the first video stream, as JSON: the CSV writer adds a field for side data.
+  const frames = video
+    ? (JSON.parse(
+        execFileSync('ffprobe', [
+          '-v',
+          'error',
+          '-select_streams',
+          'v:0',
+          '-read_intervals',
+          '%+#1',
+          '-show_entries',
+          'frame=key_frame',
+          '-of',
+          'json',
+          file,
+        ]).toString(),
+      ) as { frames?: { key_frame?: number }[] })
+    : {};
+  return {
+    duration: Number(data.format.duration),
+    start: Number(data.format.start_time),
+    startsWithKeyframe: frames.frames?.[0]?.key_frame === 1,
+    video,
+    audio: first('audio'),
+  };
 }

@@ -2380,6 +2380,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The width of a list card's variant (16:9 WebP, 320x180 or 640x360), for `srcset`. Without it the thumbnail as it always was (JPEG or placeholder). Another width is a 404. While a variant is not made yet (content uploaded before variants existed, until `npm run miniaturas` runs) the JPEG answers, cached for 5 minutes. */
+        AnchoMiniatura: 320 | 640;
+        /** @description The variant's version as the pages write it (pipeline version and the content's creation time). With the current pipeline's version a variant is cached for a year (`private, max-age=31536000, immutable`); otherwise for a day. */
+        VersionMiniatura: string;
         /** @description Id of the resource. */
         Id: number;
         /** @description Id of the user. */
@@ -4836,7 +4840,12 @@ export interface operations {
     };
     getCapsulaThumbnail: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The width of a list card's variant (16:9 WebP, 320x180 or 640x360), for `srcset`. Without it the thumbnail as it always was (JPEG or placeholder). Another width is a 404. While a variant is not made yet (content uploaded before variants existed, until `npm run miniaturas` runs) the JPEG answers, cached for 5 minutes. */
+                ancho?: components["parameters"]["AnchoMiniatura"];
+                /** @description The variant's version as the pages write it (pipeline version and the content's creation time). With the current pipeline's version a variant is cached for a year (`private, max-age=31536000, immutable`); otherwise for a day. */
+                v?: components["parameters"]["VersionMiniatura"];
+            };
             header?: never;
             path: {
                 /** @description Id of the resource. */
@@ -4854,7 +4863,12 @@ export interface operations {
     };
     getMaterialThumbnail: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The width of a list card's variant (16:9 WebP, 320x180 or 640x360), for `srcset`. Without it the thumbnail as it always was (JPEG or placeholder). Another width is a 404. While a variant is not made yet (content uploaded before variants existed, until `npm run miniaturas` runs) the JPEG answers, cached for 5 minutes. */
+                ancho?: components["parameters"]["AnchoMiniatura"];
+                /** @description The variant's version as the pages write it (pipeline version and the content's creation time). With the current pipeline's version a variant is cached for a year (`private, max-age=31536000, immutable`); otherwise for a day. */
+                v?: components["parameters"]["VersionMiniatura"];
+            };
             header?: never;
             path: {
                 /** @description Id of the resource. */
@@ -4872,7 +4886,12 @@ export interface operations {
     };
     getManualThumbnail: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The width of a list card's variant (16:9 WebP, 320x180 or 640x360), for `srcset`. Without it the thumbnail as it always was (JPEG or placeholder). Another width is a 404. While a variant is not made yet (content uploaded before variants existed, until `npm run miniaturas` runs) the JPEG answers, cached for 5 minutes. */
+                ancho?: components["parameters"]["AnchoMiniatura"];
+                /** @description The variant's version as the pages write it (pipeline version and the content's creation time). With the current pipeline's version a variant is cached for a year (`private, max-age=31536000, immutable`); otherwise for a day. */
+                v?: components["parameters"]["VersionMiniatura"];
+            };
             header?: never;
             path: {
                 /** @description Id of the resource. */

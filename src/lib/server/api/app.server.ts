@@ -21,6 +21,7 @@ import { createForoService } from '../services/foro.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
+import { createUsuarioActual } from '../services/usuario-actual.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { authRoutes } from './auth.server.ts';
 import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
@@ -55,6 +56,7 @@ export function createApi(deps: ApiDeps) {
   const comunidad = createComunidadService(deps);
   const perfiles = createPerfilesService(deps, { manuales, capsulas, biblioteca });
   const foro = createForoService(deps);
+  const usuarioActual = createUsuarioActual(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
   const renovarSesion = renovador(cuentas, { secureCookies: deps.secureCookies });
@@ -127,6 +129,7 @@ export function createApi(deps: ApiDeps) {
     app,
     keys,
     renovarSesion,
+    usuarioActual,
     services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, biblioteca, comunidad, perfiles, foro },
   };
 }

@@ -3,10 +3,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
 import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/biblioteca.ts';
+import { consultaMiniaturaSchema } from '../../validation/miniaturas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { withUpload } from '../http/upload.server.ts';
-import { placeholderResponse } from '../media/placeholder.server.ts';
+import { responderMiniatura } from '../media/miniaturas.server.ts';
 import type { BibliotecaService } from '../services/biblioteca.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
@@ -73,10 +74,18 @@ export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps) {
     });
 }
 
+/** /miniaturas/bdocente/{id}/ and its card variants (`?ancho=`): img tags cannot send headers, so the session cookie is accepted. */
 export function miniaturasBibliotecaRoutes(materiales: BibliotecaService, deps: Deps) {
-  return new Hono<AppEnv>({ strict: false }).get('/:id', autenticado(deps.keys, { cookie: true }), params(idParam), async (c) => {
-    const thumb = await materiales.miniatura(c.req.valid('param').id);
-    if ('etiqueta' in thumb) return placeholderResponse(thumb.etiqueta);
-    return fileResponse(deps.storage, { key: thumb.key, contentType: 'image/jpeg', cacheControl: 'private, max-age=86400' });
-  });
+  const consultaMiniatura = query(consulta('GET /miniaturas/bdocente/{id}/', consultaMiniaturaSchema));
+  return new Hono<AppEnv>({ strict: false }).get(
+    '/:id',
+    autenticado(deps.keys, { cookie: true }),
+    params(idParam),
+    consultaMiniatura,
+    async (c) => {
+      const thumb = await materiales.miniatura(c.req.valid('param').id);
+      const pedido = 'etiqueta' in thumb ? { clave: null, etiqueta: thumb.etiqueta } : { clave: thumb.key, etiqueta: 'PDF' as const };
+      return responderMiniatura(deps.storage, { ...pedido, ...c.req.valid('query') });
+    },
+  );
 }

@@ -5,11 +5,12 @@ import type { Esquema } from '../../api/contrato.ts';
 import { busquedaCapsulasSchema, capsulaEdicionSchema, capsulaSchema } from '../../validation/capsulas.ts';
 import { comentarioSchema } from '../../validation/comentarios.ts';
 import { filtroId } from '../../validation/listas.ts';
+import { consultaMiniaturaSchema } from '../../validation/miniaturas.ts';
 import { cadena } from '../../validation/texto.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { withUpload } from '../http/upload.server.ts';
-import { placeholderResponse } from '../media/placeholder.server.ts';
+import { responderMiniatura } from '../media/miniaturas.server.ts';
 import type { CapsulasService } from '../services/capsulas.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
@@ -97,10 +98,17 @@ export function streamingRoutes(capsulas: CapsulasService, deps: Deps) {
   });
 }
 
+/** /miniaturas/capsulas/{id}/ (the poster) and its card variants (`?ancho=`), with the session cookie. */
 export function miniaturasCapsulasRoutes(capsulas: CapsulasService, deps: Deps) {
-  return new Hono<AppEnv>({ strict: false }).get('/:id', autenticado(deps.keys, { cookie: true }), params(idParam), async (c) => {
-    const key = await capsulas.poster(c.req.valid('param').id, actor(c));
-    if (!key) return placeholderResponse('Video');
-    return fileResponse(deps.storage, { key, contentType: 'image/jpeg', cacheControl: 'private, max-age=86400' });
-  });
+  const consultaMiniatura = query(consulta('GET /miniaturas/capsulas/{id}/', consultaMiniaturaSchema));
+  return new Hono<AppEnv>({ strict: false }).get(
+    '/:id',
+    autenticado(deps.keys, { cookie: true }),
+    params(idParam),
+    consultaMiniatura,
+    async (c) => {
+      const clave = await capsulas.poster(c.req.valid('param').id, actor(c));
+      return responderMiniatura(deps.storage, { clave, etiqueta: 'Video', ...c.req.valid('query') });
+    },
+  );
 }

@@ -3,10 +3,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
 import { busquedaManualesSchema, manualEdicionSchema, manualSchema } from '../../validation/manuales.ts';
+import { consultaMiniaturaSchema } from '../../validation/miniaturas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import { withUpload } from '../http/upload.server.ts';
-import { placeholderResponse } from '../media/placeholder.server.ts';
+import { responderMiniatura } from '../media/miniaturas.server.ts';
 import type { ManualesService } from '../services/manuales.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
@@ -86,11 +87,17 @@ export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKey
     });
 }
 
-/** /miniaturas/manuales/{id}/: img tags cannot send headers, so the session cookie is accepted. */
+/** /miniaturas/manuales/{id}/ and its card variants (`?ancho=`): img tags cannot send headers, so the session cookie is accepted. */
 export function miniaturasManualesRoutes(manuales: ManualesService, deps: { keys: TokenKeys; storage: Storage }) {
-  return new Hono<AppEnv>({ strict: false }).get('/:id', autenticado(deps.keys, { cookie: true }), params(idParam), async (c) => {
-    const key = await manuales.miniatura(c.req.valid('param').id);
-    if (!key) return placeholderResponse('PDF');
-    return fileResponse(deps.storage, { key, contentType: 'image/jpeg', cacheControl: 'private, max-age=86400' });
-  });
+  const consultaMiniatura = query(consulta('GET /miniaturas/manuales/{id}/', consultaMiniaturaSchema));
+  return new Hono<AppEnv>({ strict: false }).get(
+    '/:id',
+    autenticado(deps.keys, { cookie: true }),
+    params(idParam),
+    consultaMiniatura,
+    async (c) => {
+      const clave = await manuales.miniatura(c.req.valid('param').id);
+      return responderMiniatura(deps.storage, { clave, etiqueta: 'PDF', ...c.req.valid('query') });
+    },
+  );
 }

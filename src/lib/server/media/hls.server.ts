@@ -6,7 +6,7 @@
  * EXTINF the measured duration, the target duration its ceiling, BANDWIDTH the peak segment bit
  * rate, AVERAGE-BANDWIDTH the whole variant's, RESOLUTION and FRAME-RATE of the encoded video.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ejecutar } from './proceso.server.ts';
 
@@ -131,6 +131,65 @@ export function reescribirMaestra(master: string, variantes: Variante[]): string
     out.push(`#EXT-X-STREAM-INF:${[...medidos, ...resto].map(([k, val]) => `${k}=${val}`).join(',')}`, uri);
   });
   return `${out.join('\n')}\n`;
+}
+
+/** `dir`'s variant playlists, in the master playlist's order. */
+async function variantesDe(dir: string, master: string): Promise<string[]> {
+  return segmentosDe(await readFile(path.join(dir, master), 'utf8'));
+}
+
+/**
+ * The segments of the ladder from ffmpeg's short pieces (one per keyframe interval): the first
+ * piece alone, then consecutive pieces joined until they last `segundos` (within half a second),
+ * each written as one file (`<variant>_000.ts`, `_001.ts`...), and each variant playlist listing
+ * them. Every rendition has its keyframes at the same times, so its pieces, and the segments, line
+ * up across the ladder and a player can switch rungs at any segment. ffmpeg 5.1's `-hls_init_time` shortens every segment of a VOD
+ * playlist, not only the first, so ffmpeg cuts at every (forced, aligned) keyframe and the pieces
+ * are joined here. One muxer wrote a rendition's pieces in sequence (continuity counters and
+ * timestamps carry on, each piece starts with PAT/PMT and a keyframe), so a byte concatenation is
+ * the segment ffmpeg would have cut. Piece names must not collide with the segment names.
+ */
+export async function agruparSegmentos(dir: string, master: string, segundos: number): Promise<void> {
+  for (const uri of await variantesDe(dir, master)) {
+    const file = path.join(dir, uri);
+    const lines = (await readFile(file, 'utf8')).split('\n').map((l) => l.trim());
+    const inicio = lines.findIndex((l) => l.startsWith('#EXTINF:'));
+    if (inicio < 0) throw new Error(`no segments in ${uri}`);
+    const header = lines.slice(0, inicio).filter((l) => l !== '');
+    const piezas: { uri: string; duracion: number }[] = [];
+    let duracion = 0;
+    for (const line of lines.slice(inicio)) {
+      if (line.startsWith('#EXTINF:')) duracion = Number.parseFloat(line.slice('#EXTINF:'.length));
+      else if (line !== '' && !line.startsWith('#')) piezas.push({ uri: line, duracion });
+      else if (line !== '' && line !== '#EXT-X-ENDLIST') throw new Error(`unexpected ${line} in ${uri}`);
+    }
+    const grupos: (typeof piezas)[] = [];
+    let abierto: typeof piezas = [];
+    for (const pieza of piezas) {
+      abierto.push(pieza);
+      const largo = abierto.reduce((sum, p) => sum + p.duracion, 0);
+      if (grupos.length === 0 || largo >= segundos - 0.5) {
+        grupos.push(abierto);
+        abierto = [];
+      }
+    }
+    if (abierto.length > 0) grupos.push(abierto);
+    const base = uri.replace(/\.m3u8$/, '');
+    const entradas: string[] = [];
+    for (const [n, grupo] of grupos.entries()) {
+      const nombre = `${base}_${String(n).padStart(3, '0')}.ts`;
+      const salida = await open(path.join(dir, nombre), 'wx');
+      try {
+        for (const pieza of grupo) await salida.writeFile(await readFile(path.join(dir, pieza.uri)));
+      } finally {
+        await salida.close();
+      }
+      await Promise.all(grupo.map((pieza) => rm(path.join(dir, pieza.uri))));
+      // ffmpeg's nominal duration for now: ajustarListas writes the measured one.
+      entradas.push(`#EXTINF:${grupo.reduce((sum, pieza) => sum + pieza.duracion, 0).toFixed(6)},`, nombre);
+    }
+    await writeFile(file, `${[...header, ...entradas, '#EXT-X-ENDLIST'].join('\n')}\n`);
+  }
 }
 
 /** Measures every variant of `dir`'s master playlist and rewrites all the playlists in place. */

@@ -1,4 +1,4 @@
-/** PDF tools from poppler-utils: page count (and a real-PDF check), and a first-page thumbnail. */
+/** PDF tools from poppler-utils: page count (and a real-PDF check), and a render of the first page. */
 import { rename, rm } from 'node:fs/promises';
 import { ejecutar } from './proceso.server.ts';
 
@@ -13,29 +13,19 @@ export async function contarPaginas(file: string): Promise<number | null> {
   }
 }
 
-/** Renders page 1 as a JPEG about `width` pixels wide into `outFile`; false when it cannot. */
-export async function miniaturaPdf(file: string, outFile: string, width = 480): Promise<boolean> {
+/**
+ * Renders page 1 as a PNG `width` pixels wide into `outFile` (lossless: the thumbnails are encoded
+ * from it once, by sharp); false when it cannot.
+ */
+export async function renderPrimeraPagina(file: string, outFile: string, width: number): Promise<boolean> {
   const prefix = `${outFile}.render`;
   try {
-    const args = [
-      '-f',
-      '1',
-      '-l',
-      '1',
-      '-singlefile',
-      '-jpeg',
-      '-jpegopt',
-      'quality=80',
-      '-scale-to-x',
-      String(width),
-      '-scale-to-y',
-      '-1',
-    ];
+    const args = ['-f', '1', '-l', '1', '-singlefile', '-png', '-scale-to-x', String(width), '-scale-to-y', '-1'];
     await ejecutar('pdftoppm', [...args, file, prefix], { timeoutMs: 30_000 });
-    await rename(`${prefix}.jpg`, outFile);
+    await rename(`${prefix}.png`, outFile);
     return true;
   } catch {
-    await rm(`${prefix}.jpg`, { force: true });
+    await rm(`${prefix}.png`, { force: true });
     return false;
   }
 }

@@ -1,13 +1,13 @@
 /**
  * Video with ffmpeg (the system binary, FFMPEG_PATH): probing an upload, and HLS VOD for slow
- * connections — H.264/AAC, a keyframe every 2 s, 6 s segments, and a ladder capped at the source's
- * height with a low rung first (about 416x234 near 200 kbps) so a teacher on mobile data starts
- * playing at once, then 360p and 720p.
+ * connections — H.264/AAC, a keyframe every 2 s, a first segment of 2 s then 6 s segments, and a
+ * ladder capped at the source's height with a low rung first (about 416x234 near 200 kbps) so a
+ * teacher on mobile data starts playing at once, then 360p and 720p.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ajustarListas, cuadrosPorSegundo } from './hls.server.ts';
+import { agruparSegmentos, ajustarListas, cuadrosPorSegundo } from './hls.server.ts';
 import { ejecutar } from './proceso.server.ts';
 
 export interface VideoInfo {
@@ -54,6 +54,10 @@ export interface Rung {
   videoKbps: number;
   audioKbps: number;
 }
+
+/** Keyframes every 2 s (0011), the first segment one keyframe interval, the others 6 s. */
+const CLAVE_S = 2;
+const SEGMENTO_S = 6;
 
 const LADDER: Rung[] = [
   { name: '234p', height: 234, videoKbps: 200, audioKbps: 48 },
@@ -117,7 +121,7 @@ export async function transcodificarHls(
   const rungs = escalera(info.height);
   const work = intento(outDir);
   await mkdir(work, { recursive: true });
-  const gop = Math.round(info.fps * 2);
+  const gop = Math.round(info.fps * CLAVE_S);
   const split = rungs.length > 1 ? `[0:v]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join('')};` : '[0:v]null[s0];';
   const scales = rungs.map((r, i) => `[s${i}]scale=-2:${r.height}[v${i}]`).join(';');
   const args = ['-hide_banner', '-nostdin', '-y', '-i', input, '-filter_complex', split + scales];
@@ -150,17 +154,19 @@ export async function transcodificarHls(
     '-sc_threshold',
     '0',
     '-force_key_frames',
-    'expr:gte(t,n_forced*2)',
+    `expr:gte(t,n_forced*${CLAVE_S})`,
+    // ffmpeg cuts a piece at every keyframe; agruparSegmentos joins them into the segments, so the
+    // first one (what a player needs before its first frame) is 2 s, not 6.
     '-f',
     'hls',
     '-hls_time',
-    '6',
+    String(CLAVE_S),
     '-hls_playlist_type',
     'vod',
     '-hls_flags',
     'independent_segments',
     '-hls_segment_filename',
-    path.join(work, '%v_%03d.ts'),
+    path.join(work, '%v_pieza%03d.ts'),
     '-master_pl_name',
     'manifest.m3u8',
     '-var_stream_map',
@@ -170,6 +176,7 @@ export async function transcodificarHls(
   try {
     // Allow roughly real time on a slow machine, plus a margin.
     await ejecutar(ffmpeg, args, { timeoutMs: Math.max(120_000, info.duration * 6_000), ...ejecucion });
+    await agruparSegmentos(work, 'manifest.m3u8', SEGMENTO_S);
     await ajustarListas(work, 'manifest.m3u8', ffprobeOf(ffmpeg), ejecucion.signal);
     await ponerEnSuLugar(work, outDir);
   } catch (error) {

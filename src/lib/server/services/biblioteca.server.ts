@@ -19,7 +19,8 @@ import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
-import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
+import { miniaturasPdf } from '../media/miniaturas.server.ts';
+import { contarPaginas } from '../media/pdf.server.ts';
 import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
@@ -108,6 +109,16 @@ export function createBibliotecaService(ctx: ServiceContext) {
         },
       ];
     });
+  }
+
+  /** A PDF's first page as the thumbnails; without them the pages show the type's picture, so the upload stands. */
+  async function miniaturas(id: number, pdf: string, jpg: string) {
+    try {
+      if (!(await miniaturasPdf(pdf, jpg)))
+        ctx.log.warn('material thumbnails not made: poppler could not render page 1', { materialId: id });
+    } catch (error) {
+      ctx.log.warn('material thumbnails failed', { materialId: id, error });
+    }
   }
 
   async function fila(id: number) {
@@ -231,7 +242,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
       const keys = claves(id, extension);
       try {
         await storage.adopt(keys.archivo, archivo.tmpPath);
-        if (familia === 'pdf') await miniaturaPdf(storage.path(keys.archivo), storage.path(keys.miniatura));
+        if (familia === 'pdf') await miniaturas(id, storage.path(keys.archivo), storage.path(keys.miniatura));
         await db.update(materiales).set({ archivo: keys.archivo }).where(eq(materiales.id, id));
       } catch (error) {
         await db.delete(materiales).where(eq(materiales.id, id));

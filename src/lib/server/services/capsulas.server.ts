@@ -7,11 +7,13 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import { ApiError } from '../api/errors.server.ts';
+import { cacheDeLecturas } from '../db/cache.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
-import { areas, capsulas, metodologias, niveles, usuarios } from '../db/schema.server.ts';
+import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
+import { claveVariante, hacerVariantes } from '../media/miniaturas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { limpiarIntentos, poster, probarVideo, transcodificarHls } from '../media/video.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
@@ -47,6 +49,24 @@ export function createCapsulasService(ctx: ServiceContext) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
   const ffmpeg = ctx.config.FFMPEG_PATH;
+  /**
+   * Pages of the list, by their filters: every signed-in page view and list call asked the same
+   * five queries. Read again after any write to what a card shows (db/cache.server.ts), so a new
+   * capsule, a like or a comment shows at once; another server's change within 2 s.
+   */
+  const paginas = cacheDeLecturas<Esquema<'CapsulaLista'>>(db, {
+    tablas: [capsulas, comentarios, likesCapsulas, usuarios, areas, niveles, metodologias],
+    segundos: 2,
+    max: 500,
+    now: ctx.now,
+  });
+  /** Each author's capsules in processing, which /capsulas/ shows them on every visit. */
+  const enProceso = cacheDeLecturas<Esquema<'CapsulasProcesando'>>(db, {
+    tablas: [capsulas, comentarios, likesCapsulas, usuarios, areas, niveles, metodologias],
+    segundos: 2,
+    max: 5_000,
+    now: ctx.now,
+  });
 
   async function componer(ids: number[]): Promise<Capsula[]> {
     if (ids.length === 0) return [];
@@ -92,6 +112,18 @@ export function createCapsulasService(ctx: ServiceContext) {
     });
   }
 
+  async function leerPagina(f: FiltrosCapsulas): Promise<Esquema<'CapsulaLista'>> {
+    const where = and(
+      eq(capsulas.estado, 'listo'),
+      coincideTexto([capsulas.titulo, capsulas.descripcion], f.titulo),
+      f.area ? eq(capsulas.id_area, f.area) : undefined,
+      f.metodologia ? eq(capsulas.id_metodologia, f.metodologia) : undefined,
+      f.nivel ? eq(capsulas.codigo_nivel, f.nivel) : undefined,
+    );
+    const { ids, num_pages, num_results } = await paginaDeIds(db, capsulas, where, f);
+    return { capsula: await componer(ids), num_pages, num_results };
+  }
+
   /** The row, if this person may see it: a capsule not ready yet is its author's and admins' only. */
   async function visible(id: number, actor: Actor) {
     const [row] = await db
@@ -117,6 +149,15 @@ export function createCapsulasService(ctx: ServiceContext) {
     if (first) throw new ApiError(400, first, { errors });
   }
 
+  /** The cards' sizes of the poster; without them the cards show the poster itself, so the capsule stands. */
+  async function variantesPoster(id: number, jpg: string) {
+    try {
+      await hacerVariantes(jpg, (ancho) => claveVariante(jpg, ancho), 'centre');
+    } catch (error) {
+      ctx.log.warn('capsule poster variants failed', { capsulaId: id, error });
+    }
+  }
+
   /**
    * Each attempt first removes what an earlier one left (a dead worker's half-made ladder), then
    * writes into its own folder; ffmpeg stops when the job's signal aborts (released or taken over).
@@ -135,6 +176,7 @@ export function createCapsulasService(ctx: ServiceContext) {
       if (!info) throw new Error('ffprobe found no video stream');
       await transcodificarHls(input, storage.path(keys.hls), info, ffmpeg, ejecucion);
       await poster(input, storage.path(keys.poster), info, ffmpeg, ejecucion);
+      await variantesPoster(id, storage.path(keys.poster));
       const updated = await db
         .update(capsulas)
         .set({ estado: 'listo', mensaje_error: null, duracion: info.duration })
@@ -155,27 +197,22 @@ export function createCapsulasService(ctx: ServiceContext) {
   return {
     recursos,
 
-    async listar(f: FiltrosCapsulas): Promise<Esquema<'CapsulaLista'>> {
-      const where = and(
-        eq(capsulas.estado, 'listo'),
-        coincideTexto([capsulas.titulo, capsulas.descripcion], f.titulo),
-        f.area ? eq(capsulas.id_area, f.area) : undefined,
-        f.metodologia ? eq(capsulas.id_metodologia, f.metodologia) : undefined,
-        f.nivel ? eq(capsulas.codigo_nivel, f.nivel) : undefined,
-      );
-      const { ids, num_pages, num_results } = await paginaDeIds(db, capsulas, where, f);
-      return { capsula: await componer(ids), num_pages, num_results };
+    listar(f: FiltrosCapsulas): Promise<Esquema<'CapsulaLista'>> {
+      const clave = JSON.stringify([f.titulo, f.area, f.metodologia, f.nivel, f.pagina, f.tamano_pagina, f.order]);
+      return paginas.leer(clave, () => leerPagina(f));
     },
 
     /** The author's capsules still processing or failed (admins may ask for anyone's). */
     async procesando(actor: Actor, idUsuario = actor.id): Promise<Esquema<'CapsulasProcesando'>> {
       exigirAutorOAdmin(actor, idUsuario);
-      const rows = await db
-        .select({ id: capsulas.id })
-        .from(capsulas)
-        .where(and(eq(capsulas.id_usuario, idUsuario), inArray(capsulas.estado, ['procesando', 'error'])))
-        .orderBy(desc(capsulas.fecha_creacion));
-      return { capsulas: await componer(rows.map((r) => r.id)) };
+      return enProceso.leer(String(idUsuario), async () => {
+        const rows = await db
+          .select({ id: capsulas.id })
+          .from(capsulas)
+          .where(and(eq(capsulas.id_usuario, idUsuario), inArray(capsulas.estado, ['procesando', 'error'])))
+          .orderBy(desc(capsulas.fecha_creacion));
+        return { capsulas: await componer(rows.map((r) => r.id)) };
+      });
     },
 
     async obtener(id: number, actor: Actor, contarVisita = true): Promise<Capsula> {

@@ -10,7 +10,8 @@ import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
-import { contarPaginas, miniaturaPdf } from '../media/pdf.server.ts';
+import { miniaturasPdf } from '../media/miniaturas.server.ts';
+import { contarPaginas } from '../media/pdf.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
@@ -72,6 +73,15 @@ export function createManualesService(ctx: ServiceContext) {
         },
       ];
     });
+  }
+
+  /** The first page as the thumbnails; without them the pages show a placeholder, so the upload stands. */
+  async function miniaturas(id: number, pdf: string, jpg: string) {
+    try {
+      if (!(await miniaturasPdf(pdf, jpg))) ctx.log.warn('manual thumbnails not made: poppler could not render page 1', { manualId: id });
+    } catch (error) {
+      ctx.log.warn('manual thumbnails failed', { manualId: id, error });
+    }
   }
 
   async function fila(id: number) {
@@ -137,7 +147,7 @@ export function createManualesService(ctx: ServiceContext) {
       const keys = clave(row.id);
       try {
         await storage.adopt(keys.archivo, archivo.tmpPath);
-        await miniaturaPdf(storage.path(keys.archivo), storage.path(keys.miniatura));
+        await miniaturas(row.id, storage.path(keys.archivo), storage.path(keys.miniatura));
         await db.update(manuales).set({ archivo: keys.archivo }).where(eq(manuales.id, row.id));
       } catch (error) {
         await db.delete(manuales).where(eq(manuales.id, row.id));
