@@ -1,14 +1,27 @@
 /**
- * `npm run bench` (after `npm run build`): figures, not a test. Starts the built server on a fresh
- * PGlite data directory, seeds ~100 teacher accounts through the admin API, then measures over
- * real HTTP on loopback: sign-in latency, two list queries, list throughput with 8 concurrent
- * clients, the time from spawn to healthy and the server's memory. Fails only if something crashes.
+ * `npm run bench` (after `npm run build`): figures, not a test. Fails only if something crashes.
+ * Starts the built server on a fresh PGlite data directory and runs each section against it
+ * (a section may start servers of its own):
+ *
+ * - `api`: seeds ~100 teacher accounts through the admin API, then measures over real HTTP on
+ *   loopback: sign-in latency, two list queries, list throughput with 8 concurrent clients, the
+ *   time from spawn to healthy and the server's memory, with a 1 GiB upload;
+ * - `servidor`: issue 15 item 4, a static page, a signed-in page and a list call at 20 connections,
+ *   on PGlite and on PostgreSQL (BENCH_DATABASE_URL; scripts/lib/bench-servidor.ts);
+ * - `memoria`: issue 15 item 5, RSS over a mixed load of BENCH_MEMORIA_MINUTOS (default 10) minutes.
+ *
+ * `npm run bench -- servidor memoria` runs only the sections named.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { type ApiClient, apiClient, signIn } from '../tests/support/client.ts';
+import { type ApiClient, apiClient, type Session, signIn } from '../tests/support/client.ts';
+import type { RunningServer } from '../tests/support/server.ts';
 import { ADMIN } from '../tests/support/server.ts';
 import { requireBuild, withServer } from './lib/api.ts';
+import { benchListas } from './lib/bench-listas.ts';
+import { benchReproductor, describirReproductor, subirCapsula } from './lib/bench-reproductor.ts';
+import { benchMemoria, benchServidor, minutosMemoria } from './lib/bench-servidor.ts';
+import { docenteActivo, SAMPLE_TEACHER } from './lib/muestras.ts';
 import { type Summary, summarize } from './lib/stats.ts';
 import { formatTable } from './lib/table.ts';
 
@@ -173,73 +186,122 @@ async function uploadMemory(url: string, access: string, pid: number | undefined
   return { status: response.status, seconds: (performance.now() - start) / 1000, baseline, peak, rise: peak - baseline };
 }
 
+/** What every section gets: the shared server (fresh PGlite) and the admin's session on it. */
+interface Contexto {
+  server: RunningServer;
+  admin: Session;
+  startupMs: number;
+}
+
+interface Seccion {
+  nombre: string;
+  correr(ctx: Contexto): Promise<unknown>;
+}
+
+/** The sections in the order they run; a new measure is a new entry here (its code in scripts/lib/). */
+const SECCIONES: Seccion[] = [
+  { nombre: 'api', correr: seccionApi },
+  { nombre: 'reproductor', correr: seccionReproductor },
+  // A fresh sign-in: the sections before may outlast the 15-minute access token.
+  { nombre: 'listas', correr: async ({ server }) => benchListas(server.url, await signIn(server.url, ADMIN)) },
+  { nombre: 'servidor', correr: ({ server, admin }) => benchServidor(server.url, admin) },
+  { nombre: 'memoria', correr: () => benchMemoria(minutosMemoria()) },
+];
+
+/**
+ * The capsule page as a teacher sees it (an admin or the author would also load the delete
+ * button's island): a 60-second capsule uploaded and transcoded, then measured in Chromium.
+ */
+async function seccionReproductor({ server }: Contexto): Promise<void> {
+  const admin = await signIn(server.url, ADMIN);
+  process.stdout.write('Uploading a 60 s capsule and waiting for its HLS renditions…\n');
+  const id = await subirCapsula(server.url, admin, 60);
+  await docenteActivo(server.url, server.dataDir, apiClient(server.url, admin.access));
+  const docente = await signIn(server.url, SAMPLE_TEACHER);
+  const cifras = await benchReproductor(server.url, `${server.url}/capsulas/${id}`, docente);
+  process.stdout.write(`${describirReproductor(cifras)}\n`);
+}
+
+async function seccionApi({ server, admin, startupMs }: Contexto): Promise<void> {
+  const runStart = performance.now();
+  const url = server.url;
+  const api = apiClient(url, admin.access);
+  process.stdout.write(`Seeding ${TEACHERS} teacher accounts through POST /api/admin/usuarios/…\n`);
+  const seed = await seedTeachers(api);
+
+  process.stdout.write('Measuring…\n');
+  const anonymous = apiClient(url);
+  const login = () => anonymous.POST('/auth/login/', { body: ADMIN });
+  await repeat(LOGIN_WARMUP, login);
+  const loginSamples = await repeat(LOGIN_RUNS, login);
+
+  const unidad = await findUnidad(api);
+  const oas = () => api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad.id } } });
+  const colegios = () => api.GET('/api/colegios/');
+  await repeat(LIST_WARMUP, oas);
+  await repeat(LIST_WARMUP, colegios);
+  const oasSamples = await repeat(LIST_RUNS, oas);
+  const colegiosSamples = await repeat(LIST_RUNS, colegios);
+  const { data: listaColegios } = await colegios();
+  const load = await throughput(oas);
+  process.stdout.write("Uploading 1 GiB as a capsule video while sampling the server's memory…\n");
+  const upload = await uploadMemory(url, admin.access, server.process.pid);
+  const runSeconds = (performance.now() - runStart) / 1000;
+
+  const row = (what: string, s: Summary, note: string) => [what, String(s.count), ms(s.p50), ms(s.p95), ms(s.max), note];
+  const oasPath = `GET /api/curriculum_escolar/oas/?unidad=${unidad.id}`;
+  const latency = formatTable(
+    ['measure', 'n', 'p50 ms', 'p95 ms', 'max ms', 'note'],
+    [
+      row('POST /auth/login/ (admin)', summarize(loginSamples), `sequential, after ${LOGIN_WARMUP} warm-up calls; argon2id`),
+      row(oasPath, summarize(oasSamples), `sequential, Bearer; ${unidad.oas} OAs (${unidad.nombre.slice(0, 40)})`),
+      row('GET /api/colegios/', summarize(colegiosSamples), `sequential, Bearer; ${listaColegios?.length ?? 0} schools`),
+      row(`${oasPath}, ${CLIENTS} clients`, load.latency, `${THROUGHPUT_MS / 1000} s: ${load.rps.toFixed(0)} req/s, ${load.failed} failed`),
+      row(
+        'POST /api/admin/usuarios/ (seeding)',
+        seed.perCall,
+        `${seed.created} accounts, ${SEED_CONCURRENCY} at a time, ${(seed.ms / 1000).toFixed(1)} s`,
+      ),
+    ],
+    ['left', 'right', 'right', 'right', 'right', 'left'],
+  );
+  const serverTable = formatTable(
+    ['server', 'value'],
+    [
+      ['spawn to healthy (fresh data dir: migrate + seed)', `${startupMs.toFixed(0)} ms (startServer polls /healthz every 200 ms)`],
+      [`throughput, ${CLIENTS} concurrent clients`, `${load.rps.toFixed(0)} req/s (${load.ok} ok, ${load.failed} failed)`],
+      [
+        '1 GiB capsule upload: RSS rise over idle',
+        `${upload.rise.toFixed(1)} MB (idle ${upload.baseline.toFixed(0)} MB, peak ${upload.peak.toFixed(0)} MB; target ≤ 64 MB; ${upload.seconds.toFixed(1)} s, answered ${upload.status})`,
+      ],
+      ['RSS after the section (VmRSS)', mb(memoryMb(server.process.pid, 'VmRSS'))],
+      ['peak RSS (VmHWM)', mb(memoryMb(server.process.pid, 'VmHWM'))],
+      ['section time', `${runSeconds.toFixed(1)} s`],
+    ],
+    ['left', 'left'],
+  );
+  process.stdout.write(`\n${latency}\n\n${serverTable}\n\n`);
+}
+
 async function main(): Promise<void> {
   requireBuild();
+  const pedidas = process.argv.slice(2);
+  const desconocidas = pedidas.filter((n) => !SECCIONES.some((s) => s.nombre === n));
+  if (desconocidas.length > 0) {
+    throw new Error(`Unknown section(s) ${desconocidas.join(', ')}; the sections are ${SECCIONES.map((s) => s.nombre).join(', ')}.`);
+  }
+  const secciones = pedidas.length > 0 ? SECCIONES.filter((s) => pedidas.includes(s.nombre)) : SECCIONES;
   const runStart = performance.now();
   process.stdout.write('Starting the built server on a fresh PGlite data directory…\n');
   await withServer('ed-bench-', async (server, startupMs) => {
-    const url = server.url;
-    const admin = await signIn(url, ADMIN);
-    const api = apiClient(url, admin.access);
-    process.stdout.write(`Seeding ${TEACHERS} teacher accounts through POST /api/admin/usuarios/…\n`);
-    const seed = await seedTeachers(api);
-
-    process.stdout.write('Measuring…\n');
-    const anonymous = apiClient(url);
-    const login = () => anonymous.POST('/auth/login/', { body: ADMIN });
-    await repeat(LOGIN_WARMUP, login);
-    const loginSamples = await repeat(LOGIN_RUNS, login);
-
-    const unidad = await findUnidad(api);
-    const oas = () => api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad.id } } });
-    const colegios = () => api.GET('/api/colegios/');
-    await repeat(LIST_WARMUP, oas);
-    await repeat(LIST_WARMUP, colegios);
-    const oasSamples = await repeat(LIST_RUNS, oas);
-    const colegiosSamples = await repeat(LIST_RUNS, colegios);
-    const { data: listaColegios } = await colegios();
-    const load = await throughput(oas);
-    process.stdout.write("Uploading 1 GiB as a capsule video while sampling the server's memory…\n");
-    const upload = await uploadMemory(url, admin.access, server.process.pid);
-    const runSeconds = (performance.now() - runStart) / 1000;
-
-    const row = (what: string, s: Summary, note: string) => [what, String(s.count), ms(s.p50), ms(s.p95), ms(s.max), note];
-    const oasPath = `GET /api/curriculum_escolar/oas/?unidad=${unidad.id}`;
-    const latency = formatTable(
-      ['measure', 'n', 'p50 ms', 'p95 ms', 'max ms', 'note'],
-      [
-        row('POST /auth/login/ (admin)', summarize(loginSamples), `sequential, after ${LOGIN_WARMUP} warm-up calls; argon2id`),
-        row(oasPath, summarize(oasSamples), `sequential, Bearer; ${unidad.oas} OAs (${unidad.nombre.slice(0, 40)})`),
-        row('GET /api/colegios/', summarize(colegiosSamples), `sequential, Bearer; ${listaColegios?.length ?? 0} schools`),
-        row(
-          `${oasPath}, ${CLIENTS} clients`,
-          load.latency,
-          `${THROUGHPUT_MS / 1000} s: ${load.rps.toFixed(0)} req/s, ${load.failed} failed`,
-        ),
-        row(
-          'POST /api/admin/usuarios/ (seeding)',
-          seed.perCall,
-          `${seed.created} accounts, ${SEED_CONCURRENCY} at a time, ${(seed.ms / 1000).toFixed(1)} s`,
-        ),
-      ],
-      ['left', 'right', 'right', 'right', 'right', 'left'],
+    const admin = await signIn(server.url, ADMIN);
+    for (const seccion of secciones) {
+      process.stdout.write(`\n── ${seccion.nombre} ──\n`);
+      await seccion.correr({ server, admin, startupMs });
+    }
+    process.stdout.write(
+      `\nNode ${process.version}, loopback HTTP, shared server pid ${server.process.pid}; whole run ${((performance.now() - runStart) / 1000).toFixed(1)} s.\n`,
     );
-    const serverTable = formatTable(
-      ['server', 'value'],
-      [
-        ['spawn to healthy (fresh data dir: migrate + seed)', `${startupMs.toFixed(0)} ms (startServer polls /healthz every 200 ms)`],
-        [`throughput, ${CLIENTS} concurrent clients`, `${load.rps.toFixed(0)} req/s (${load.ok} ok, ${load.failed} failed)`],
-        [
-          '1 GiB capsule upload: RSS rise over idle',
-          `${upload.rise.toFixed(1)} MB (idle ${upload.baseline.toFixed(0)} MB, peak ${upload.peak.toFixed(0)} MB; target ≤ 64 MB; ${upload.seconds.toFixed(1)} s, answered ${upload.status})`,
-        ],
-        ['RSS after the run (VmRSS)', mb(memoryMb(server.process.pid, 'VmRSS'))],
-        ['peak RSS (VmHWM)', mb(memoryMb(server.process.pid, 'VmHWM'))],
-        ['whole run', `${runSeconds.toFixed(1)} s`],
-      ],
-      ['left', 'left'],
-    );
-    process.stdout.write(`\n${latency}\n\n${serverTable}\n\nNode ${process.version}, loopback HTTP, server pid ${server.process.pid}.\n`);
   });
 }
 

@@ -38,13 +38,18 @@ export function listFiles(dir: string): string[] {
 }
 
 /**
- * Runs `work` against the built server started on a fresh, empty data directory; stops the server
- * and removes the directory afterwards, also when `work` throws or the run is interrupted.
+ * Runs `work` against the built server started on a fresh, empty data directory (and `env`, e.g. a
+ * DATABASE_URL); stops the server and removes the directory afterwards, also when `work` throws or
+ * the run is interrupted.
  */
-export async function withServer<T>(prefix: string, work: (server: RunningServer, startupMs: number) => Promise<T>): Promise<T> {
+export async function withServer<T>(
+  prefix: string,
+  work: (server: RunningServer, startupMs: number) => Promise<T>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<T> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
   const started = performance.now();
-  const starting = startServer({ dataDir });
+  const starting = startServer({ dataDir, env });
   const cleanup = async () => {
     const server = await starting.catch(() => undefined);
     await server?.stop();
