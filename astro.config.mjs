@@ -24,6 +24,17 @@ const islandStyleInStylesheet = {
   },
 };
 
+// `client:reproduccion`: hydrate once the capsule player shows its first frame (see the entrypoint).
+/** @type {import('astro').AstroIntegration} */
+const hidratarTrasReproduccion = {
+  name: 'directiva-reproduccion',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) => {
+      addClientDirective({ name: 'reproduccion', entrypoint: './src/islands/capsulas/directiva-reproduccion.ts' });
+    },
+  },
+};
+
 export default defineConfig({
   output: 'static',
   // No global body cap: uploads have their own limits per kind (MAX_VIDEO_MB...) and every other
@@ -31,7 +42,7 @@ export default defineConfig({
   // each prerendered page's policy goes to dist/_headers.json and out as a real header from
   // src/lib/server/http/static.server.ts, not as a <meta>, which cannot say frame-ancestors.
   adapter: node({ mode: 'middleware', bodySizeLimit: 0, staticHeaders: true }),
-  integrations: [react()],
+  integrations: [react(), hidratarTrasReproduccion],
   trailingSlash: 'ignore',
   // No Markdown pages here; Shiki's highlighting would need inline styles the policy refuses.
   markdown: { syntaxHighlight: false },

@@ -17,7 +17,7 @@
  * with zlib level 9, so prerendered and on-request pages are measured the same way.
  */
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { type Session, signIn } from '../tests/support/client.ts';
 import { ADMIN, root } from '../tests/support/server.ts';
 import { listFiles, requireBuild, withServer } from './lib/api.ts';
@@ -29,9 +29,12 @@ import {
   extractPageAssets,
   findCssImports,
   findImports,
+  hasPlayer,
   kb,
   type PageRoute,
+  PLAYER_BUDGETS,
   pageRoute,
+  playerExcess,
   resolveReference,
   statusProblem,
   walkModuleGraph,
@@ -72,9 +75,15 @@ function gzipBytes(data: string | Buffer): number {
   return gzipSync(data, { level: 9 }).length;
 }
 
+/** As scripts/precompress.ts writes the .br files the server sends. */
+function brotliBytes(data: string | Buffer): number {
+  return brotliCompressSync(data, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+}
+
 interface Asset {
   text: string;
   gzip: number;
+  br: number;
 }
 
 /** Every asset fetched once per run (by path), whatever the number of pages that load it. */
@@ -86,7 +95,7 @@ function assetLoader(baseUrl: string, cookie: string) {
       pending = fetch(baseUrl + assetPath, { headers: { cookie } }).then(async (res) => {
         if (!res.ok) return null;
         const bytes = Buffer.from(await res.arrayBuffer());
-        return { text: bytes.toString('utf8'), gzip: gzipBytes(bytes) };
+        return { text: bytes.toString('utf8'), gzip: gzipBytes(bytes), br: brotliBytes(bytes) };
       });
       cache.set(assetPath, pending);
     }
@@ -102,6 +111,8 @@ interface Measured {
   js?: number;
   lazy?: number;
   islands?: number;
+  /** Pages with the capsule player: brotli bytes of the player's chunks and of every other script. */
+  player?: { player: number; rest: number };
   problems: string[];
   verdict?: BudgetVerdict;
   eagerFiles: [string, number][];
@@ -172,6 +183,16 @@ async function measurePage(
   row.lazy = sum(row.lazyFiles);
   row.islands = assets.islands;
   row.verdict = budgetVerdict({ html: row.html, css: row.css, js: row.js, lazy: row.lazy, islands: assets.islands > 0 });
+  if (hasPlayer(html)) {
+    // The player's loader imports its chunk at once (autoplay), so every lazy chunk of the page is
+    // loaded before any click: the player's budget holds them; the other budget holds the rest.
+    const brotli = async (paths: string[]) =>
+      (await Promise.all(paths.map(async (p) => (await load(p))?.br ?? 0))).reduce((a, b) => a + b, 0);
+    row.player = { player: await brotli(graph.lazy), rest: (await brotli(graph.eager)) + (inlineJs ? brotliBytes(inlineJs) : 0) };
+    if (row.lazyFiles.length === 0) row.problems.push('the capsule player loaded no chunk of its own');
+    const over = playerExcess(row.player);
+    if (over.length > 0) row.verdict = { ...row.verdict, ok: false, over: [...row.verdict.over, ...over] };
+  }
   return row;
 }
 
@@ -233,6 +254,14 @@ function report(rows: Measured[]): boolean {
     for (const [f, { size, pages }] of [...lazy].sort((a, b) => b[1].size - a[1].size)) {
       process.stdout.write(`  ${kb(size).padStart(6)} kB  ${f}  (reachable from ${pages} page${pages === 1 ? '' : 's'})\n`);
     }
+  }
+
+  for (const r of rows.filter((row) => row.player)) {
+    const { player, rest } = r.player ?? { player: 0, rest: 0 };
+    process.stdout.write(
+      `\nCapsule player on ${r.label} (brotli, before any click): player ${kb(player)} kB (budget ${kb(PLAYER_BUDGETS.player)}), ` +
+        `other JS ${kb(rest)} kB (budget ${kb(PLAYER_BUDGETS.rest)}).\n`,
+    );
   }
 
   const measured = rows.filter((r) => !r.skipped);

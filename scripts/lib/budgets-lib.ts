@@ -265,8 +265,22 @@ export interface PageSizes {
   islands: boolean;
 }
 
+/**
+ * Issue 15: a page with the capsule player (Reproductor.astro, `data-reproductor`), in brotli bytes
+ * as the server sends them, before any click: the player (hls.js, media-chrome, hls-video-element:
+ * the lazy chunks its loader imports at once) and every other script of the page (islands and
+ * React included).
+ */
+export const PLAYER_BUDGETS = {
+  player: 150 * KB,
+  rest: 90 * KB,
+} as const;
+
+/** Whether a page's HTML carries the capsule player. */
+export const hasPlayer = (html: string): boolean => /<[^>]+\sdata-reproductor[\s>=]/.test(html);
+
 export interface BudgetExcess {
-  what: 'HTML' | 'CSS' | 'JS';
+  what: 'HTML' | 'CSS' | 'JS' | 'player JS (br)' | 'other JS (br)';
   size: number;
   budget: number;
 }
@@ -287,6 +301,15 @@ export function budgetVerdict(sizes: PageSizes): BudgetVerdict {
   ];
   const over = checks.filter((c) => c.size > c.budget);
   return { ok: over.length === 0, jsBudget, over };
+}
+
+/** The player budgets a page with the capsule player exceeds (brotli bytes): none when it keeps them. */
+export function playerExcess(sizes: { player: number; rest: number }): BudgetExcess[] {
+  const checks: BudgetExcess[] = [
+    { what: 'player JS (br)', size: sizes.player, budget: PLAYER_BUDGETS.player },
+    { what: 'other JS (br)', size: sizes.rest, budget: PLAYER_BUDGETS.rest },
+  ];
+  return checks.filter((c) => c.size > c.budget);
 }
 
 /**

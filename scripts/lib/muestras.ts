@@ -23,7 +23,7 @@ export interface Muestras {
   capsulaId: number;
 }
 
-const SAMPLE_TEACHER = { email: 'docente.presupuestos@example.cl', password: 'Muestra2026' };
+export const SAMPLE_TEACHER = { email: 'docente.presupuestos@example.cl', password: 'Muestra2026' };
 /** A 1x1 PNG: the server crops any category image to 640x360. */
 const SAMPLE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const DESCRIPCION = 'Un texto de **muestra** con una lista:\n\n- uno\n- dos\n\ny un [enlace](https://example.cl).';
@@ -63,7 +63,7 @@ export async function crearMuestras(baseUrl: string, dataDir: string, session: S
 }
 
 /** Invites the sample teacher and activates the account with the mailed link, as a person would. */
-async function docenteActivo(baseUrl: string, dataDir: string, api: ApiClient): Promise<number> {
+export async function docenteActivo(baseUrl: string, dataDir: string, api: ApiClient): Promise<number> {
   const { usuario } = made(
     'teacher',
     await api.POST('/api/admin/usuarios/', {

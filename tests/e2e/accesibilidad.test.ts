@@ -1,13 +1,23 @@
-/** axe-core on every screen, at desktop width and at 375px: no serious or critical violation. */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/**
+ * Every screen, at desktop width and at 375px: axe-core finds no serious or critical violation;
+ * loading it moves nothing on screen (layout shifts without recent input add up to at most 0.02,
+ * issue 15's CLS) and asks for nothing that fails (no answer of 400 or more but those the screen
+ * is about, such as a 404 page or an expired token).
+ */
+import type { Browser, Page, Request, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { crearMuestras, type Muestras } from '../../scripts/lib/muestras.ts';
+import { signIn } from '../support/client.ts';
 import { ADMIN } from '../support/server.ts';
 import { ANCHOS, abrir, abrirComo, navegador, responder, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
+/** A capsule, a material, a manual, a conversation and a teacher, for the detail screens. */
+let muestras: Muestras;
 beforeAll(async () => {
   browser = await navegador();
-});
+  muestras = await crearMuestras(inject('baseUrl'), inject('dataDir'), await signIn(inject('baseUrl'), ADMIN));
+}, 240_000);
 afterAll(async () => {
   await browser?.close();
 });
@@ -16,11 +26,16 @@ const verificarToken = (u: URL) => /^\/api\/usuarios\/(activar-cuenta\/$|cambiar
 
 interface Pantalla {
   nombre: string;
-  ruta: string;
+  ruta: string | ((m: Muestras) => string);
   sesion?: boolean;
   /** Waits for the state to check, or brings the page to it. */
   preparar?: (page: Page) => Promise<void>;
+  /** The failing answers the screen is about (its own 404, a token that does not verify). */
+  fallaEsperada?: (u: URL) => boolean;
 }
+
+/** Issue 15: cumulative layout shift of a page's load. */
+const CLS_MAXIMO = 0.02;
 
 const listo = (texto: string) => async (page: Page) => {
   await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(texto);
@@ -39,10 +54,16 @@ const PANTALLAS: Pantalla[] = [
   },
   { nombre: 'reestablecer', ruta: '/reestablecer-contraseña/' },
   { nombre: 'ingresar/reestablecer', ruta: '/ingresar/reestablecer-contraseña/' },
-  { nombre: 'activar (token inválido)', ruta: '/activar-cuenta/no-sirve', preparar: listo('Token inválido o expirado') },
+  {
+    nombre: 'activar (token inválido)',
+    ruta: '/activar-cuenta/no-sirve',
+    preparar: listo('Token inválido o expirado'),
+    fallaEsperada: verificarToken,
+  },
   {
     nombre: 'activar (formulario)',
     ruta: '/activar-cuenta/token-de-prueba',
+    fallaEsperada: verificarToken,
     preparar: async (page) => {
       await page.route(verificarToken, responder(200, { email: 'nueva@colegio.cl' }));
       await page.reload();
@@ -52,23 +73,30 @@ const PANTALLAS: Pantalla[] = [
   {
     nombre: 'registrar (formulario)',
     ruta: '/registrar/?token=token-de-prueba',
+    fallaEsperada: verificarToken,
     preparar: async (page) => {
       await page.route(verificarToken, responder(200, { email: 'nueva@colegio.cl' }));
       await page.reload();
       await listo('Bienvenido a Entre Docentes')(page);
     },
   },
-  { nombre: 'cambiar (token inválido)', ruta: '/cambiar-contraseña/no-sirve', preparar: listo('Token inválido o expirado') },
+  {
+    nombre: 'cambiar (token inválido)',
+    ruta: '/cambiar-contraseña/no-sirve',
+    preparar: listo('Token inválido o expirado'),
+    fallaEsperada: verificarToken,
+  },
   {
     nombre: 'cambiar (formulario)',
     ruta: '/cambiar-contraseña/token-de-prueba',
+    fallaEsperada: verificarToken,
     preparar: async (page) => {
       await page.route(verificarToken, responder(200, { email: 'ana@colegio.cl' }));
       await page.reload();
       await listo('Crea una nueva contraseña')(page);
     },
   },
-  { nombre: '404', ruta: '/no-existe/' },
+  { nombre: '404', ruta: '/no-existe/', fallaEsperada: (u) => u.pathname === '/no-existe/' },
   { nombre: 'inicio', ruta: '/', sesion: true },
   {
     nombre: 'inicio con el menú abierto',
@@ -101,14 +129,79 @@ const PANTALLAS: Pantalla[] = [
     },
   },
   { nombre: '404 con sesión', ruta: '/capsulas/', sesion: true },
+  { nombre: 'lista de la biblioteca', ruta: '/biblioteca-docente/', sesion: true },
+  { nombre: 'lista de manuales', ruta: '/manuales/', sesion: true },
+  { nombre: 'cápsula', ruta: (m) => `/capsulas/${m.capsulaId}`, sesion: true },
+  { nombre: 'material', ruta: (m) => `/biblioteca-docente/${m.material.id}`, sesion: true },
+  { nombre: 'manual', ruta: (m) => `/manuales/${m.manualId}`, sesion: true },
+  { nombre: 'foro', ruta: '/foro/', sesion: true },
+  { nombre: 'categoría del foro', ruta: (m) => `/foro/categorias/${m.foro.categoriaId}`, sesion: true },
+  {
+    nombre: 'conversación del foro',
+    ruta: (m) => `/foro/categorias/${m.foro.categoriaId}/conversacion/${m.foro.conversacionId}`,
+    sesion: true,
+  },
+  { nombre: 'comunidad', ruta: '/comunidad/', sesion: true },
+  { nombre: 'contactar a un colega', ruta: (m) => `/comunidad/${m.teacherId}/contactar`, sesion: true },
+  { nombre: 'mi perfil', ruta: '/perfil/', sesion: true },
+  { nombre: 'perfil de un colega', ruta: (m) => `/perfil/${m.teacherId}`, sesion: true },
+  { nombre: 'editar mi perfil', ruta: '/perfil/editar', sesion: true },
+  { nombre: 'mis publicaciones', ruta: '/perfil/editar?pestana=publicaciones', sesion: true },
+  { nombre: 'subir una cápsula', ruta: '/capsulas/subir', sesion: true },
+  { nombre: 'subir un material', ruta: '/biblioteca-docente/subir', sesion: true },
 ];
 
-describe.each(ANCHOS)('accessibility (%s)', (_ancho, viewport) => {
-  it.each(PANTALLAS.map((p) => [p.nombre, p] as const))('%s has no serious or critical violation', async (_nombre, pantalla) => {
-    const page = pantalla.sesion ? await abrirComo(browser, ADMIN, viewport) : await abrir(browser, viewport);
-    await page.goto(pantalla.ruta);
-    await page.waitForLoadState('networkidle');
-    await pantalla.preparar?.(page);
-    expect(await violacionesGraves(page)).toEqual([]);
+/** Records the layout shifts no input caused, from the first paint on. */
+async function vigilarDesplazamientos(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const desplazamientos: string[] = [];
+    Reflect.set(window, '__desplazamientos', desplazamientos);
+    new PerformanceObserver((lista) => {
+      for (const e of lista.getEntries()) {
+        if (Reflect.get(e, 'hadRecentInput')) continue;
+        const fuentes: { node?: Node | null }[] = Reflect.get(e, 'sources') ?? [];
+        const nodos = fuentes.map((f) =>
+          f.node instanceof Element ? `${f.node.localName}.${f.node.className}` : String(f.node?.nodeName),
+        );
+        desplazamientos.push(`${Reflect.get(e, 'value')} ${nodos.join(' ')}`);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
   });
+}
+
+/** The shifts recorded so far, as «value nodes», and their sum. */
+async function desplazamientos(page: Page): Promise<{ total: number; detalle: string[] }> {
+  const detalle: string[] = await page.evaluate(() => Reflect.get(window, '__desplazamientos') ?? []);
+  return { total: detalle.reduce((suma, d) => suma + Number(d.split(' ')[0]), 0), detalle };
+}
+
+describe.each(ANCHOS)('accessibility (%s)', (_ancho, viewport) => {
+  it.each(PANTALLAS.map((p) => [p.nombre, p] as const))(
+    '%s loads without shifts or failed requests and has no serious or critical violation',
+    async (_nombre, pantalla) => {
+      const page = pantalla.sesion ? await abrirComo(browser, ADMIN, viewport) : await abrir(browser, viewport);
+      await vigilarDesplazamientos(page);
+      const fallidas: string[] = [];
+      const anotar = (status: number, metodo: string, direccion: string) => {
+        if (status >= 400 && !pantalla.fallaEsperada?.(new URL(direccion))) fallidas.push(`${status} ${metodo} ${direccion}`);
+      };
+      const respuesta = (r: Response) => anotar(r.status(), r.request().method(), r.url());
+      // A request cut short because the page went elsewhere could still have succeeded: not counted.
+      const cortada = (r: Request) => {
+        if (r.failure()?.errorText !== 'net::ERR_ABORTED') fallidas.push(`${r.failure()?.errorText} ${r.method()} ${r.url()}`);
+      };
+      page.on('response', respuesta);
+      page.on('requestfailed', cortada);
+      await page.goto(typeof pantalla.ruta === 'string' ? pantalla.ruta : pantalla.ruta(muestras));
+      await page.waitForLoadState('networkidle');
+      // The visit as a person makes it: what preparar does (fake answers, clicks) is not measured.
+      page.off('response', respuesta);
+      page.off('requestfailed', cortada);
+      expect(fallidas, 'peticiones que fallaron al cargar la pantalla').toEqual([]);
+      const { total, detalle } = await desplazamientos(page);
+      expect(total, `desplazamientos al cargar: ${detalle.join('; ')}`).toBeLessThanOrEqual(CLS_MAXIMO);
+      await pantalla.preparar?.(page);
+      expect(await violacionesGraves(page)).toEqual([]);
+    },
+  );
 });

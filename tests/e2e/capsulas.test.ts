@@ -4,13 +4,15 @@
  * then plays it, likes it, comments and replies, downloads, edits and deletes it; a refused upload
  * keeps the form and shows the server's messages. A teacher only watches; the list keeps its
  * filters in the URL; a missing capsule says so; axe finds nothing serious on the list and the
- * detail at both widths.
+ * detail at both widths. Issue 15: the like button is a form that works before its island is live
+ * (and without JavaScript); Save-Data and a slow connection mean no autoplay and no segment before
+ * play; the player keeps at most 15 s buffered ahead.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, it as base, beforeAll, describe, expect, vi } from 'vitest';
+import { afterAll, it as base, beforeAll, describe, expect, inject, vi } from 'vitest';
 import { multipart } from '../support/form.ts';
 import { video } from '../support/video.ts';
 import {
@@ -22,6 +24,7 @@ import {
   docenteActivo,
   hidratada,
   ingresar,
+  ingresarPorApi,
   mensajeDe,
   navegador,
   responder,
@@ -39,8 +42,8 @@ let docente: string;
 // ffmpeg and the HLS job share the machine's two cores with the browser: processing takes a while.
 const PROCESO_MS = 120_000;
 
-/** Uploads a capsule as the admin's form would and waits until its video is ready. */
-async function capsulaPorApi(titulo: string): Promise<{ id: number; titulo: string; area: number }> {
+/** Uploads a capsule (a `segundos`-long video) as the admin's form would and waits until its video is ready. */
+async function capsulaPorApi(titulo: string, segundos = 2): Promise<{ id: number; titulo: string; area: number }> {
   const { api } = await apiComo();
   const [{ data: areas = [] }, { data: metodologias = [] }, { data: niveles = [] }] = await Promise.all([
     api.GET('/api/curriculum_escolar/areas/'),
@@ -60,7 +63,7 @@ async function capsulaPorApi(titulo: string): Promise<{ id: number; titulo: stri
       extension: 'mp4',
       archivo: 'fracciones.mp4',
     },
-    bodySerializer: multipart({ data: video({ seconds: 2 }), name: 'fracciones.mp4', type: 'video/mp4' }),
+    bodySerializer: multipart({ data: video({ seconds: segundos }), name: 'fracciones.mp4', type: 'video/mp4' }),
   });
   expect(response.status).toBe(201);
   const id = creada?.id ?? 0;
@@ -90,11 +93,20 @@ afterAll(async () => {
  * axe tests only read. Made once for the file, by the first test that asks for it (the wait for
  * its video is long); a test that does not ask never waits for it.
  */
-const it = base.extend<{ publicada: { id: number; titulo: string; area: number } }>({
+type Publicada = { id: number; titulo: string; area: number };
+const it = base.extend<{ publicada: Publicada; larga: Publicada }>({
   publicada: [
     // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture needs from this pattern.
     async ({}, use) => {
       await use(await capsulaPorApi(`Fracciones equivalentes con material concreto y recta numérica en cuarto básico ${Date.now()}`));
+    },
+    { scope: 'file' },
+  ],
+  /** A 40-second capsule: long enough for the player to have more than 15 s it could buffer. */
+  larga: [
+    // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture needs from this pattern.
+    async ({}, use) => {
+      await use(await capsulaPorApi(`Una clase larga para medir el búfer ${Date.now()}`, 40));
     },
     { scope: 'file' },
   ],
@@ -382,4 +394,178 @@ describe('accessibility', () => {
       CON_PUBLICADA,
     );
   }
+});
+
+/** The capsule's likes as the API gives them: how many, and whether the user is among them. */
+async function likesApi(id: number, usuario: number): Promise<[string, string]> {
+  const { api } = await apiComo();
+  const { data } = await api.GET('/api/capsulas/{id}/', { params: { path: { id } } });
+  const likes = data?.likes ?? [];
+  return [String(likes.length), String(likes.some((l) => l.id === usuario))];
+}
+
+/**
+ * Every request for a video segment the page makes, as it makes it: all of them, or (`delReproductor`)
+ * only hls.js's own, leaving out the page's <link rel=preload>.
+ */
+function segmentosPedidos(page: Page, delReproductor = false): string[] {
+  const pedidos: string[] = [];
+  page.on('request', (r) => {
+    const propio = r.resourceType() === 'xhr' || r.resourceType() === 'fetch';
+    if (new URL(r.url()).pathname.endsWith('.ts') && (propio || !delReproductor)) pedidos.push(r.url());
+  });
+  return pedidos;
+}
+
+/** Resolves once the player is live and hls.js has read the master playlist (the moment autoplay would start). */
+async function reproductorListo(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const video = document.querySelector('hls-video') as (HTMLVideoElement & { api?: { levels: unknown[] } | null }) | null;
+    return (video?.api?.levels.length ?? 0) > 0;
+  });
+}
+
+describe('the like button (issue 15)', () => {
+  it(
+    'works without JavaScript: a form that posts, comes back to the page and shows the API’s count',
+    async ({ publicada }) => {
+      const { id: yo } = await apiComo({ email: docente, password: CLAVE_DOCENTE });
+      const context = await browser.newContext({ baseURL: inject('baseUrl'), javaScriptEnabled: false, locale: 'es-CL' });
+      const page = await context.newPage();
+      await ingresarPorApi(page, { email: docente, password: CLAVE_DOCENTE });
+      await page.goto(`/capsulas/${publicada.id}`);
+      const antes = await likesApi(publicada.id, yo);
+      expect(antes[1]).toBe('false');
+      expect(await meGusta(page)).toEqual([antes[0], 'false']);
+
+      for (const esperado of [[String(Number(antes[0]) + 1), 'true'], antes]) {
+        const [respuesta] = await Promise.all([
+          page.waitForResponse((r) => new URL(r.url()).pathname === '/me-gusta'),
+          page.getByRole('button', { name: /Me gusta/ }).click(),
+        ]);
+        expect(respuesta.status()).toBe(303);
+        expect(await respuesta.headerValue('location')).toBe(`/capsulas/${publicada.id}`);
+        await page.waitForLoadState('load');
+        expect(page.url()).toBe(url(`/capsulas/${publicada.id}`));
+        expect(await meGusta(page)).toEqual(esperado);
+        expect(await likesApi(publicada.id, yo)).toEqual(esperado);
+      }
+    },
+    CON_PUBLICADA,
+  );
+
+  it(
+    'once live, likes through the API and stays on the page, its count the API’s',
+    async ({ publicada }) => {
+      const { id: yo } = await apiComo({ email: docente, password: CLAVE_DOCENTE });
+      const page = await abrir(browser);
+      await ingresarPorApi(page, { email: docente, password: CLAVE_DOCENTE });
+      await page.goto(`/capsulas/${publicada.id}`);
+      // The like island goes live once the video plays (client:reproduccion).
+      await expect.poll(() => page.locator('astro-island[ssr]:has(.form-me-gusta)').count()).toBe(0);
+      const antes = await likesApi(publicada.id, yo);
+      const documentos: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'document' || new URL(r.url()).pathname === '/me-gusta') documentos.push(r.url());
+      });
+      await page.getByRole('button', { name: /Me gusta/ }).click();
+      const despues = [String(Number(antes[0]) + 1), 'true'];
+      await expect.poll(() => meGusta(page)).toEqual(despues);
+      expect(await likesApi(publicada.id, yo)).toEqual(despues);
+      await page.getByRole('button', { name: /Me gusta/ }).click();
+      await expect.poll(() => meGusta(page)).toEqual(antes);
+      expect(await likesApi(publicada.id, yo)).toEqual(antes);
+      expect(documentos).toEqual([]);
+    },
+    CON_PUBLICADA,
+  );
+});
+
+describe('the player on prepaid data (issue 15)', () => {
+  it(
+    'with Save-Data preloads nothing, does not autoplay and fetches no segment until the person presses play',
+    async ({ publicada }) => {
+      const context = await browser.newContext({ baseURL: inject('baseUrl'), locale: 'es-CL', extraHTTPHeaders: { 'Save-Data': 'on' } });
+      const page = await context.newPage();
+      await ingresarPorApi(page);
+      const segmentos = segmentosPedidos(page);
+      await page.goto(`/capsulas/${publicada.id}`);
+      expect(await page.locator('link[rel="preload"][href^="/streaming/"]').count()).toBe(0);
+      const video = page.locator('hls-video');
+      expect(await video.getAttribute('autoplay')).toBeNull();
+      expect(await video.getAttribute('preload')).toBe('none');
+      await reproductorListo(page);
+      expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+      expect(segmentos).toEqual([]);
+
+      await page.getByRole('button', { name: 'Reproducir' }).click();
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      expect(segmentos.length).toBeGreaterThan(0);
+    },
+    CON_PUBLICADA,
+  );
+
+  it(
+    'on a slow connection only the browser knows of (3G class) does not autoplay and asks for no segment before play',
+    async ({ larga }) => {
+      const page = await abrir(browser);
+      await ingresarPorApi(page);
+      const red = await page.context().newCDPSession(page);
+      await red.send('Network.enable');
+      // 400 ms and 400 kbps: Chromium reports effectiveType '3g' and a downlink of 0.4 Mbps to the
+      // page, not in the navigation's client hints, so the server cannot know: its HTML preloads
+      // the first segment, and the player must not add to it.
+      await red.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 400,
+        downloadThroughput: 50_000,
+        uploadThroughput: 50_000,
+      });
+      const segmentos = segmentosPedidos(page, true);
+      await page.goto(`/capsulas/${larga.id}`);
+      await reproductorListo(page);
+      const video = page.locator('hls-video');
+      expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+      expect(await video.getAttribute('autoplay')).toBeNull();
+      expect(segmentos).toEqual([]);
+
+      await page.getByRole('button', { name: 'Reproducir' }).click();
+      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      // Played from the page's preload at first, then the player asks for the next segment itself.
+      await expect.poll(() => segmentos.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    },
+    CON_PUBLICADA,
+  );
+
+  it(
+    'never holds more than 15 s buffered ahead of the playhead, from the first segment to the end',
+    async ({ larga }) => {
+      const page = await abrir(browser);
+      await ingresarPorApi(page);
+      await page.goto(`/capsulas/${larga.id}`);
+      await reproductorListo(page);
+      // Every time media data arrives ('progress'), how far the buffer reaches past the playhead;
+      // played at 4x, so the 40-second video ends in about 10 s.
+      const maximo = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const video = document.querySelector('hls-video') as HTMLVideoElement;
+            let mayor = 0;
+            const medir = () => {
+              const { buffered, currentTime } = video;
+              for (let i = 0; i < buffered.length; i++)
+                if (buffered.start(i) <= currentTime + 0.5) mayor = Math.max(mayor, buffered.end(i) - currentTime);
+            };
+            video.addEventListener('progress', medir);
+            video.addEventListener('timeupdate', medir);
+            video.addEventListener('ended', () => resolve(mayor), { once: true });
+            video.playbackRate = 4;
+            if (video.paused) void video.play();
+          }),
+      );
+      expect(maximo).toBeGreaterThan(6);
+      expect(maximo).toBeLessThanOrEqual(15);
+    },
+    CON_PUBLICADA,
+  );
 });

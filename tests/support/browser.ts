@@ -11,6 +11,18 @@ import { erroresHtml, vigilarHtml } from './html.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Headless Debian Chromium without the background traffic that would blur a measure or a test. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 const violaciones: string[] = [];
 
 /** The violations reported since the last call, which it forgets. */
@@ -39,16 +51,7 @@ export async function launchBrowser(): Promise<Browser> {
     throw new Error(`Chromium not found at ${CHROMIUM}: run \`npm test\` (it installs it) or apt-get install chromium`);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_FLAGS,
   });
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {

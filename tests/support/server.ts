@@ -154,9 +154,14 @@ export async function lastLinkTo(dataDir: string, email: string, ruta = '/activa
 }
 
 /** Runs `npm run usuarios -- …` the way an admin would, against the server's data directory. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs one of the project's command-line tools (the admin CLI unless `script` names another) to its end. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  script = 'src/lib/server/cli/usuarios.server.ts',
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/lib/server/cli/usuarios.server.ts', ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

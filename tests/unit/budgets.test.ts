@@ -6,8 +6,11 @@ import {
   extractPageAssets,
   findCssImports,
   findImports,
+  hasPlayer,
   kb,
+  PLAYER_BUDGETS,
   pageRoute,
+  playerExcess,
   resolveReference,
   statusProblem,
   walkModuleGraph,
@@ -215,6 +218,23 @@ describe('budgetVerdict', () => {
 
   it('lists every budget a page goes over', () => {
     expect(budgetVerdict({ ...within, html: 20000, css: 17000 }).over.map((o) => o.what)).toEqual(['HTML', 'CSS']);
+  });
+});
+
+describe('the capsule player budgets', () => {
+  it('finds the player by its data-reproductor box', () => {
+    expect(hasPlayer('<section class="reproductor" data-reproductor aria-label="x">')).toBe(true);
+    expect(hasPlayer('<section data-reproductor>')).toBe(true);
+    expect(hasPlayer('<p>data-reproductor</p><div data-reproductor-error hidden>')).toBe(false);
+  });
+
+  it('holds the player to 150 kB and everything else to 90 kB of brotli', () => {
+    expect(PLAYER_BUDGETS).toEqual({ player: 150 * 1024, rest: 90 * 1024 });
+    expect(playerExcess({ player: 150 * 1024, rest: 90 * 1024 })).toEqual([]);
+    expect(playerExcess({ player: 150 * 1024 + 1, rest: 91 * 1024 })).toEqual([
+      { what: 'player JS (br)', size: 150 * 1024 + 1, budget: 150 * 1024 },
+      { what: 'other JS (br)', size: 91 * 1024, budget: 90 * 1024 },
+    ]);
   });
 });
 

@@ -1,14 +1,19 @@
 /**
  * Makes the capsule players of a page live (Reproductor.astro). Plain module, no React: the page
- * only carries this loader; media-chrome and hls-video-element (with hls.js) are imported on
- * demand, so they are a lazy chunk outside the page's JS budget.
+ * only carries this loader; media-chrome and hls-video-element (with hls.js) come in one lazy
+ * chunk (codigo-reproductor.ts), the player's own budget in `npm run budgets`.
  *
  * - Playback starts on the lowest rung (teachers on slow mobile data), then adapts.
+ * - At most about 15 s are buffered ahead of the playhead, playing or paused (DESIGN.md budgets).
+ * - With Save-Data or a slow connection there is no autoplay, and the player fetches nothing of
+ *   the video but its playlists until the person presses play (the page then preloads nothing
+ *   when the request said so: Save-Data, client hints; see Reproductor.astro).
  * - A quality picked in the menu is remembered for every capsule (closest rung not above it).
  * - A stream that cannot load shows SPEC.md's message in the player box.
  */
 import type { HlsVideoElement } from 'hls-video-element';
 import type { MediaRenditionMenu } from 'media-chrome/menu';
+import { conexionActual } from './conexion.ts';
 
 const MENSAJE_ERROR = 'Hubo un error, no se pudo cargar el video:(';
 const CLAVE_CALIDAD = 'ed-calidad-video';
@@ -29,6 +34,23 @@ interface ListaCalidades extends EventTarget {
 type VideoHls = HlsVideoElement & { videoRenditions?: ListaCalidades };
 type ApiHls = NonNullable<HlsVideoElement['api']>;
 type ClaseHls = typeof import('hls-video-element').Hls;
+
+/**
+ * hls.js requests the next segment only while less than this many seconds are buffered ahead;
+ * a segment lasts at most 6 s (the first one 2 s; src/lib/server/media/video.server.ts), so the
+ * buffer never holds more than about 14 s ahead of the playhead, and a paused video stops downloading there.
+ */
+const SEGUNDOS_MINIMOS_ADELANTE = 8;
+/** Played video kept behind the playhead, for seeking back without downloading it again. */
+const SEGUNDOS_ATRAS = 30;
+
+const CONFIG_HLS = {
+  startLevel: 0,
+  capLevelToPlayerSize: true,
+  maxBufferLength: SEGUNDOS_MINIMOS_ADELANTE,
+  maxMaxBufferLength: SEGUNDOS_MINIMOS_ADELANTE,
+  backBufferLength: SEGUNDOS_ATRAS,
+};
 
 function leerCalidad(guardada: string | null): Calidad {
   const alto = Number(guardada);
@@ -134,6 +156,27 @@ function recordarEleccion(caja: HTMLElement, video: VideoHls): void {
   });
 }
 
+/**
+ * The page preloads the low rung's first segment with the HTML (Reproductor.astro): hls.js then
+ * gets it from memory almost at once and would take that for the link's speed, jumping to the
+ * top rung on a 1.6 Mbps connection. The preload's own timing says how long the download really
+ * took; the segment's load times are set back to it before hls.js samples them (when the segment
+ * is buffered, after this event).
+ */
+function medirPrecarga(api: ApiHls, Hls: ClaseHls): void {
+  api.once(Hls.Events.FRAG_LOADED, (_evento, { frag }) => {
+    const precarga = performance
+      .getEntriesByName(frag.url)
+      .find((e): e is PerformanceResourceTiming => e instanceof PerformanceResourceTiming && e.initiatorType === 'link');
+    if (!precarga) return;
+    const { loading } = frag.stats;
+    const descarga = precarga.responseEnd - precarga.requestStart;
+    if (!(descarga > loading.end - loading.start)) return;
+    loading.start = loading.end - descarga;
+    loading.first = loading.start + Math.max(precarga.responseStart - precarga.requestStart, 0);
+  });
+}
+
 /** Connects each player's hls.js as soon as it exists, before the manifest has arrived. */
 function conectarVideos(cajas: HTMLElement[], videos: (VideoHls | null)[], Hls: ClaseHls): void {
   cajas.forEach((caja, i) => {
@@ -142,34 +185,74 @@ function conectarVideos(cajas: HTMLElement[], videos: (VideoHls | null)[], Hls: 
     // No api where hls.js is unsupported (iOS Safari): the browser plays HLS natively.
     const api = video.api;
     vigilarErrores(caja, video, api, Hls);
-    if (api) aplicarCalidad(video, api, Hls);
+    if (!api) return;
+    aplicarCalidad(video, api, Hls);
+    medirPrecarga(api, Hls);
   });
+}
+
+/** At most this long the player code waits for the posters (a poster that never loads does not hold it). */
+const ESPERA_POSTER_MS = 1_500;
+
+/** Resolves after the browser has painted a frame: the rAF callback runs before a paint, the timer after it. */
+const trasPintar = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/** Resolves once `img` is decoded and painted, or has failed. */
+async function posterPintado(img: HTMLImageElement): Promise<void> {
+  if (!img.complete) {
+    await new Promise<void>((resolve) => {
+      img.addEventListener('load', () => resolve(), { once: true });
+      img.addEventListener('error', () => resolve(), { once: true });
+    });
+  }
+  await img.decode().catch(() => undefined);
+  await trasPintar();
+}
+
+/**
+ * Resolves once the posters have been painted (or failed), or after ESPERA_POSTER_MS. The poster
+ * is the page's largest paint: on a slow link the 130 kB player chunk would otherwise share the
+ * bandwidth with it and push the paint back by a second or more. Painted, not only loaded: on a
+ * fast machine the load event comes a frame before the paint, and a request started in between
+ * still competes with the paint in Lighthouse's simulation of a slow link.
+ */
+function postersPintados(cajas: HTMLElement[]): Promise<void> {
+  const posters = cajas
+    .map((caja) => caja.querySelector<HTMLImageElement>('img.reproductor-poster'))
+    .filter((img): img is HTMLImageElement => img !== null);
+  if (posters.length === 0) return Promise.resolve();
+  return Promise.race([
+    Promise.all(posters.map(posterPintado)).then(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, ESPERA_POSTER_MS)),
+  ]);
 }
 
 export async function iniciarReproductores(): Promise<void> {
   const cajas = [...document.querySelectorAll<HTMLElement>('[data-reproductor]')];
   if (cajas.length === 0) return;
   const videos = cajas.map((caja) => caja.querySelector<VideoHls>('hls-video'));
+  const ahorro = conexionActual();
   // Read by hls-video-element when it upgrades, so it must be set before the import.
   for (const video of videos) {
-    if (video) video.config = { startLevel: 0, capLevelToPlayerSize: true };
+    if (!video) continue;
+    video.config = CONFIG_HLS;
+    if (ahorro) {
+      // The page says so already when the request told (Save-Data, client hints); else only here.
+      video.removeAttribute('autoplay');
+      video.setAttribute('preload', 'none');
+    }
   }
-  const reproduccion = import('hls-video-element').then(({ Hls }) => conectarVideos(cajas, videos, Hls));
-  // Spanish must be registered and chosen before any control renders its labels: some (the
-  // quality button) never re-read the language set later by <media-controller lang="es">.
-  const controles = Promise.all([import('media-chrome/utils/i18n'), import('media-chrome/lang/es')]).then(([i18n, { Es }]) => {
-    // A control's name must contain the text it shows (WCAG 2.5.3): the rate button shows '1.5x'.
-    i18n.addTranslation('es', { ...Es, 'Playback rate {playbackRate}': 'Velocidad de reproducción {playbackRate}x' });
-    i18n.setLanguage('es');
-    return Promise.all([import('media-chrome'), import('media-chrome/menu')]);
-  });
+  await postersPintados(cajas);
+  let codigo: typeof import('./codigo-reproductor.ts');
   try {
-    await Promise.all([reproduccion, controles]);
+    codigo = await import('./codigo-reproductor.ts');
   } catch (error) {
     console.error('capsule player code failed to load', error);
     for (const caja of cajas) mostrarError(caja);
     return;
   }
+  // hls.js's listeners go on as soon as the video element exists, before the manifest arrives.
+  await codigo.definirPorPartes('hls-video', () => conectarVideos(cajas, videos, codigo.Hls));
   cajas.forEach((caja, i) => {
     const video = videos[i];
     if (video) recordarEleccion(caja, video);

@@ -1,10 +1,15 @@
 /**
  * The like toggle of a capsule, material or manual (SPEC.md section 4): the count moves by one
  * only when the server answers 200 (then it shows the server's count); a failed like is silent
- * (section 8). Disabled until live, after the person signs out (in any tab) and while its call is
- * out, so a double click sends one call.
+ * (section 8).
+ *
+ * It is a plain form first (POST /me-gusta, src/pages/me-gusta.ts): before the island is live, or
+ * without JavaScript, a click posts it and the page comes back with the new count. Once live, the
+ * island sends the same change through the API instead and stays on the page. Disabled after the
+ * person signs out (in any tab) and while its call is out, so a double click sends one call.
  */
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { useHidratado } from './Campo';
 import { meGusta, type TipoRecurso } from './recursos';
 import { useUsuarioActivo } from './usuario';
 
@@ -16,11 +21,13 @@ export interface BotonMeGustaProps {
 }
 
 export default function BotonMeGusta({ tipo, id, likes, marcado }: BotonMeGustaProps) {
+  const hidratado = useHidratado();
   const usuario = useUsuarioActivo();
   const [estado, setEstado] = useState({ likes, marcado });
   const [ocupado, setOcupado] = useState(false);
 
-  async function alternar() {
+  async function alternar(evento: FormEvent<HTMLFormElement>) {
+    evento.preventDefault();
     if (!usuario) return;
     setOcupado(true);
     const resultado = await meGusta(tipo, id, usuario.id, !estado.marcado);
@@ -32,20 +39,25 @@ export default function BotonMeGusta({ tipo, id, likes, marcado }: BotonMeGustaP
   }
 
   return (
-    <button
-      type="button"
-      className="reaccion me-gusta"
-      aria-pressed={estado.marcado}
-      aria-busy={ocupado || undefined}
-      disabled={!usuario || ocupado}
-      onClick={alternar}
-      title={estado.marcado ? 'Quitar me gusta' : 'Me gusta'}
-    >
-      <svg className="icono" aria-hidden="true" focusable="false">
-        <use href="#i-me-gusta" />
-      </svg>
-      <span>Me gusta</span>
-      <span className="conteo">{estado.likes}</span>
-    </button>
+    // display: contents: the form adds no box, the button sits in its row as it did alone.
+    <form method="post" action="/me-gusta" className="form-me-gusta" style={{ display: 'contents' }} onSubmit={alternar}>
+      <input type="hidden" name="tipo" value={tipo} />
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="add" value={String(!estado.marcado)} />
+      <button
+        type="submit"
+        className="reaccion me-gusta"
+        aria-pressed={estado.marcado}
+        aria-busy={ocupado || undefined}
+        disabled={(hidratado && !usuario) || ocupado}
+        title={estado.marcado ? 'Quitar me gusta' : 'Me gusta'}
+      >
+        <svg className="icono" aria-hidden="true" focusable="false">
+          <use href="#i-me-gusta" />
+        </svg>
+        <span>Me gusta</span>
+        <span className="conteo">{estado.likes}</span>
+      </button>
+    </form>
   );
 }

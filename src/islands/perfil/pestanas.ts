@@ -1,7 +1,9 @@
 /**
- * /perfil/editar's plain script. Without it every section shows, one under the other, and the
- * tab links jump to them; with it the vertical tabs show one section at a time (the URL's #hash
- * says which, so a reload or a shared link keeps it), and the carousels get their arrows.
+ * /perfil/editar's plain script. Without scripting every section shows, one under the other, and
+ * the tab links jump to them; with it the vertical tabs show one section at a time (the URL's
+ * #hash says which, so a reload or a shared link keeps it), and the carousels get their arrows.
+ * perfil.css already lays the tabs out and shows the #hash's section before this runs, so taking
+ * over (`.con-pestanas`) moves nothing on screen.
  */
 function iniciarPestanas(): void {
   const nav = document.querySelector<HTMLElement>('.pestanas-verticales');

@@ -1,0 +1,27 @@
+/**
+ * Everything the capsule player runs, in one lazy chunk the loader (reproductor.ts) imports:
+ * first the hold on element definitions (definiciones.ts), the Spanish labels, then only the media-chrome elements Reproductor.astro uses (the
+ * package's index defines every element it has: cast, AirPlay, captions, previews…) and
+ * hls-video-element with hls.js's light build (astro.config.mjs). `npm run budgets` holds this
+ * chunk and what it imports to the player's budget.
+ */
+import './definiciones.ts';
+import './idioma-reproductor.ts';
+import 'media-chrome/media-controller.js';
+import 'media-chrome/media-control-bar.js';
+import 'media-chrome/media-loading-indicator.js';
+import 'media-chrome/media-play-button.js';
+import 'media-chrome/media-seek-backward-button.js';
+import 'media-chrome/media-seek-forward-button.js';
+import 'media-chrome/media-time-display.js';
+import 'media-chrome/media-time-range.js';
+import 'media-chrome/media-mute-button.js';
+import 'media-chrome/media-volume-range.js';
+import 'media-chrome/media-fullscreen-button.js';
+import 'media-chrome/menu/media-playback-rate-menu.js';
+import 'media-chrome/menu/media-playback-rate-menu-button.js';
+import 'media-chrome/menu/media-rendition-menu.js';
+import 'media-chrome/menu/media-rendition-menu-button.js';
+
+export { Hls } from 'hls-video-element';
+export { definirPorPartes } from './definiciones.ts';

@@ -1,0 +1,10 @@
+// The client directive astro.config.mjs adds, typed for .astro templates.
+declare namespace Astro {
+  interface ClientDirectives {
+    /**
+     * Hydrate once the capsule player shows its first frame; with "visible", once it is also in
+     * view (directiva-reproduccion.ts).
+     */
+    'client:reproduccion'?: boolean | 'visible';
+  }
+}
