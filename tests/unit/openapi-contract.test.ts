@@ -141,6 +141,17 @@ const expectedCalls = [
   // a fresh activation link (by id; by email for the CLI).
   ['POST', '/api/admin/usuarios/{id}/reenviar-activacion/'],
   ['POST', '/api/admin/usuarios/reenviar-activacion/'],
+  // The admin console's accounts and audit log (issue 16).
+  ['GET', '/api/admin/usuarios/'],
+  ['PATCH', '/api/admin/usuarios/{id}/'],
+  ['POST', '/api/admin/usuarios/importar/'],
+  ['GET', '/api/admin/registro/'],
+  // The admin console's jobs, mail and statistics (issue 16).
+  ['GET', '/api/admin/trabajos/'],
+  ['POST', '/api/admin/trabajos/{id}/reintentar/'],
+  ['GET', '/api/admin/correos/'],
+  ['POST', '/api/admin/correos/{id}/reintentar/'],
+  ['GET', '/api/admin/estadisticas/'],
   ['GET', '/healthz'],
   // 'Leer' opens the PDF inline.
   ['GET', '/api/manuales/{id}/leer/'],

@@ -170,7 +170,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Search and list accounts (admin console).
+         * @description Issue 16. `q` finds accounts whose names, email or school contain every word (case and
+         *     accents aside). `rol` 'admin' is group 'admin', 'docente' everyone else. `estado`:
+         *     'desactivada' (an admin deactivated it), 'activa', 'pendiente' (waiting for activation).
+         *     `orden` by name (surname first), email or creation date; '-' reverses. Admins only.
+         */
+        get: operations["adminListarUsuarios"];
         put?: never;
         /**
          * Create an account and send its activation link.
@@ -222,6 +229,195 @@ export interface paths {
         put?: never;
         /** The same as above, by email (`npm run usuarios -- reenviar --email X` while the server runs). */
         post: operations["adminReenviarActivacionPorEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usuarios/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Deactivate or reactivate an account, grant or remove 'admin', change the school.
+         * @description Issue 16. Any of `activo`, `admin`, `colegio`, at least one; other fields are refused.
+         *     `activo: false` deactivates: the account cannot sign in, activate or reset its password,
+         *     every session ends at once and unused links stop working; its content stays. `activo:
+         *     true` reactivates: an account that was never activated goes back to 'pendiente'.
+         *     `admin` adds or removes group 'admin' (rol 'Administrador' or 'Profesor'); a teacher
+         *     profile is kept or created. `colegio` sets the teacher's school by name (created when new;
+         *     '' removes it). Each change is written to the audit log. Admins only.
+         */
+        patch: operations["adminActualizarUsuario"];
+        trace?: never;
+    };
+    "/api/admin/usuarios/importar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a CSV roster, with a preview before confirming.
+         * @description Issue 16. The CSV of `npm run usuarios -- importar`: a header row with email, nombres,
+         *     apellidos and optionally rut, colegio, admin (commas or semicolons; UTF-8 or Windows-1252),
+         *     at most 1 MB and 2000 rows. With `confirmar` 'false' every line is checked (the
+         *     invitation's rules and RUT check, emails repeated in the file, emails that already have an
+         *     account) and nothing is written; with 'true' each valid line's account is created and its
+         *     activation mail queued, and the import is written once to the audit log. One result per
+         *     line. Admins only.
+         */
+        post: operations["adminImportarUsuarios"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/registro/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of admin actions, newest first.
+         * @description Issue 16. Who (the admin's email, or the local admin key), when, what and which record.
+         *     `q` finds entries whose admin email, action or details contain every word (case and
+         *     accents aside). Admins only.
+         */
+        get: operations["adminRegistro"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/trabajos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Background jobs (video transcodes) by state, for /admin/trabajos.
+         * @description Issue 16. Jobs queued ('pendiente', including those waiting for their next attempt),
+         *     running ('en_curso'), failed for good ('fallido', with the reason in `ultimo_error`) and
+         *     finished today ('hecho' since midnight, America/Santiago). Each list holds at most the 50
+         *     newest. `descripcion` says in Spanish what the job does (e.g. "Procesar video de la cápsula
+         *     «Fracciones»"). Mail has its own outbox: GET /api/admin/correos/. Admins only (bearer
+         *     token of group 'admin' or `X-Admin-Key`).
+         */
+        get: operations["adminListTrabajos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/trabajos/{id}/reintentar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed job.
+         * @description Issue 16. Only a job in state 'fallido': it goes back to 'pendiente' with its attempts reset,
+         *     due at once, and the job runner takes it. A capsule's video job also puts the capsule back
+         *     to 'procesando' (it becomes 'listo' when the job succeeds, 'error' again if every attempt
+         *     fails). Recorded in the audit log. Admins only.
+         */
+        post: operations["adminReintentarTrabajo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/correos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mail outbox, newest first, for /admin/trabajos.
+         * @description Issue 16. Every queued mail (docs/decisions/0024) with its state, attempts and the reason of
+         *     its last failure; `totales` counts every mail by state whatever the filter. Pages of 20.
+         *     Never the body nor the action link (they carry account tokens). Admins only.
+         */
+        get: operations["adminListCorreos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/correos/{id}/reintentar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed mail again.
+         * @description Issue 16. Only a mail in state 'fallido', and not one retired because a newer mail replaced
+         *     it (its link no longer works): it goes back to 'pendiente' with its attempts reset, due at
+         *     once, with the same Message-ID. Recorded in the audit log. Admins only.
+         */
+        post: operations["adminReintentarCorreo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/estadisticas/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage statistics for /admin/estadisticas.
+         * @description Issue 16. People who signed in per ISO week (Monday start, last 12 weeks), uploads per
+         *     section per month (last 12 months), views per section (the view counters), the ten most
+         *     viewed items and the teacher materials per area and level. Weeks and months are counted in
+         *     America/Santiago time and zero-filled, oldest first. Admins only.
+         */
+        get: operations["adminEstadisticas"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1604,6 +1800,199 @@ export interface components {
             /** Format: email */
             email: string;
         };
+        /** @description An account as the admin console lists it (issue 16). */
+        UsuarioAdmin: {
+            id: number;
+            email: string;
+            nombres: string;
+            apellidos: string;
+            /** @description The teacher's schools by name ('' when none). */
+            colegio: string;
+            groups: string[];
+            /**
+             * @description 'desactivada' if an admin deactivated it; else 'activa' once activated; else 'pendiente'.
+             * @enum {string}
+             */
+            estado: "activa" | "pendiente" | "desactivada";
+            /** Format: date-time */
+            fecha_creacion: string;
+            /**
+             * Format: date-time
+             * @description The last sign-in.
+             */
+            ultimo_ingreso: string | null;
+        };
+        UsuariosAdmin: {
+            usuarios: components["schemas"]["UsuarioAdmin"][];
+            num_pages: number;
+            num_results: number;
+        };
+        /** @description At least one field. */
+        UsuarioAdminCambio: {
+            /** @description false deactivates, true reactivates. */
+            activo?: boolean;
+            /** @description Grant or remove group 'admin'. */
+            admin?: boolean;
+            /** @description The school's name ('' removes it). */
+            colegio?: string;
+        };
+        ImportacionUsuariosEntrada: {
+            /**
+             * Format: binary
+             * @description The CSV roster.
+             */
+            archivo: string;
+            /**
+             * @description 'false' previews, 'true' creates.
+             * @default false
+             * @enum {string}
+             */
+            confirmar: "true" | "false";
+        };
+        ImportacionUsuarios: {
+            confirmado: boolean;
+            lineas: {
+                /** @description The line of the file where the row starts. */
+                linea: number;
+                email: string;
+                nombres: string;
+                apellidos: string;
+                /**
+                 * @description Preview: 'valida', 'error' or 'existente' (the email has an account). Confirmed: 'creada' instead of 'valida'.
+                 * @enum {string}
+                 */
+                estado: "valida" | "error" | "creada" | "existente";
+                /** @description Why the line is not created (Spanish). */
+                errores: string[];
+                /** @description The new account (only when 'creada'). */
+                id?: number;
+            }[];
+            creadas: number;
+            con_error: number;
+        };
+        RegistroAdmin: {
+            registros: {
+                id: number;
+                /** Format: date-time */
+                fecha: string;
+                /** @description The admin's email, or 'Clave local (npm run usuarios)'. */
+                admin_email: string;
+                id_admin: number | null;
+                /** @description 'invitar', 'importar', 'reenviar_activacion', 'desactivar', 'reactivar', 'dar_admin', 'quitar_admin', 'cambiar_colegio', … */
+                accion: string;
+                /** @description The kind of record: 'usuario', 'trabajo', 'correo'… */
+                tipo: string;
+                id_registro: number | null;
+                /** @description The action in Spanish words. */
+                detalle: string;
+            }[];
+            num_pages: number;
+            num_results: number;
+        };
+        /** @description A background job as the admin console shows it. */
+        TrabajoAdmin: {
+            id: number;
+            /** @description The job type, e.g. 'capsula-hls'. */
+            tipo: string;
+            /** @description What the job does, in Spanish (e.g. 'Procesar video de la cápsula «Fracciones»'). */
+            descripcion: string;
+            /** @enum {string} */
+            estado: "pendiente" | "en_curso" | "hecho" | "fallido";
+            intentos: number;
+            max_intentos: number;
+            /** @description Why the last attempt failed. */
+            ultimo_error: string | null;
+            /** Format: date-time */
+            fecha_creacion: string;
+            /**
+             * Format: date-time
+             * @description When the job last changed state; null before its first attempt.
+             */
+            actualizado: string | null;
+        };
+        TrabajosAdmin: {
+            /** @description 'pendiente' (new, or waiting for the next attempt), newest first. */
+            en_cola: components["schemas"]["TrabajoAdmin"][];
+            /** @description Newest first. */
+            en_curso: components["schemas"]["TrabajoAdmin"][];
+            /** @description Newest failure first. */
+            fallidos: components["schemas"]["TrabajoAdmin"][];
+            /** @description Finished since midnight, newest first. */
+            hechos_hoy: components["schemas"]["TrabajoAdmin"][];
+        };
+        /** @description A mail of the outbox, without its body or link. */
+        CorreoAdmin: {
+            id: number;
+            para: string;
+            asunto: string;
+            /** @enum {string} */
+            estado: "pendiente" | "enviado" | "fallido";
+            intentos: number;
+            ultimo_error: string | null;
+            /** Format: date-time */
+            fecha_creacion: string;
+            /** Format: date-time */
+            fecha_envio: string | null;
+        };
+        CorreosAdmin: {
+            correos: components["schemas"]["CorreoAdmin"][];
+            num_pages: number;
+            num_results: number;
+            /** @description Every mail by state, whatever the filter. */
+            totales: {
+                pendiente: number;
+                enviado: number;
+                fallido: number;
+            };
+        };
+        EstadisticasAdmin: {
+            /** @description The last 12 ISO weeks, oldest first; people who signed in at least once that week. */
+            activos_por_semana: {
+                /**
+                 * Format: date
+                 * @description The week's Monday.
+                 */
+                semana: string;
+                docentes: number;
+            }[];
+            /** @description The last 12 months, oldest first. */
+            subidas_por_mes: {
+                /** @description 'YYYY-MM'. */
+                mes: string;
+                capsulas: number;
+                materiales: number;
+                manuales: number;
+            }[];
+            /** @description The sum of the view counters of each section ('foro': its conversations). */
+            visitas_por_seccion: {
+                /** @enum {string} */
+                seccion: "capsulas" | "biblioteca" | "manuales" | "foro";
+                visitas: number;
+            }[];
+            /** @description The ten capsules, materials and manuals with the most views (none without views), most viewed first. */
+            mas_vistos: components["schemas"]["ItemMasVisto"][];
+            /** @description Teacher materials per area and level: every area and level of the curriculum, and one cell per pair (total 0 included). */
+            materiales_por_area_nivel: {
+                /** @description Area names. */
+                areas: string[];
+                /** @description Level names, in school order. */
+                niveles: string[];
+                celdas: {
+                    area: string;
+                    nivel: string;
+                    total: number;
+                }[];
+            };
+        };
+        ItemMasVisto: {
+            /** @enum {string} */
+            tipo: "capsula" | "material" | "manual";
+            id: number;
+            titulo: string;
+            visitas: number;
+            /** @description Its page: /capsulas/{id}, /biblioteca-docente/{id} or /manuales/{id}. */
+            href: string;
+        };
         /** @description A user (SPEC.md section 3). Unset strings are '' (never null). */
         Usuario: {
             id: number;
@@ -2761,6 +3150,39 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    adminListarUsuarios: {
+        parameters: {
+            query?: {
+                /** @description Words to search. */
+                q?: string;
+                rol?: "docente" | "admin";
+                estado?: "activa" | "pendiente" | "desactivada";
+                orden?: "nombre" | "-nombre" | "email" | "-email" | "fecha" | "-fecha";
+                /** @description Page number, from 1. */
+                pagina?: components["parameters"]["Pagina"];
+                /** @description Results per page, 1 to 100 (another value means the default). */
+                tamano_pagina?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsuariosAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     adminCreateUsuario: {
         parameters: {
             query?: never;
@@ -2827,7 +3249,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account is already active ('La cuenta ya está activa'). */
+            /** @description The account is already active ('La cuenta ya está activa') or deactivated ('La cuenta está desactivada'). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2867,7 +3289,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account is already active ('La cuenta ya está activa'). */
+            /** @description The account is already active ('La cuenta ya está activa') or deactivated ('La cuenta está desactivada'). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2878,6 +3300,277 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminActualizarUsuario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsuarioAdminCambio"];
+            };
+        };
+        responses: {
+            /** @description The account as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsuarioAdmin"];
+                };
+            };
+            /** @description No change, an unknown field ('Campo no permitido: x') or a wrong value. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description 'No puede desactivar su propia cuenta', 'No se puede desactivar al último administrador'
+             *     or 'No se puede quitar el permiso de administrador al último administrador'.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminImportarUsuarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportacionUsuariosEntrada"];
+            };
+        };
+        responses: {
+            /** @description One result per line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportacionUsuarios"];
+                };
+            };
+            /**
+             * @description 'Debe subir un archivo CSV', 'El archivo no es un CSV', 'El archivo está vacío: …',
+             *     'Faltan columnas en el encabezado: …', 'El archivo tiene más de 2000 filas; …',
+             *     'confirmar debe ser true o false', 'El formulario enviado no es válido'.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminRegistro: {
+        parameters: {
+            query?: {
+                /** @description Words to search. */
+                q?: string;
+                /** @description Page number, from 1. */
+                pagina?: components["parameters"]["Pagina"];
+                /** @description Results per page, 1 to 100 (another value means the default). */
+                tamano_pagina?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistroAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminListTrabajos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs by state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrabajosAdmin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminReintentarTrabajo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job, queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrabajoAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The job has not failed ('Solo se puede reintentar un trabajo fallido'). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListCorreos: {
+        parameters: {
+            query?: {
+                /** @description Only mails in this state (empty = all). */
+                estado?: "" | "pendiente" | "enviado" | "fallido";
+                /** @description Page number, from 1. */
+                pagina?: components["parameters"]["Pagina"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of mails. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorreosAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminReintentarCorreo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mail, queued again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorreoAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description The mail has not failed ('Solo se puede reintentar un correo fallido'), or a newer mail
+             *     replaced it ('Este correo fue reemplazado por uno más reciente; no se puede reintentar').
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminEstadisticas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EstadisticasAdmin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     listCapsulas: {

@@ -10,6 +10,8 @@ import { renovador } from '../auth/renovacion.server.ts';
 import { API_CACHE_CONTROL, API_HEADERS } from '../http/headers.server.ts';
 import type { Salud } from '../jobs/salud.server.ts';
 import type { Logger } from '../log.server.ts';
+import { createAdminOperacionesService } from '../services/admin-operaciones.server.ts';
+import { createAdminUsuariosService } from '../services/admin-usuarios.server.ts';
 import { createAyudaService } from '../services/ayuda.server.ts';
 import { createBibliotecaService } from '../services/biblioteca.server.ts';
 import { createCapsulasService } from '../services/capsulas.server.ts';
@@ -21,8 +23,10 @@ import { createForoService } from '../services/foro.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
+import { createRegistroService } from '../services/registro.server.ts';
 import { createUsuarioActual } from '../services/usuario-actual.server.ts';
 import { adminRoutes } from './admin.server.ts';
+import { adminOperacionesRoutes } from './admin-operaciones.server.ts';
 import { authRoutes } from './auth.server.ts';
 import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
@@ -57,6 +61,9 @@ export function createApi(deps: ApiDeps) {
   const perfiles = createPerfilesService(deps, { manuales, capsulas, biblioteca });
   const foro = createForoService(deps);
   const usuarioActual = createUsuarioActual(deps);
+  const adminOperaciones = createAdminOperacionesService(deps);
+  const adminUsuarios = createAdminUsuariosService(deps, { cuentas, invitaciones });
+  const registro = createRegistroService(deps.db);
 
   const app = new Hono<AppEnv>({ strict: false });
   const renovarSesion = renovador(cuentas, { secureCookies: deps.secureCookies });
@@ -109,7 +116,11 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/usuarios', usuariosRoutes({ cuentas, ayuda, keys }));
   app.route('/api/curriculum_escolar', curriculumRoutes(catalogos, keys));
   app.route('/api', catalogosRoutes(catalogos, keys));
-  app.route('/api/admin', adminRoutes({ invitaciones, keys, adminKey: deps.adminKey }));
+  app.route(
+    '/api/admin',
+    adminRoutes({ invitaciones, adminUsuarios, registro, keys, adminKey: deps.adminKey, tempDir: deps.storage.tempDir }),
+  );
+  app.route('/api/admin', adminOperacionesRoutes({ adminOperaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
   // Community and profiles after usuariosRoutes, so the account routes match first.
@@ -130,7 +141,21 @@ export function createApi(deps: ApiDeps) {
     keys,
     renovarSesion,
     usuarioActual,
-    services: { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, biblioteca, comunidad, perfiles, foro },
+    services: {
+      cuentas,
+      catalogos,
+      ayuda,
+      invitaciones,
+      manuales,
+      capsulas,
+      biblioteca,
+      comunidad,
+      perfiles,
+      foro,
+      adminOperaciones,
+      adminUsuarios,
+      registro,
+    },
   };
 }
 

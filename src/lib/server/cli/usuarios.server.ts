@@ -120,7 +120,8 @@ async function run(argv: string[]): Promise<number> {
       const parsed = invitacionSchema.safeParse(input);
       if (!parsed.success) return { kind: 'error', mensaje: Object.values(fieldErrors(parsed.error)).flat().join('; ') };
       try {
-        const result = await invitaciones.invitar(parsed.data);
+        // The audit log names the local admin key, as it does when the server takes the call.
+        const result = await invitaciones.invitar(parsed.data, { id: null });
         return { kind: 'invitado', email: result.usuario.email, colegioCreado: result.colegio_creado };
       } catch (error) {
         if (error instanceof ApiError && error.status === 409)

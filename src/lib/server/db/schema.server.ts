@@ -119,6 +119,12 @@ export const usuarios = pgTable(
       .default('Profesor'),
     /** Permission groups; 'admin' is the meaningful one (SPEC.md section 6). */
     groups: text('groups').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Set when an admin deactivates the account (issue 16): it cannot sign in, activate or reset
+     * its password, and `activo` is false meanwhile. Its content stays, credited to its name.
+     * Null for an account that is active or waiting for activation.
+     */
+    desactivada_en: timestamp('desactivada_en', { withTimezone: true }),
     fecha_creacion: creado(),
   },
   (t) => [uniqueIndex('usuarios_email_idx').on(t.email)],
@@ -453,6 +459,11 @@ export const trabajos = pgTable(
     /** A claimed job whose lease passed (its worker died) is claimed again. */
     bloqueado_hasta: timestamp('bloqueado_hasta', { withTimezone: true }),
     ultimo_error: text('ultimo_error'),
+    /**
+     * When the job last changed state (claimed, finished, failed, released or retried by an
+     * admin): the admin console's 'finished today'. Null until its first attempt.
+     */
+    actualizado: timestamp('actualizado', { withTimezone: true }),
     fecha_creacion: creado(),
   },
   (t) => [index('trabajos_pendientes_idx').on(t.estado, t.ejecutar_desde)],
@@ -488,6 +499,40 @@ export const correos = pgTable(
     fecha_envio: timestamp('fecha_envio', { withTimezone: true }),
   },
   (t) => [index('correos_pendientes_idx').on(t.estado, t.proximo_intento)],
+);
+
+// ── Admin console (issue 16) ────────────────────────────────────────────────────────────────────
+
+/** Every successful sign-in: the console's 'teachers active per week'. */
+export const ingresos = pgTable(
+  'ingresos',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    fecha: timestamp('fecha', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ingresos_fecha_idx').on(t.fecha)],
+);
+
+/**
+ * The audit log: every admin action (who, when, what, which record). `id_admin` is null for the
+ * local admin key (`npm run usuarios`); `admin_email` keeps the name readable if the account goes.
+ * `detalle` is the action in Spanish words for people reading the log.
+ */
+export const registroAdmin = pgTable(
+  'registro_admin',
+  {
+    id: serial('id').primaryKey(),
+    id_admin: integer('id_admin').references(() => usuarios.id, { onDelete: 'set null' }),
+    admin_email: text('admin_email').notNull(),
+    accion: text('accion').notNull(),
+    /** The kind of record acted on: 'usuario', 'trabajo', 'correo'… */
+    tipo: text('tipo').notNull(),
+    id_registro: integer('id_registro'),
+    detalle: text('detalle').notNull().default(''),
+    fecha: timestamp('fecha', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('registro_admin_fecha_idx').on(t.fecha)],
 );
 
 /** One row per running job runner (web server or `npm run worker`), its heartbeat every ~10 s. */

@@ -4,7 +4,7 @@
  * 'fracciones'. Each word the person typed must match, the last one as a prefix (search as you
  * type). The document expression must be the one the migration indexes.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 
 /**
@@ -32,4 +32,25 @@ export function coincideTexto(columns: [PgColumn, PgColumn], q: string | undefin
   const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
   const [a, b] = columns;
   return sql`busqueda_es(${a} || ' ' || ${b}) @@ to_tsquery('spanish', f_unaccent(${query}))`;
+}
+
+/**
+ * Every word of `q` appears (case and accents aside) inside one of `columns`: for short
+ * identifying fields (names, emails, schools, the audit log) where a word may sit mid-text
+ * ('perez' finds 'ana.perez@x.cl'). Undefined when the query has no words.
+ */
+export function contienePalabras(columns: SQLWrapper[], q: string | undefined): SQL | undefined {
+  const words = terminos(q ?? '');
+  if (words.length === 0) return undefined;
+  const porPalabra = words.map((w) => {
+    const patron = `%${w}%`;
+    return sql.join(
+      columns.map((c) => sql`lower(public.f_unaccent(${c})) like ${patron}`),
+      sql` or `,
+    );
+  });
+  return sql.join(
+    porPalabra.map((p) => sql`(${p})`),
+    sql` and `,
+  );
 }

@@ -133,7 +133,7 @@ export function createJobRunner({
       .for('update', { skipLocked: true });
     const [job] = await db
       .update(trabajos)
-      .set({ estado: 'en_curso', intentos: sql`${trabajos.intentos} + 1`, bloqueado_hasta: lease() })
+      .set({ estado: 'en_curso', intentos: sql`${trabajos.intentos} + 1`, bloqueado_hasta: lease(), actualizado: sql`now()` })
       .where(sql`${trabajos.id} = (${due})`)
       .returning();
     return job;
@@ -169,7 +169,10 @@ export function createJobRunner({
         signal: run.controller.signal,
       });
       if (run.abandoned) return true;
-      await db.update(trabajos).set({ estado: 'hecho', bloqueado_hasta: null, ultimo_error: null }).where(owned(run));
+      await db
+        .update(trabajos)
+        .set({ estado: 'hecho', bloqueado_hasta: null, ultimo_error: null, actualizado: sql`now()` })
+        .where(owned(run));
       jobLog.info('job done');
     } catch (error) {
       if (run.abandoned) {
@@ -186,6 +189,7 @@ export function createJobRunner({
           bloqueado_hasta: null,
           ultimo_error: message.slice(0, 2000),
           ejecutar_desde: sql`now() + make_interval(secs => ${backoff})`,
+          actualizado: sql`now()`,
         })
         .where(owned(run));
       jobLog.error(final ? 'job failed for good' : 'job failed; will retry', { error, retryInSeconds: final ? undefined : backoff });
@@ -201,7 +205,13 @@ export function createJobRunner({
     job.abandoned = true;
     await db
       .update(trabajos)
-      .set({ estado: 'pendiente', intentos: sql`${trabajos.intentos} - 1`, bloqueado_hasta: null, ejecutar_desde: sql`now()` })
+      .set({
+        estado: 'pendiente',
+        intentos: sql`${trabajos.intentos} - 1`,
+        bloqueado_hasta: null,
+        ejecutar_desde: sql`now()`,
+        actualizado: sql`now()`,
+      })
       .where(owned(job));
     job.controller.abort(new Error('released: the worker is stopping'));
     log.info('job released on stop', { jobId: job.id });

@@ -21,7 +21,8 @@ import type { ServiceContext } from './context.server.ts';
 import { autorColumns, capsulaVisible, createRecursosService, toAutor } from './recursos.server.ts';
 
 const NO_ENCONTRADA = 'No se encontró capsula';
-const TRABAJO_HLS = 'capsula-hls';
+/** The job type of a capsule's video transcode (its datos: { id }). */
+export const TRABAJO_HLS = 'capsula-hls';
 const ERROR_PROCESO = 'No se pudo procesar el video. Súbalo nuevamente o en otro formato (.mp4 recomendado).';
 
 const extensiones: Partial<Record<Sniffed, string>> = { mp4: 'mp4', mov: 'mov', avi: 'avi', mpeg: 'mpeg' };

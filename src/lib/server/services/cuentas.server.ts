@@ -18,7 +18,7 @@ import {
   signAccessToken,
 } from '../auth/tokens.server.ts';
 import type { Db } from '../db/client.server.ts';
-import { tokensCuenta, tokensRefresh, usuarios } from '../db/schema.server.ts';
+import { ingresos, tokensCuenta, tokensRefresh, usuarios } from '../db/schema.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -86,6 +86,8 @@ export function createCuentasService(ctx: ServiceContext) {
           eq(tokensCuenta.tipo, tipo),
           isNull(tokensCuenta.usado),
           gt(tokensCuenta.expira, now()),
+          // A deactivated account's links do not work (an old activation link must not revive it).
+          isNull(usuarios.desactivada_en),
         ),
       );
     return row;
@@ -145,7 +147,8 @@ export function createCuentasService(ctx: ServiceContext) {
       const user = await buscarPorEmail(email);
       // Verify against a dummy hash when there is no usable account, so timing does not tell.
       const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
-      if (!user?.activo || !user.password_hash || !ok) {
+      // A deactivated account gets the same answer as a wrong password: no account enumeration.
+      if (!user?.activo || user.desactivada_en || !user.password_hash || !ok) {
         await intentos.hit(claves.par, LOGIN_POR_PAR);
         await intentos.fail(claves.cuenta, LOGIN_POR_CUENTA);
         await intentos.hit(claves.direccion, LOGIN_POR_DIRECCION);
@@ -159,6 +162,8 @@ export function createCuentasService(ctx: ServiceContext) {
           .set({ password_hash: await hashPassword(input.password) })
           .where(eq(usuarios.id, user.id));
       }
+      // Each sign-in counts for the console's 'teachers active per week'.
+      await db.insert(ingresos).values({ id_usuario: user.id, fecha: now() });
       ctx.log.info('login', { userId: user.id });
       return emitirSesion(user, randomUUID(), new Date(now().getTime() + REFRESH_FAMILY_SECONDS * 1000));
     },
@@ -187,7 +192,7 @@ export function createCuentasService(ctx: ServiceContext) {
         if (claimed.length === 0) return this.renovar(refresh);
       }
       const [user] = await db.select().from(usuarios).where(eq(usuarios.id, row.id_usuario));
-      if (!user?.activo) throw expirada();
+      if (!user?.activo || user.desactivada_en) throw expirada();
       return emitirSesion(user, row.familia, row.expira);
     },
 

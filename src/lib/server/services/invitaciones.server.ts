@@ -11,10 +11,12 @@ import { colegios, perfilColegios, perfilesDocentes, usuarios } from '../db/sche
 import { mismoNombre } from '../db/search.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { CuentasService } from './cuentas.server.ts';
+import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 import { obtenerUsuario } from './usuarios.server.ts';
 
 export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese email';
 export const CUENTA_ACTIVA = 'La cuenta ya está activa';
+export const CUENTA_DESACTIVADA = 'La cuenta está desactivada';
 
 /** The 409 for an invitation to an address that has an account waiting for activation. */
 export function cuentaSinActivar(email: string, id: number): ApiError {
@@ -34,7 +36,7 @@ function partir(texto: string): [string, string] {
 }
 
 /** Finds a school by name ignoring case and accents; creates it when the roster names a new one. */
-async function colegioPorNombre(db: Db, nombre: string): Promise<{ id: number; creado: boolean }> {
+export async function colegioPorNombre(db: Db, nombre: string): Promise<{ id: number; creado: boolean }> {
   const [found] = await db.select({ id: colegios.id }).from(colegios).where(mismoNombre(colegios.nombre, nombre));
   if (found) return { id: found.id, creado: false };
   const [created] = await db.insert(colegios).values({ nombre }).onConflictDoNothing().returning({ id: colegios.id });
@@ -45,7 +47,8 @@ async function colegioPorNombre(db: Db, nombre: string): Promise<{ id: number; c
 export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasService) {
   const { db } = ctx;
   return {
-    async invitar(input: Invitacion): Promise<Esquema<'UsuarioCreado'>> {
+    /** With `actor`, the invitation is written to the audit log (an import logs itself once). */
+    async invitar(input: Invitacion, actor?: ActorAdmin): Promise<Esquema<'UsuarioCreado'>> {
       const [primer_nombre, segundo_nombre] = partir(input.nombres);
       const [apellido_paterno, apellido_materno] = partir(input.apellidos);
       const colegio = input.colegio ? await colegioPorNombre(db, input.colegio) : undefined;
@@ -71,6 +74,10 @@ export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasS
           if (colegio) await tx.insert(perfilColegios).values({ id_usuario: created.id, id_colegio: colegio.id });
         }
         await cuentas.enviarActivacion(created, tx);
+        if (actor) {
+          const detalle = `Invitó a ${created.email}${input.admin ? ' como administrador' : ''}${input.colegio ? ` (colegio «${input.colegio}»)` : ''}`;
+          await registrarAccion(tx, actor, { accion: 'invitar', tipo: 'usuario', id_registro: created.id, detalle });
+        }
         return created;
       });
       ctx.log.info('account invited', { userId: row.id, admin: input.admin });
@@ -83,12 +90,17 @@ export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasS
      * A fresh activation link for an account that has not been activated (by id, or by email for
      * the CLI); the previous link stops working.
      */
-    async reenviar(cual: { id: number } | { email: string }): Promise<{ email: string }> {
+    async reenviar(cual: { id: number } | { email: string }, actor: ActorAdmin = { id: null }): Promise<{ email: string }> {
       const where = 'id' in cual ? eq(usuarios.id, cual.id) : eq(usuarios.email, cual.email.trim().toLowerCase());
       const [row] = await db.select().from(usuarios).where(where);
       if (!row) throw new ApiError(404, 'Usuario no encontrado');
+      if (row.desactivada_en) throw new ApiError(409, CUENTA_DESACTIVADA);
       if (row.activo) throw new ApiError(409, CUENTA_ACTIVA);
-      await cuentas.enviarActivacion(row);
+      await db.transaction(async (tx) => {
+        await cuentas.enviarActivacion(row, tx);
+        const detalle = `Reenvió el enlace de activación a ${row.email}`;
+        await registrarAccion(tx, actor, { accion: 'reenviar_activacion', tipo: 'usuario', id_registro: row.id, detalle });
+      });
       ctx.log.info('activation re-sent', { userId: row.id });
       return { email: row.email };
     },

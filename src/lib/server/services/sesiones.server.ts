@@ -6,6 +6,7 @@
  */
 import { and, eq, exists, gt, isNull, type SQL } from 'drizzle-orm';
 import type { AccessClaims } from '../auth/tokens.server.ts';
+import type { Db } from '../db/client.server.ts';
 import { tokensRefresh, usuarios } from '../db/schema.server.ts';
 import type { ServiceContext } from './context.server.ts';
 
@@ -25,8 +26,8 @@ export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
     }
   }
 
-  const revocar = (condicion: SQL) =>
-    db
+  const revocar = (condicion: SQL, en: Pick<Db, 'update'> = db) =>
+    en
       .update(tokensRefresh)
       .set({ revocado: now() })
       .where(and(condicion, isNull(tokensRefresh.revocado)));
@@ -69,9 +70,18 @@ export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
       olvidar((_, sid) => sid === familia);
     },
 
-    /** Ends every session of a user (password changed). */
-    async revocarUsuario(idUsuario: number): Promise<void> {
-      await revocar(eq(tokensRefresh.id_usuario, idUsuario));
+    /**
+     * Ends every session of a user (password changed, account deactivated). Inside `tx` when
+     * given, so it commits with the change that caused it; the caller then calls `olvidarUsuario`
+     * after the commit, as an answer cached meanwhile may still show the sessions alive.
+     */
+    async revocarUsuario(idUsuario: number, tx?: Pick<Db, 'update'>): Promise<void> {
+      await revocar(eq(tokensRefresh.id_usuario, idUsuario), tx);
+      olvidar((sub) => sub === idUsuario);
+    },
+
+    /** Drops this process's cached answers for a user's sessions. */
+    olvidarUsuario(idUsuario: number): void {
       olvidar((sub) => sub === idUsuario);
     },
   };

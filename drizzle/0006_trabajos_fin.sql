@@ -1,0 +1,1 @@
+ALTER TABLE "trabajos" ADD COLUMN "actualizado" timestamp with time zone;
