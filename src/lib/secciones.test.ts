@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seccionActual } from './secciones';
+import { MENU, menuDe, seccionActual } from './secciones';
 
 describe('seccionActual', () => {
   it('highlights Inicio only on /, and each section on its whole subtree', () => {
@@ -12,5 +12,13 @@ describe('seccionActual', () => {
     expect(seccionActual('/perfil/5')).toBe('/perfil/editar');
     expect(seccionActual('/ayuda')).toBeUndefined();
     expect(seccionActual('/foros/')).toBeUndefined();
+    expect(seccionActual('/admin/trabajos')).toBe('/admin/usuarios');
+    expect(seccionActual('/administrar')).toBeUndefined();
+  });
+
+  it("shows 'Administración' to admins only", () => {
+    expect(menuDe(['admin']).at(-1)?.nombre).toBe('Administración');
+    expect(menuDe([])).toBe(MENU);
+    expect(MENU.some((s) => s.href.startsWith('/admin'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /** The sections of the product: the side menu (SPEC.md section 2) and the home cards. */
-export type Icono = 'inicio' | 'capsulas' | 'manuales' | 'biblioteca' | 'comunidad' | 'foro' | 'perfil' | 'ayuda';
+export type Icono = 'inicio' | 'capsulas' | 'manuales' | 'biblioteca' | 'comunidad' | 'foro' | 'perfil' | 'ayuda' | 'admin';
 
 export interface Seccion {
   nombre: string;
@@ -20,6 +20,12 @@ export const MENU: readonly Seccion[] = [
   { nombre: 'Foro', href: '/foro/', icono: 'foro' },
   { nombre: 'Perfil', href: '/perfil/editar', icono: 'perfil' },
 ];
+
+/** The admin console (issue 16): in the menu of admins only. */
+export const ADMINISTRACION: Seccion = { nombre: 'Administración', href: '/admin/usuarios', icono: 'admin' };
+
+/** The side menu of a signed-in person: admins also get 'Administración'. */
+export const menuDe = (groups: readonly string[] = []): readonly Seccion[] => (groups.includes('admin') ? [...MENU, ADMINISTRACION] : MENU);
 
 export const TARJETAS_INICIO: readonly Tarjeta[] = [
   {
@@ -55,5 +61,6 @@ export function seccionActual(pathname: string): string | undefined {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/') return '/';
   if (path.startsWith('/perfil')) return '/perfil/editar';
+  if (path === '/admin' || path.startsWith('/admin/')) return ADMINISTRACION.href;
   return MENU.find((s) => s.href !== '/' && (path === s.href.replace(/\/$/, '') || path.startsWith(s.href)))?.href;
 }

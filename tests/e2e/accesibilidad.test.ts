@@ -149,6 +149,41 @@ const PANTALLAS: Pantalla[] = [
   { nombre: 'mis publicaciones', ruta: '/perfil/editar?pestana=publicaciones', sesion: true },
   { nombre: 'subir una cápsula', ruta: '/capsulas/subir', sesion: true },
   { nombre: 'subir un material', ruta: '/biblioteca-docente/subir', sesion: true },
+  { nombre: 'administración: usuarios', ruta: '/admin/usuarios', sesion: true },
+  {
+    nombre: 'administración: invitar con errores',
+    ruta: '/admin/usuarios',
+    sesion: true,
+    preparar: async (page) => {
+      await page.getByText('Invitar a una persona').click();
+      await expect.poll(() => page.getByRole('button', { name: 'Invitar' }).isEnabled()).toBe(true);
+      await page.getByRole('button', { name: 'Invitar' }).click();
+      await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(3);
+    },
+  },
+  {
+    nombre: 'administración: vista previa de una planilla',
+    ruta: '/admin/usuarios',
+    sesion: true,
+    preparar: async (page) => {
+      await page.getByText('Importar una planilla CSV').click();
+      await expect.poll(() => page.getByLabel('Planilla CSV').isEnabled()).toBe(true);
+      const planilla = 'email,nombres,apellidos\nnueva.vista@colegio.cl,Ana,Rojas\nno-es-correo,Luis,Soto\n';
+      await page.getByLabel('Planilla CSV').setInputFiles({ name: 'nomina.csv', mimeType: 'text/csv', buffer: Buffer.from(planilla) });
+      await page.getByRole('button', { name: 'Revisar planilla' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Confirmar importación' }).count()).toBe(1);
+    },
+  },
+  { nombre: 'administración: trabajos y correos', ruta: '/admin/trabajos', sesion: true },
+  {
+    nombre: 'administración: estadísticas con sus tablas',
+    ruta: '/admin/estadisticas',
+    sesion: true,
+    preparar: async (page) => {
+      for (const resumen of await page.getByText('Ver los datos').all()) await resumen.click();
+    },
+  },
+  { nombre: 'administración: registro', ruta: '/admin/registro', sesion: true },
 ];
 
 /** Records the layout shifts no input caused, from the first paint on. */

@@ -99,7 +99,7 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
     expect(await barra.getByRole('button', { name: 'Cerrar Sesión' }).isVisible()).toBe(true);
   });
 
-  it('has the seven menu items, the current one highlighted, 270px open, collapsing on selection', async () => {
+  it("has the seven menu items (and an admin's 'Administración'), the current one highlighted, 270px open, collapsing on selection", async () => {
     const page = await abrir(browser, viewport);
     await ingresar(page);
     const menu = page.locator('#menu-lateral');
@@ -113,6 +113,7 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
       ['Comunidad Docente', '/comunidad/'],
       ['Foro', '/foro/'],
       ['Perfil', '/perfil/editar'],
+      ['Administración', '/admin/usuarios'],
     ]);
     expect(await menu.locator('[aria-current="page"]').textContent()).toBe('Inicio');
     // Collapsed: a rail of icons on wide screens, nothing at 480px or narrower.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatearFecha,
+  formatearFechaHora,
   formatearRut,
   formatearTamano,
   formatearVisitas,
@@ -25,6 +26,10 @@ describe('dates and sizes', () => {
   it("writes dates in Chilean Spanish, in Chile's time zone", () => {
     expect(formatearFecha('2026-03-05T12:00:00Z')).toBe('5 de marzo de 2026');
     expect(formatearFecha('2026-01-01T02:00:00Z')).toBe('31 de diciembre de 2025');
+  });
+  it('writes a moment in Chilean time, 24-hour clock (the admin console)', () => {
+    expect(formatearFechaHora('2026-03-05T17:07:00Z')).toBe('5 mar 2026, 14:07');
+    expect(formatearFechaHora('2026-01-01T02:30:00Z')).toBe('31 dic 2025, 23:30');
   });
   it('writes file sizes', () => {
     expect(formatearTamano(512)).toBe('512 B');

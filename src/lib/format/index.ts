@@ -7,6 +7,21 @@ export function formatearFecha(value: string | Date): string {
   return fecha.format(typeof value === 'string' ? new Date(value) : value);
 }
 
+const fechaHora = new Intl.DateTimeFormat('es-CL', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'America/Santiago',
+});
+
+/** '5 mar 2026, 14:07' (Chilean time): when a thing happened, for the admin console's tables. */
+export function formatearFechaHora(value: string | Date): string {
+  return fechaHora.format(typeof value === 'string' ? new Date(value) : value);
+}
+
 const decimal = (n: number) => (Math.floor(n * 10) / 10).toLocaleString('es-CL', { maximumFractionDigits: 1 });
 
 /** View counts shortened as SPEC.md section 9 says: thousands 'mil', millions 'M', billions 'B'. */

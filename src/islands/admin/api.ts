@@ -1,0 +1,62 @@
+/**
+ * The admin console's calls (issue 16), through the one API client. The client arrives when an
+ * island is first used (`precargar`), not with the page, so the lists stay light. No call throws:
+ * a network failure is a failed call, and a refusal keeps the server's Spanish sentence.
+ */
+import type { components } from '../../lib/api/schema';
+import { cargaUnica } from '../comun/carga';
+import { multipart } from '../comun/multipart';
+
+export type Invitacion = components['schemas']['UsuarioAdminEntrada'];
+
+type Errores = Record<string, string[]>;
+export type Resultado<T> = { ok: true; data: T } | { ok: false; status: number; detalle: string; errores?: Errores | undefined };
+
+export const SIN_CONEXION = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.';
+const INESPERADO = 'No se pudo completar la acción. Inténtalo nuevamente.';
+
+const cargarCliente = cargaUnica(() => import('../../lib/api/client'));
+export const precargar = () => void cargarCliente().catch(() => undefined);
+
+type Cliente = Awaited<ReturnType<typeof cargarCliente>>['api'];
+interface Respuesta<T> {
+  data?: T;
+  error?: { detail?: string; errors?: Errores } | undefined;
+  response: Response;
+}
+
+async function llamar<T>(ok: number, pedir: (api: Cliente) => Promise<Respuesta<T>>): Promise<Resultado<T>> {
+  try {
+    const { api } = await cargarCliente();
+    const { data, error, response } = await pedir(api);
+    if (response.status === ok) return { ok: true, data: data as T };
+    return { ok: false, status: response.status, detalle: error?.detail ?? INESPERADO, errores: error?.errors };
+  } catch {
+    return { ok: false, status: 0, detalle: SIN_CONEXION };
+  }
+}
+
+export const invitar = (datos: Invitacion) => llamar(201, (api) => api.POST('/api/admin/usuarios/', { body: datos }));
+
+export const actualizarUsuario = (id: number, cambios: { activo?: boolean; admin?: boolean; colegio?: string }) =>
+  llamar(200, (api) => api.PATCH('/api/admin/usuarios/{id}/', { params: { path: { id } }, body: cambios }));
+
+export const reenviarActivacion = (id: number) =>
+  llamar(200, (api) => api.POST('/api/admin/usuarios/{id}/reenviar-activacion/', { params: { path: { id } } }));
+
+/** The roster as multipart: the generated type of a binary field is a string, so the body names the file. */
+export const importar = (archivo: File, confirmar: boolean) =>
+  llamar(200, (api) =>
+    api.POST('/api/admin/usuarios/importar/', {
+      body: { archivo: archivo.name, confirmar: confirmar ? 'true' : 'false' },
+      bodySerializer: () => multipart({ confirmar, archivo }),
+    }),
+  );
+
+export type Importacion = Extract<Awaited<ReturnType<typeof importar>>, { ok: true }>['data'];
+
+export const reintentarTrabajo = (id: number) =>
+  llamar(200, (api) => api.POST('/api/admin/trabajos/{id}/reintentar/', { params: { path: { id } } }));
+
+export const reintentarCorreo = (id: number) =>
+  llamar(200, (api) => api.POST('/api/admin/correos/{id}/reintentar/', { params: { path: { id } } }));

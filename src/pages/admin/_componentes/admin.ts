@@ -1,0 +1,74 @@
+/**
+ * What the admin console's pages share (issue 16): who may see them, the console's own menu, the
+ * Spanish names of account states and the query strings of its lists. A bad query value is
+ * dropped (the list shows without it), as on the other lists.
+ */
+import { z } from 'zod';
+import { pagina, tamanoPagina, texto } from '../../../lib/validation/listas.ts';
+
+export const esAdmin = (usuario: { groups: string[] }) => usuario.groups.includes('admin');
+
+export const SIN_PERMISOS = {
+  titulo: 'No tienes permisos',
+  texto: 'Solo los administradores pueden usar la consola de administración.',
+};
+
+export const SECCIONES_ADMIN = [
+  { href: '/admin/usuarios', nombre: 'Usuarios' },
+  { href: '/admin/trabajos', nombre: 'Trabajos y correos' },
+  { href: '/admin/estadisticas', nombre: 'Estadísticas' },
+  { href: '/admin/registro', nombre: 'Registro' },
+] as const;
+
+/** An email's two halves, so a narrow cell breaks it before the '@' (with <wbr>) and nowhere else. */
+export function partesCorreo(email: string): [string, string] {
+  const arroba = email.lastIndexOf('@');
+  return arroba > 0 ? [email.slice(0, arroba), email.slice(arroba)] : [email, ''];
+}
+
+export const ESTADOS_CUENTA = { activa: 'Activa', pendiente: 'Pendiente de activación', desactivada: 'Desactivada' } as const;
+export const ROLES = { docente: 'Docente', admin: 'Administrador' } as const;
+export const ORDENES_USUARIOS = {
+  nombre: 'Nombre (A-Z)',
+  '-nombre': 'Nombre (Z-A)',
+  email: 'Correo (A-Z)',
+  '-email': 'Correo (Z-A)',
+  '-fecha': 'Más recientes',
+  fecha: 'Más antiguas',
+} as const;
+
+const opcion = <T extends string>(valores: readonly [T, ...T[]]) => z.enum(valores).optional().catch(undefined);
+const claves = <T extends string>(o: Record<T, unknown>) => Object.keys(o) as [T, ...T[]];
+
+export const filtrosUsuariosSchema = z.object({
+  q: texto,
+  rol: opcion(claves(ROLES)),
+  estado: opcion(claves(ESTADOS_CUENTA)),
+  orden: z.enum(claves(ORDENES_USUARIOS)).catch('nombre'),
+  pagina,
+  tamano_pagina: tamanoPagina,
+});
+
+export const ESTADOS_CORREO = { pendiente: 'Pendientes', enviado: 'Enviados', fallido: 'Fallidos' } as const;
+export const filtrosCorreosSchema = z.object({ estado: opcion(claves(ESTADOS_CORREO)), pagina });
+
+export const filtrosRegistroSchema = z.object({ q: texto, pagina, tamano_pagina: tamanoPagina });
+
+const ACCIONES: Record<string, string> = {
+  invitar: 'Invitar',
+  importar: 'Importar planilla',
+  reenviar_activacion: 'Reenviar activación',
+  desactivar: 'Desactivar',
+  reactivar: 'Reactivar',
+  dar_admin: 'Dar admin',
+  quitar_admin: 'Quitar admin',
+  cambiar_colegio: 'Cambiar colegio',
+  reintentar_trabajo: 'Reintentar trabajo',
+  reintentar_correo: 'Reintentar correo',
+};
+
+/** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code. */
+export function nombreAccion(accion: string): string {
+  const texto = accion.replace(/_/g, ' ');
+  return ACCIONES[accion] ?? texto.charAt(0).toUpperCase() + texto.slice(1);
+}
