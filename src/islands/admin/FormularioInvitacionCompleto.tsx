@@ -60,9 +60,13 @@ export default function FormularioInvitacion() {
     >
       <ErrorFormulario mensaje={error} />
       {invitada && (
-        <p className="aviso" role="status">
-          Se creó la cuenta y se envió el enlace de activación a <strong>{invitada}</strong>.
-        </p>
+        <div className="aviso-invitada">
+          <p className="aviso" role="status">
+            Se creó la cuenta y se envió el enlace de activación a <strong>{invitada}</strong>.
+          </p>
+          {/* The list below was drawn before the invitation: this shows the new account with its actions. */}
+          <a href={`/admin/usuarios?${new URLSearchParams({ q: invitada })}`}>Ver la cuenta en la lista</a>
+        </div>
       )}
       <div className="fila">
         <div>

@@ -41,7 +41,7 @@ function TablaLineas({ importacion, titulo }: { importacion: Importacion; titulo
               <td>
                 <span className={`estado-linea ${l.estado}`}>{ESTADOS[l.estado]}</span>
               </td>
-              <td>{l.errores.length > 0 ? l.errores.join(' ') : '—'}</td>
+              <td>{l.errores.length > 0 ? l.errores.join('; ') : '—'}</td>
             </tr>
           ))}
         </tbody>
