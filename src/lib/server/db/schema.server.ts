@@ -125,6 +125,10 @@ export const usuarios = pgTable(
      * Null for an account that is active or waiting for activation.
      */
     desactivada_en: timestamp('desactivada_en', { withTimezone: true }),
+    /** How notifications reach the person by email (issue 17): each one, a daily digest, or never. */
+    preferencia_correo: text('preferencia_correo', { enum: ['cada_vez', 'diario', 'nunca'] })
+      .notNull()
+      .default('diario'),
     fecha_creacion: creado(),
   },
   (t) => [uniqueIndex('usuarios_email_idx').on(t.email)],
@@ -327,6 +331,13 @@ export const comentarios = pgTable(
     id_capsula: integer('id_capsula').references(() => capsulas.id, { onDelete: 'cascade' }),
     id_material: integer('id_material').references(() => materiales.id, { onDelete: 'cascade' }),
     id_manual: integer('id_manual').references(() => manuales.id, { onDelete: 'cascade' }),
+    /** Changed by its author (or an admin) after it was published: shows '(editado)'. */
+    editado: boolean('editado').notNull().default(false),
+    /**
+     * Deleted while it had replies: kept as 'Comentario eliminado' (its text emptied) so the
+     * thread keeps its shape. A comment without replies is deleted for real.
+     */
+    eliminado: boolean('eliminado').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [
@@ -375,6 +386,8 @@ export const foroConversaciones = pgTable(
     /** Sanitized HTML rendered from the author's Markdown. */
     contenido: text('contenido').notNull(),
     n_visitas: integer('n_visitas').notNull().default(0),
+    /** Changed by its author (or an admin) after it was published: shows '(editado)'. */
+    editado: boolean('editado').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [index('foro_conversaciones_categoria_idx').on(t.id_categoria, t.fecha_creacion)],
@@ -390,6 +403,10 @@ export const foroComentarios = pgTable(
       onDelete: 'cascade',
     }),
     contenido: text('contenido').notNull(),
+    /** As comentarios.editado. */
+    editado: boolean('editado').notNull().default(false),
+    /** As comentarios.eliminado. */
+    eliminado: boolean('eliminado').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [index('foro_comentarios_conversacion_idx').on(t.id_conversacion)],
@@ -533,6 +550,41 @@ export const registroAdmin = pgTable(
     fecha: timestamp('fecha', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('registro_admin_fecha_idx').on(t.fecha)],
+);
+
+// ── Notifications (issue 17) ────────────────────────────────────────────────────────────────────
+
+/**
+ * One event for one person: a reply to their comment, a comment on their content or conversation,
+ * a like or reaction on their content, their content hidden or restored, their report resolved.
+ * Grouped when shown ('Ana y 3 más reaccionaron a tu conversación') by (tipo, recurso_tipo,
+ * id_recurso). `enlace` is the page the notification opens.
+ */
+export const notificaciones = pgTable(
+  'notificaciones',
+  {
+    id: serial('id').primaryKey(),
+    /** Who is notified. */
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    tipo: text('tipo', {
+      enum: ['respuesta', 'comentario', 'me_gusta', 'reaccion', 'oculto', 'restaurado', 'denuncia_resuelta'],
+    }).notNull(),
+    /** Who caused it; null for the moderation team. */
+    id_actor: integer('id_actor').references(() => usuarios.id, { onDelete: 'cascade' }),
+    /** What it is about: 'capsula', 'material', 'manual', 'conversacion', 'comentario'… */
+    recurso_tipo: text('recurso_tipo').notNull(),
+    id_recurso: integer('id_recurso').notNull(),
+    /** The title of what it is about, as it was, for the text ('… a tu conversación «…»'). */
+    titulo: text('titulo').notNull().default(''),
+    enlace: text('enlace').notNull(),
+    /** A moderator's reason, for 'oculto', 'restaurado' and 'denuncia_resuelta'. */
+    detalle: text('detalle').notNull().default(''),
+    leida_en: timestamp('leida_en', { withTimezone: true }),
+    /** When it went out by email (each one or in a digest); null while not sent. */
+    enviada_en: timestamp('enviada_en', { withTimezone: true }),
+    fecha: timestamp('fecha', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('notificaciones_usuario_idx').on(t.id_usuario, t.fecha)],
 );
 
 /** One row per running job runner (web server or `npm run worker`), its heartbeat every ~10 s. */
