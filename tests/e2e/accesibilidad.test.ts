@@ -175,6 +175,7 @@ const PANTALLAS: Pantalla[] = [
     },
   },
   { nombre: 'administración: trabajos y correos', ruta: '/admin/trabajos', sesion: true },
+  { nombre: 'notificaciones', ruta: '/notificaciones', sesion: true },
   {
     nombre: 'administración: estadísticas con sus tablas',
     ruta: '/admin/estadisticas',

@@ -422,12 +422,12 @@ describe('the author', () => {
     await caja.scrollIntoViewIfNeeded();
     await page.getByText(/Aún no hay comentarios/).waitFor();
     await caja.fill('¿Funciona también para 8° básico?');
-    await page.getByRole('button', { name: 'Comentar' }).click();
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
     const comentario = page.locator('article.comentario', { hasText: '¿Funciona también para 8° básico?' });
     await comentario.waitFor();
     await comentario.getByRole('button', { name: 'Responder' }).click();
     await page.getByLabel(/^Responder a /).fill('Sí, con números más grandes.');
-    await comentario.getByRole('button', { name: 'Comentar' }).click();
+    await comentario.getByRole('button', { name: 'Comentar', exact: true }).click();
     await page.getByRole('button', { name: 'Ocultar 1 respuesta' }).waitFor();
     expect(await page.locator('ol.hilo ol.hilo').textContent()).toContain('Sí, con números más grandes.');
     await page.getByRole('button', { name: 'Ocultar 1 respuesta' }).click();
@@ -542,7 +542,7 @@ describe('another teacher', () => {
     await expect.poll(() => page.getByRole('button', { name: /Me gusta/ }).isEnabled()).toBe(true);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(titulo);
     expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Eliminar', exact: true }).count()).toBe(0);
     const respuesta = await page.goto(url(`/biblioteca-docente/editar/${id}`));
     expect(respuesta?.status()).toBe(403);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No tienes permisos');
@@ -586,12 +586,12 @@ describe('the author deletes', () => {
     const { id, titulo } = await planificacion();
     const page = await yo();
     await page.goto(url(`/biblioteca-docente/${id}`));
-    const eliminar = page.getByRole('button', { name: 'Eliminar' });
+    const eliminar = page.getByRole('button', { name: 'Eliminar', exact: true });
     await expect.poll(() => eliminar.isEnabled()).toBe(true);
     await eliminar.click();
     const dialogo = page.getByRole('dialog');
     await dialogo.waitFor();
-    await dialogo.getByRole('button', { name: 'Eliminar' }).click();
+    await dialogo.getByRole('button', { name: 'Eliminar', exact: true }).click();
     await page.waitForURL(url('/biblioteca-docente/'));
     await toast(page, `Material ${titulo} eliminado con exito`);
     expect(await page.locator('.tarjeta-contenido', { hasText: titulo }).count()).toBe(0);

@@ -203,12 +203,12 @@ describe('an admin and a capsule, from upload to delete', () => {
     await hidratada(page);
     await expect.poll(() => page.getByText('Aún no hay comentarios. ¡Escribe el primero!').count()).toBe(1);
     await page.getByLabel('Escribe un comentario').fill('¿Sirve también para quinto básico?');
-    await page.getByRole('button', { name: 'Comentar' }).click();
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
     const comentario = page.getByRole('article', { name: 'Comentario de Administración Red' });
     await expect.poll(() => comentario.locator('p').textContent()).toBe('¿Sirve también para quinto básico?');
     await comentario.getByRole('button', { name: 'Responder' }).click();
     await page.getByLabel('Responder a Administración Red').fill('Sí, con fracciones impropias.');
-    await comentario.getByRole('button', { name: 'Comentar' }).click();
+    await comentario.getByRole('button', { name: 'Comentar', exact: true }).click();
     await expect.poll(() => comentario.getByRole('button', { name: 'Ocultar 1 respuesta' }).count()).toBe(1);
     const respuesta = page.getByRole('article', { name: 'Respuesta de Administración Red' });
     expect(await respuesta.locator('p').textContent()).toBe('Sí, con fracciones impropias.');
@@ -237,9 +237,9 @@ describe('an admin and a capsule, from upload to delete', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(editado);
 
     // Delete.
-    await expect.poll(() => page.getByRole('button', { name: 'Eliminar' }).isEnabled()).toBe(true);
-    await page.getByRole('button', { name: 'Eliminar' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Eliminar', exact: true }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Eliminar', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar', exact: true }).click();
     await page.waitForURL(url('/capsulas/'));
     await expect.poll(() => avisos(page)).toContain(`Capsula ${editado} eliminada con exito`);
     expect(await tarjeta(page, editado).count()).toBe(0);
@@ -302,7 +302,7 @@ describe('a teacher', () => {
       expect(await page.getByRole('button', { name: /Me gusta/ }).count()).toBe(1);
       expect(await page.getByRole('link', { name: /Descargar/ }).count()).toBe(1);
       expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Eliminar', exact: true }).count()).toBe(0);
     },
     CON_PUBLICADA,
   );

@@ -262,17 +262,17 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
     // The comment box: Comentar and Borrar appear only with text.
     const caja = page.getByLabel('Añadir comentario');
     await caja.scrollIntoViewIfNeeded();
-    expect(await page.getByRole('button', { name: 'Comentar' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Comentar', exact: true }).count()).toBe(0);
     await caja.fill('Borrador que no quiero');
     await expect.poll(() => page.getByRole('button', { name: 'Borrar' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Borrar' }).click();
     expect(await caja.inputValue()).toBe('');
-    expect(await page.getByRole('button', { name: 'Comentar' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Comentar', exact: true }).count()).toBe(0);
     await caja.fill('   ');
-    await page.getByRole('button', { name: 'Comentar' }).click();
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
     await expect.poll(() => page.getByText('Debe ingresar un comentario').count()).toBe(1);
     await caja.fill('Yo los uso con una escala de colores.');
-    await page.getByRole('button', { name: 'Comentar' }).click();
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
     const primero = page.locator('article.comentario', { hasText: 'escala de colores' });
     await expect.poll(() => primero.count()).toBe(1);
     expect(await caja.inputValue()).toBe('');
@@ -285,7 +285,7 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
       await padre.getByRole('button', { name: 'Responder' }).click();
       const respuesta = padre.getByLabel(/^Responder a /);
       await respuesta.fill(texto);
-      await padre.getByRole('button', { name: 'Comentar' }).click();
+      await padre.getByRole('button', { name: 'Comentar', exact: true }).click();
       // Published: the box closes and the reply shows under its parent.
       await expect.poll(() => padre.getByLabel(/^Responder a /).count()).toBe(0);
       padre = page.locator('article.comentario', { hasText: texto });

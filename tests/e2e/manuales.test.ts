@@ -147,7 +147,7 @@ describe('as an admin', () => {
     const ancho = await page.locator('img.miniatura-detalle').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth);
     expect(ancho).toBeGreaterThan(0);
     expect(await page.getByRole('link', { name: 'Editar' }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Eliminar' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Eliminar', exact: true }).isVisible()).toBe(true);
     expect(await violacionesGraves(page)).toEqual([]);
   });
 
@@ -259,8 +259,8 @@ describe('as a teacher', () => {
     const page = await abrirComo(browser, docente);
     await page.goto(url(`/manuales/${id}`));
     expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
-    const leer = page.getByRole('link', { name: 'Leer' });
+    expect(await page.getByRole('button', { name: 'Eliminar', exact: true }).count()).toBe(0);
+    const leer = page.getByRole('link', { name: 'Leer', exact: true });
     expect(await leer.getAttribute('target')).toBe('_blank');
     const respuesta = await page.request.get(url((await leer.getAttribute('href')) ?? ''));
     expect(respuesta.status()).toBe(200);
@@ -292,15 +292,15 @@ describe('as a teacher', () => {
     await caja.scrollIntoViewIfNeeded();
     await page.getByText(/Aún no hay comentarios/).waitFor();
     await caja.fill('   ');
-    await page.getByRole('button', { name: 'Comentar' }).click();
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
     expect(await page.locator('.caja-comentario small').first().textContent()).toBe('Debe ingresar un comentario');
     await caja.fill('¿Sirve también para 1° medio?');
-    await page.getByRole('button', { name: 'Comentar' }).click();
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
     const comentario = page.locator('article.comentario', { hasText: '¿Sirve también para 1° medio?' });
     await comentario.waitFor();
     await comentario.getByRole('button', { name: 'Responder' }).click();
     await page.getByLabel(/Responder a/).fill('Sí, con ajustes.');
-    await comentario.getByRole('button', { name: 'Comentar' }).click();
+    await comentario.getByRole('button', { name: 'Comentar', exact: true }).click();
     await page.getByRole('button', { name: 'Ocultar 1 respuesta' }).waitFor();
     expect(await page.locator('ol.hilo ol.hilo').textContent()).toContain('Sí, con ajustes.');
     await page.getByRole('button', { name: 'Ocultar 1 respuesta' }).click();
@@ -360,12 +360,12 @@ describe('the owner deletes', () => {
     const { id, titulo } = await manualPorApi();
     const page = await abrirComo(browser);
     await page.goto(url(`/manuales/${id}`));
-    const eliminar = page.getByRole('button', { name: 'Eliminar' });
+    const eliminar = page.getByRole('button', { name: 'Eliminar', exact: true });
     await expect.poll(() => eliminar.isEnabled()).toBe(true);
     await eliminar.click();
     const dialogo = page.getByRole('dialog');
     await dialogo.waitFor();
-    await dialogo.getByRole('button', { name: 'Eliminar' }).click();
+    await dialogo.getByRole('button', { name: 'Eliminar', exact: true }).click();
     await page.waitForURL(url('/manuales/'));
     await toast(page, `Manual ${titulo} eliminado con exito`);
     expect(await page.locator('.tarjeta-contenido', { hasText: titulo }).count()).toBe(0);

@@ -354,7 +354,11 @@ describe('/perfil/editar', () => {
     const admin = await docente('Admin', `${marca()} Nuevo`, { admin: true });
     const page = await sesion(admin);
     await page.goto('/perfil/editar');
-    expect(await page.locator('.pestanas-verticales a').allTextContents()).toEqual(['Foto de perfil', 'Información personal']);
+    expect(await page.locator('.pestanas-verticales a').allTextContents()).toEqual([
+      'Foto de perfil',
+      'Información personal',
+      'Correos de notificaciones',
+    ]);
     await page.getByRole('link', { name: 'Mis publicaciones' }).click();
     await page.waitForURL(url('/perfil/editar?pestana=publicaciones'));
     expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Manuales 0', 'Cápsulas 0', 'Materiales docentes 0']);
@@ -370,6 +374,7 @@ describe('/perfil/editar', () => {
       'Información personal',
       'Especialidades',
       'Áreas',
+      'Correos de notificaciones',
     ]);
     await page.getByRole('link', { name: 'Información personal' }).click();
     await expect.poll(() => page.locator('#datos').isVisible()).toBe(true);

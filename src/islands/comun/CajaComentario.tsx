@@ -15,12 +15,16 @@ export interface CajaComentarioProps {
   /** Whether it can send: the island is live and the person still signed in. */
   activo: boolean;
   autoFocus?: boolean;
+  /** Editing a published comment: its text, and Guardar/Cancelar instead of Comentar/Borrar. */
+  inicial?: string;
+  onCancelar?: () => void;
 }
 
-export function CajaComentario({ etiqueta, onEnviar, activo, autoFocus }: CajaComentarioProps) {
+export function CajaComentario({ etiqueta, onEnviar, activo, autoFocus, inicial, onCancelar }: CajaComentarioProps) {
   // React's ids start with '_': an id should start with a letter.
   const id = `comentario${useId()}`;
-  const [texto, setTexto] = useState('');
+  const [texto, setTexto] = useState(inicial ?? '');
+  const editando = onCancelar !== undefined;
   const [error, setError] = useState<string | undefined>();
   const [enviando, setEnviando] = useState(false);
 
@@ -33,7 +37,7 @@ export function CajaComentario({ etiqueta, onEnviar, activo, autoFocus }: CajaCo
     setEnviando(true);
     const publicado = await onEnviar(limpio);
     setEnviando(false);
-    if (publicado) setTexto('');
+    if (publicado && !editando) setTexto('');
   }
 
   function borrar() {
@@ -59,12 +63,12 @@ export function CajaComentario({ etiqueta, onEnviar, activo, autoFocus }: CajaCo
       />
       <Mensaje id={id} error={error} />
       {/* Hidden, not left out, while there is no text: a form keeps its submit button. */}
-      <div className="acciones" hidden={texto === ''}>
+      <div className="acciones" hidden={texto === '' && !editando}>
         <button type="submit" disabled={!activo || enviando} aria-busy={enviando || undefined}>
-          Comentar
+          {editando ? 'Guardar' : 'Comentar'}
         </button>
-        <button type="button" className="secundario" onClick={borrar} disabled={enviando}>
-          Borrar
+        <button type="button" className="secundario" onClick={onCancelar ?? borrar} disabled={enviando}>
+          {editando ? 'Cancelar' : 'Borrar'}
         </button>
       </div>
     </form>

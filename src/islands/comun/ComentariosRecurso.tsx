@@ -5,11 +5,20 @@
  * (and opens its list). A failed post is silent (section 8) but keeps the text written.
  */
 
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { nombreCorto } from '../../lib/format';
+import { notificar } from '../../lib/stores/notifications';
 import { CajaComentario } from './CajaComentario';
-import { BotonResponder, BotonRespuestas, TextoComentario } from './PartesComentario';
-import { type ComentarioRecurso, type Comentarios, comentar, comentarios, type TipoRecurso } from './recursos';
+import { AccionesPropias, BotonResponder, BotonRespuestas, puedeCambiar, TextoComentario } from './PartesComentario';
+import {
+  type ComentarioRecurso,
+  type Comentarios,
+  comentar,
+  comentarios,
+  editarComentario,
+  eliminarComentario,
+  type TipoRecurso,
+} from './recursos';
 import { useUsuarioActivo } from './usuario';
 
 export interface ComentariosRecursoProps {
@@ -19,15 +28,66 @@ export interface ComentariosRecursoProps {
 
 const nombreDe = (c: ComentarioRecurso) => nombreCorto(c.id_usuario);
 
+/** Edits and deletes of one's own comments, as the thread hands them down. */
+interface Cambios {
+  puede: (c: ComentarioRecurso) => boolean;
+  onEditar: (c: ComentarioRecurso, texto: string) => Promise<boolean>;
+  onEliminar: (c: ComentarioRecurso) => Promise<boolean>;
+}
+
+/** A comment, or its editing box in its place while its author edits it. */
+function Cuerpo({
+  comentario,
+  etiqueta,
+  cambios,
+  children,
+}: {
+  comentario: ComentarioRecurso;
+  etiqueta: string;
+  cambios: Cambios;
+  children?: ReactNode;
+}) {
+  const [editando, setEditando] = useState(false);
+  if (editando)
+    return (
+      <CajaComentario
+        etiqueta={`Editar ${etiqueta}`}
+        inicial={comentario.contenido}
+        activo
+        autoFocus
+        onCancelar={() => setEditando(false)}
+        onEnviar={async (texto) => {
+          const ok = await cambios.onEditar(comentario, texto);
+          if (ok) setEditando(false);
+          return ok;
+        }}
+      />
+    );
+  return (
+    <>
+      <TextoComentario comentario={comentario} enlazado />
+      {(children || cambios.puede(comentario)) && (
+        <div className="comentario-acciones">
+          {children}
+          {cambios.puede(comentario) && (
+            <AccionesPropias nombre={etiqueta} onEditar={() => setEditando(true)} onEliminar={() => cambios.onEliminar(comentario)} />
+          )}
+        </div>
+      )}
+    </>
+  );
+}
+
 interface HiloProps {
   comentario: ComentarioRecurso;
   hijos: ComentarioRecurso[];
   /** Live and signed in: replies can be written. */
   activo: boolean;
   onResponder: (padre: number, texto: string) => Promise<boolean>;
+  cambios: Cambios;
 }
 
-function Hilo({ comentario, hijos, activo, onResponder }: HiloProps) {
+function Hilo({ comentario, hijos, activo, onResponder, cambios }: HiloProps) {
   const [respondiendo, setRespondiendo] = useState(false);
   const [abierto, setAbierto] = useState(false);
   const idLista = `respuestas-${comentario.id}`;
@@ -43,12 +103,13 @@ function Hilo({ comentario, hijos, activo, onResponder }: HiloProps) {
 
   return (
     <li>
-      <article className="comentario" aria-label={`Comentario de ${nombreDe(comentario)}`}>
-        <TextoComentario comentario={comentario} enlazado />
-        <div className="comentario-acciones">
-          <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
+      <article className="comentario" aria-label={comentario.eliminado ? 'Comentario eliminado' : `Comentario de ${nombreDe(comentario)}`}>
+        <Cuerpo comentario={comentario} etiqueta={`comentario de ${nombreDe(comentario)}`} cambios={cambios}>
+          {!comentario.eliminado && (
+            <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
+          )}
           <BotonRespuestas cantidad={hijos.length} abiertas={abierto} lista={idLista} onAlternar={() => setAbierto(!abierto)} />
-        </div>
+        </Cuerpo>
         {respondiendo && <CajaComentario etiqueta={`Responder a ${nombreDe(comentario)}`} onEnviar={responder} activo={activo} autoFocus />}
       </article>
       {hijos.length > 0 && (
@@ -56,7 +117,7 @@ function Hilo({ comentario, hijos, activo, onResponder }: HiloProps) {
           {hijos.map((h) => (
             <li key={h.id}>
               <article className="comentario" aria-label={`Respuesta de ${nombreDe(h)}`}>
-                <TextoComentario comentario={h} enlazado />
+                <Cuerpo comentario={h} etiqueta={`respuesta de ${nombreDe(h)}`} cambios={cambios} />
               </article>
             </li>
           ))}
@@ -113,8 +174,45 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
     return true;
   }
 
+  const cambios: Cambios = {
+    puede: (c) => puedeCambiar(usuario, c),
+    async onEditar(c, texto) {
+      const resultado = await editarComentario(tipo, c.id, texto);
+      if (!resultado.ok) {
+        notificar('No se pudo editar el comentario', 'error');
+        return false;
+      }
+      const editado = resultado.data;
+      const cambiar = (lista: ComentarioRecurso[]) => lista.map((x) => (x.id === editado.id ? editado : x));
+      setCarga((actual) =>
+        actual.estado === 'lista'
+          ? {
+              estado: 'lista',
+              datos: {
+                comentarios_base: cambiar(actual.datos.comentarios_base),
+                comentarios_hijos: cambiar(actual.datos.comentarios_hijos),
+              },
+            }
+          : actual,
+      );
+      return true;
+    },
+    async onEliminar(c) {
+      if (!(await eliminarComentario(tipo, c.id))) {
+        notificar('No se pudo eliminar el comentario', 'error');
+        return false;
+      }
+      // The server decides between a placeholder and a real delete (and its emptied parent).
+      const resultado = await comentarios(tipo, id);
+      if (resultado.ok) setCarga({ estado: 'lista', datos: resultado.data });
+      return true;
+    },
+  };
+
   const datos = carga.estado === 'lista' ? carga.datos : null;
-  const total = datos ? datos.comentarios_base.length + datos.comentarios_hijos.length : null;
+  // Placeholders of deleted comments are not comments.
+  const vivos = (lista: ComentarioRecurso[]) => lista.filter((c) => !c.eliminado).length;
+  const total = datos ? vivos(datos.comentarios_base) + vivos(datos.comentarios_hijos) : null;
   const hijosDe = respuestasPorPadre(datos?.comentarios_hijos ?? []);
 
   return (
@@ -144,6 +242,7 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
               hijos={hijosDe.get(c.id) ?? []}
               activo={usuario !== undefined}
               onResponder={(padre, texto) => publicar(texto, padre)}
+              cambios={cambios}
             />
           ))}
         </ol>

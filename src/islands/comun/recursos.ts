@@ -18,6 +18,8 @@ export interface ComentarioRecurso {
   fecha_creacion: string;
   id_usuario: Autor;
   id_respuesta_comentario: number | null;
+  editado: boolean;
+  eliminado: boolean;
 }
 
 export interface Comentarios {
@@ -55,6 +57,32 @@ export function comentar(tipo: TipoRecurso, id: number, idUsuario: number, conte
       return api.POST('/api/bdocente/comentarios/', { body: { ...base, id_recurso: id, tipo_recurso: 'id_material_docente' } });
     return api.POST('/api/manuales/comentarios/', { body: { ...base, id_recurso: id, tipo_recurso: 'id_manual' } });
   });
+}
+
+/** Rewrites one's own comment (or, for an admin, anyone's); answers the edited comment. */
+export function editarComentario(tipo: TipoRecurso, idComentario: number, contenido: string) {
+  const peticion = { params: { path: { id: idComentario } }, body: { contenido } };
+  return intentar<ComentarioRecurso>(() => {
+    if (tipo === 'capsula') return api.PUT('/api/capsulas/comentarios/{id}/', peticion);
+    if (tipo === 'material') return api.PUT('/api/bdocente/comentarios/{id}/', peticion);
+    return api.PUT('/api/manuales/comentarios/{id}/', peticion);
+  });
+}
+
+/** Deletes a comment (a placeholder stays while it has replies); true on success. */
+export async function eliminarComentario(tipo: TipoRecurso, idComentario: number): Promise<boolean> {
+  const path = { params: { path: { id: idComentario } } };
+  try {
+    const { response } =
+      tipo === 'capsula'
+        ? await api.DELETE('/api/capsulas/comentarios/{id}/', path)
+        : tipo === 'material'
+          ? await api.DELETE('/api/bdocente/comentarios/{id}/', path)
+          : await api.DELETE('/api/manuales/comentarios/{id}/', path);
+    return response.ok;
+  } catch {
+    return false;
+  }
 }
 
 /** Likes (`add`) or unlikes; answers the content's likes after the change (only on 200). */

@@ -7,7 +7,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { nombreCorto } from '../../lib/format';
 import { CajaComentario } from '../comun/CajaComentario';
-import { BotonResponder, BotonRespuestas, TextoComentario } from '../comun/PartesComentario';
+import { AccionesPropias, BotonResponder, BotonRespuestas, TextoComentario } from '../comun/PartesComentario';
 import type { ComentarioForo } from './api';
 import { BotonReaccion } from './BotonReaccion';
 import { type IdReaccionComentario, REACCIONES_COMENTARIO } from './reacciones';
@@ -24,11 +24,16 @@ interface HiloProps {
   enfocar: number | null;
   onReaccionar: (id: number, idLike: IdReaccionComentario) => void;
   onResponder: (padre: number, texto: string) => Promise<boolean>;
+  /** Whether the person may edit and delete this comment (its author or an admin). */
+  puede: (c: ComentarioForo) => boolean;
+  onEditar: (id: number, texto: string) => Promise<boolean>;
+  onEliminar: (id: number) => Promise<boolean>;
 }
 
 export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: ComentarioForo }) {
-  const { mias, ocupadas, hidratado, activo, enfocar, onReaccionar, onResponder } = hilo;
+  const { mias, ocupadas, hidratado, activo, enfocar, onReaccionar, onResponder, puede, onEditar, onEliminar } = hilo;
   const [respondiendo, setRespondiendo] = useState(false);
+  const [editando, setEditando] = useState(false);
   const [mostrarRespuestas, setMostrarRespuestas] = useState(true);
   const ref = useRef<HTMLElement>(null);
   // React's ids start with '_': an id should start with a letter.
@@ -51,23 +56,46 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
 
   return (
     <li>
-      <article className="comentario" ref={ref} tabIndex={-1} aria-label={`Comentario de ${nombre}`}>
-        <TextoComentario comentario={comentario} />
-        <div className="comentario-acciones">
-          {REACCIONES_COMENTARIO.map((r) => (
-            <BotonReaccion
-              key={r.id}
-              chica
-              nombre={r.nombre}
-              icono={r.icono}
-              cantidad={comentario[r.campo]}
-              activa={mias.get(comentario.id)?.has(r.id) ?? false}
-              ocupada={ocupadas.has(`${comentario.id}:${r.id}`)}
-              activo={activo}
-              onAlternar={() => onReaccionar(comentario.id, r.id)}
-            />
-          ))}
-          <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
+      <article
+        className="comentario"
+        ref={ref}
+        tabIndex={-1}
+        aria-label={comentario.eliminado ? 'Comentario eliminado' : `Comentario de ${nombre}`}
+      >
+        {editando ? (
+          <CajaComentario
+            etiqueta={`Editar comentario de ${nombre}`}
+            inicial={comentario.contenido}
+            activo={activo}
+            autoFocus
+            onCancelar={() => setEditando(false)}
+            onEnviar={async (texto) => {
+              const ok = await onEditar(comentario.id, texto);
+              if (ok) setEditando(false);
+              return ok;
+            }}
+          />
+        ) : (
+          <TextoComentario comentario={comentario} />
+        )}
+        <div className="comentario-acciones" hidden={editando}>
+          {!comentario.eliminado &&
+            REACCIONES_COMENTARIO.map((r) => (
+              <BotonReaccion
+                key={r.id}
+                chica
+                nombre={r.nombre}
+                icono={r.icono}
+                cantidad={comentario[r.campo]}
+                activa={mias.get(comentario.id)?.has(r.id) ?? false}
+                ocupada={ocupadas.has(`${comentario.id}:${r.id}`)}
+                activo={activo}
+                onAlternar={() => onReaccionar(comentario.id, r.id)}
+              />
+            ))}
+          {!comentario.eliminado && (
+            <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
+          )}
           <BotonRespuestas
             cantidad={cantidad}
             abiertas={mostrarRespuestas}
@@ -75,6 +103,13 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
             disabled={!hidratado}
             onAlternar={() => setMostrarRespuestas(!mostrarRespuestas)}
           />
+          {puede(comentario) && (
+            <AccionesPropias
+              nombre={`comentario de ${nombre}`}
+              onEditar={() => setEditando(true)}
+              onEliminar={() => onEliminar(comentario.id)}
+            />
+          )}
         </div>
         {respondiendo && <CajaComentario etiqueta={`Responder a ${nombre}`} onEnviar={responder} activo={activo} autoFocus />}
       </article>

@@ -8,9 +8,10 @@ import { useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { CajaComentario } from '../comun/CajaComentario';
 import { useHidratado } from '../comun/Campo';
+import { puedeCambiar } from '../comun/PartesComentario';
 import { useUsuarioActivo } from '../comun/usuario';
 import type { ComentarioForo } from './api';
-import { cargarComentarios, comentar, reaccionarComentario } from './api-hilo';
+import { cargarComentarios, comentar, editarComentario, eliminarComentario, reaccionarComentario } from './api-hilo';
 import { Comentario } from './Comentario';
 import type { IdReaccionComentario } from './reacciones';
 
@@ -22,7 +23,14 @@ export interface ComentariosForoProps {
   misReacciones: Record<number, number[]>;
 }
 
-const contar = (nodos: ComentarioForo[]): number => nodos.reduce((n, c) => n + 1 + contar(c.respuestas), 0);
+/** Placeholders of deleted comments are not comments. */
+const contar = (nodos: ComentarioForo[]): number => nodos.reduce((n, c) => n + (c.eliminado ? 0 : 1) + contar(c.respuestas), 0);
+
+function reemplazar(nodos: ComentarioForo[], editado: ComentarioForo): ComentarioForo[] {
+  return nodos.map((n) =>
+    n.id === editado.id ? { ...editado, respuestas: n.respuestas } : { ...n, respuestas: reemplazar(n.respuestas, editado) },
+  );
+}
 
 function insertar(nodos: ComentarioForo[], nuevo: ComentarioForo, padre: number | null): ComentarioForo[] {
   if (padre === null) return [...nodos, nuevo];
@@ -43,7 +51,8 @@ function conCantidad(nodos: ComentarioForo[], id: number, campo: 'n_me_gusta' | 
 
 export default function ComentariosForo({ idConversacion, idCategoria, comentarios, misReacciones }: ComentariosForoProps) {
   const hidratado = useHidratado();
-  const activo = useUsuarioActivo() !== undefined;
+  const usuario = useUsuarioActivo();
+  const activo = usuario !== undefined;
   const [arbol, setArbol] = useState(comentarios);
   const [mias, setMias] = useState<ReadonlyMap<number, ReadonlySet<number>>>(
     () => new Map(Object.entries(misReacciones).map(([id, likes]) => [Number(id), new Set(likes)])),
@@ -86,6 +95,27 @@ export default function ComentariosForo({ idConversacion, idCategoria, comentari
     });
   }
 
+  async function editar(id: number, texto: string): Promise<boolean> {
+    const resultado = await editarComentario(id, texto);
+    if (!resultado.ok) {
+      notificar('No se pudo editar el comentario', 'error');
+      return false;
+    }
+    setArbol((actual) => reemplazar(actual, resultado.data));
+    return true;
+  }
+
+  async function eliminar(id: number): Promise<boolean> {
+    if (!(await eliminarComentario(id))) {
+      notificar('No se pudo eliminar el comentario', 'error');
+      return false;
+    }
+    // The server decides between a placeholder and a real delete (and the emptied placeholders above).
+    const recargado = await cargarComentarios(idConversacion);
+    if (recargado) setArbol(recargado);
+    return true;
+  }
+
   const total = contar(arbol);
   return (
     <>
@@ -106,6 +136,9 @@ export default function ComentariosForo({ idConversacion, idCategoria, comentari
               enfocar={enfocar}
               onReaccionar={(id, idLike) => void reaccionar(id, idLike)}
               onResponder={(padre, texto) => publicar(texto, padre)}
+              puede={(x) => puedeCambiar(usuario, x)}
+              onEditar={editar}
+              onEliminar={eliminar}
             />
           ))}
         </ol>

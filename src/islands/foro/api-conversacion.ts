@@ -17,3 +17,26 @@ export async function crearConversacion(
     return sinRed;
   }
 }
+
+/** Rewrites one's own conversation (an admin: anyone's): title and Markdown content. */
+export async function editarConversacion(id: number, titulo: string, contenido: string): Promise<Resultado<{ id: number }>> {
+  try {
+    const { data, error, response } = await api.PUT('/api/foro/conversacion/{id}/', {
+      params: { path: { id } },
+      body: { titulo, contenido },
+    });
+    return response.status === 200 && data ? { ok: true, data } : fallo(response, error);
+  } catch {
+    return sinRed;
+  }
+}
+
+/** Deletes a conversation with its comments; true on success. */
+export async function eliminarConversacion(id: number): Promise<boolean> {
+  try {
+    const { response } = await api.DELETE('/api/foro/conversacion/{id}/', { params: { path: { id } } });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

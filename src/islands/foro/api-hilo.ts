@@ -42,6 +42,26 @@ export async function comentar(
   }
 }
 
+/** Rewrites one's own comment (an admin: anyone's); answers the edited comment. */
+export async function editarComentario(id: number, contenido: string): Promise<Resultado<ComentarioForo>> {
+  try {
+    const { data, error, response } = await api.PUT('/api/foro/comentario/{id}/', { params: { path: { id } }, body: { contenido } });
+    return response.status === 200 && data ? { ok: true, data } : fallo(response, error);
+  } catch {
+    return sinRed;
+  }
+}
+
+/** Deletes a comment (a placeholder stays while it has replies); true on success. */
+export async function eliminarComentario(id: number): Promise<boolean> {
+  try {
+    const { response } = await api.DELETE('/api/foro/comentario/{id}/', { params: { path: { id } } });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 export async function cargarComentarios(idConversacion: number): Promise<ComentarioForo[] | null> {
   try {
     const { data } = await api.GET('/api/foro/conversacion/{id}/respuestas/', { params: { path: { id: idConversacion } } });

@@ -424,6 +424,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notificaciones/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person's notifications, grouped, newest first.
+         * @description Issue 17. Unread notifications of the same `tipo` on the same item are one entry ('Ana y 3
+         *     más reaccionaron a tu conversación «…»'), with every id in `ids`; read ones are listed one
+         *     by one. 20 entries a page. `no_leidas` counts the unread entries (the bell's number).
+         */
+        get: operations["listNotificaciones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notificaciones/leidas/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications as read (all when `ids` is absent).
+         * @description Issue 17. Ids of other people's notifications are ignored. Answers the unread count after.
+         */
+        post: operations["marcarNotificacionesLeidas"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notificaciones/baja/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed unsubscribe token of the mail. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The unsubscribe link of a notification mail (a page that confirms with a button).
+         * @description Issue 17. Works without signing in; changes nothing (a GET never unsubscribes).
+         */
+        get: operations["paginaBajaCorreos"];
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058) from notification mail.
+         * @description Issue 17. The List-Unsubscribe URL of every notification mail; POSTed by mail clients with
+         *     `List-Unsubscribe=One-Click` or by the confirmation page's button, without signing in. Sets
+         *     `preferencia_correo` to 'nunca'.
+         */
+        post: operations["bajaCorreos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/preferencias/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** The person's preferences (the owner only). */
+        get: operations["getPreferencias"];
+        /** Change the person's preferences (the owner only). */
+        put: operations["putPreferencias"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/capsulas/": {
         parameters: {
             query?: never;
@@ -540,7 +632,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the capsule. */
+                /** @description Id of the capsule (GET) or of the comment (PUT, DELETE). */
                 id: number;
             };
             cookie?: never;
@@ -551,9 +643,24 @@ export interface paths {
          *     by `id_respuesta_comentario`); both newest first, not paginated.
          */
         get: operations["listCapsulaComentarios"];
-        put?: never;
+        /**
+         * Edit a comment (the path id is the comment's).
+         * @description The author or an admin only (403 'No tienes permisos' for anyone else); an admin editing
+         *     someone else's comment is written to the audit log. Same rule as a new comment
+         *     ('Debe ingresar un comentario'). Marks it `editado`. 404 for an unknown id, a comment on
+         *     another kind of content, or a deleted one ('Comentario eliminado').
+         */
+        put: operations["editCapsulaComentario"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a comment (the path id is the comment's).
+         * @description The author or an admin only (403 otherwise; an admin's moderation is written to the audit
+         *     log). A comment with replies stays as a placeholder (`eliminado` true, `contenido` empty,
+         *     shown as 'Comentario eliminado'); one without replies is deleted, and so is its parent
+         *     when that was a placeholder left without replies. 404 for an unknown id, a comment on
+         *     another kind of content, or one already deleted.
+         */
+        delete: operations["deleteCapsulaComentario"];
         options?: never;
         head?: never;
         patch?: never;
@@ -833,7 +940,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the material. */
+                /** @description Id of the material (GET) or of the comment (PUT, DELETE). */
                 id: number;
             };
             cookie?: never;
@@ -843,9 +950,24 @@ export interface paths {
          * @description Same shape and order as the capsule comments.
          */
         get: operations["listMaterialComentarios"];
-        put?: never;
+        /**
+         * Edit a comment (the path id is the comment's).
+         * @description The author or an admin only (403 'No tienes permisos' for anyone else); an admin editing
+         *     someone else's comment is written to the audit log. Same rule as a new comment
+         *     ('Debe ingresar un comentario'). Marks it `editado`. 404 for an unknown id, a comment on
+         *     another kind of content, or a deleted one ('Comentario eliminado').
+         */
+        put: operations["editMaterialComentario"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a comment (the path id is the comment's).
+         * @description The author or an admin only (403 otherwise; an admin's moderation is written to the audit
+         *     log). A comment with replies stays as a placeholder (`eliminado` true, `contenido` empty,
+         *     shown as 'Comentario eliminado'); one without replies is deleted, and so is its parent
+         *     when that was a placeholder left without replies. 404 for an unknown id, a comment on
+         *     another kind of content, or one already deleted.
+         */
+        delete: operations["deleteMaterialComentario"];
         options?: never;
         head?: never;
         patch?: never;
@@ -987,7 +1109,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the manual. */
+                /** @description Id of the manual (GET) or of the comment (PUT, DELETE). */
                 id: number;
             };
             cookie?: never;
@@ -997,9 +1119,24 @@ export interface paths {
          * @description Same shape and order as the capsule comments.
          */
         get: operations["listManualComentarios"];
-        put?: never;
+        /**
+         * Edit a comment (the path id is the comment's).
+         * @description The author or an admin only (403 'No tienes permisos' for anyone else); an admin editing
+         *     someone else's comment is written to the audit log. Same rule as a new comment
+         *     ('Debe ingresar un comentario'). Marks it `editado`. 404 for an unknown id, a comment on
+         *     another kind of content, or a deleted one ('Comentario eliminado').
+         */
+        put: operations["editManualComentario"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a comment (the path id is the comment's).
+         * @description The author or an admin only (403 otherwise; an admin's moderation is written to the audit
+         *     log). A comment with replies stays as a placeholder (`eliminado` true, `contenido` empty,
+         *     shown as 'Comentario eliminado'); one without replies is deleted, and so is its parent
+         *     when that was a placeholder left without replies. 404 for an unknown id, a comment on
+         *     another kind of content, or one already deleted.
+         */
+        delete: operations["deleteManualComentario"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1498,9 +1635,19 @@ export interface paths {
          * @description Adds one view. 404 also when its category is inactive (non-admins).
          */
         get: operations["getConversacion"];
-        put?: never;
+        /**
+         * Edit a conversation's title and content.
+         * @description The author or an admin only (403 'No tienes permisos' otherwise; an admin editing someone
+         *     else's conversation is written to the audit log). The same fields and rules as starting
+         *     one; `contenido` is Markdown, stored and returned as sanitized HTML. Marks it `editado`.
+         */
+        put: operations["editConversacion"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a conversation with its comments and reactions.
+         * @description The author or an admin only (403 otherwise; an admin's moderation is written to the audit log).
+         */
+        delete: operations["deleteConversacion"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1563,6 +1710,37 @@ export interface paths {
          */
         post: operations["reactToComentario"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/foro/comentario/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a forum comment's text.
+         * @description The author or an admin only (403 'No tienes permisos' otherwise; an admin editing someone
+         *     else's comment is written to the audit log). Same rule as a new comment. Marks it
+         *     `editado`. 404 for an unknown id or a deleted comment.
+         */
+        put: operations["editComentarioForo"];
+        post?: never;
+        /**
+         * Delete a forum comment.
+         * @description The author or an admin only (403 otherwise). With replies it stays as a placeholder
+         *     (`eliminado` true, `contenido` empty: 'Comentario eliminado'); without replies it is
+         *     deleted, and so are the placeholders above it left without replies.
+         */
+        delete: operations["deleteComentarioForo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2027,6 +2205,38 @@ export interface components {
             /** @description Names of curriculum areas. */
             area: string[];
         };
+        Notificacion: {
+            /** @description The newest notification of the entry. */
+            id: number;
+            /** @description Every notification the entry groups. */
+            ids: number[];
+            /** @enum {string} */
+            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "denuncia_resuelta";
+            recurso_tipo: string;
+            id_recurso: number;
+            texto: string;
+            enlace: string;
+            /** Format: date-time */
+            fecha: string;
+            leida: boolean;
+            actores: components["schemas"]["Autor"][];
+        };
+        NotificacionLista: {
+            notificaciones: components["schemas"]["Notificacion"][];
+            num_pages: number;
+            num_results: number;
+            no_leidas: number;
+        };
+        NotificacionesLeidasEntrada: {
+            ids?: number[];
+        };
+        NotificacionesNoLeidas: {
+            no_leidas: number;
+        };
+        Preferencias: {
+            /** @enum {string} */
+            preferencia_correo: "cada_vez" | "diario" | "nunca";
+        };
         /** @description The author of a capsule, material, manual or comment. */
         Autor: {
             id: number;
@@ -2259,6 +2469,10 @@ export interface components {
             /** @description The parent comment of a reply; null for a top-level comment. */
             id_respuesta_comentario: number | null;
             id_capsula: number;
+            /** @description Changed after it was published (shown '(editado)'). */
+            editado: boolean;
+            /** @description Deleted while it had replies: a placeholder ('Comentario eliminado') with empty contenido. */
+            eliminado: boolean;
         };
         ComentariosCapsula: {
             comentarios_base: components["schemas"]["ComentarioCapsula"][];
@@ -2276,6 +2490,10 @@ export interface components {
             id_recurso: number;
             /** @enum {string} */
             tipo_recurso: "id_material_docente" | "id_manual";
+            /** @description Changed after it was published (shown '(editado)'). */
+            editado: boolean;
+            /** @description Deleted while it had replies: a placeholder ('Comentario eliminado') with empty contenido. */
+            eliminado: boolean;
         };
         ComentariosRecurso: {
             comentarios_base: components["schemas"]["ComentarioRecurso"][];
@@ -2356,6 +2574,8 @@ export interface components {
             fecha_creacion: string;
             autor: components["schemas"]["ConversacionAutor"];
             id_usuario_creador: number;
+            /** @description Changed after it was published (shown '(editado)'). */
+            editado: boolean;
         };
         ConversacionLista: {
             conversaciones: components["schemas"]["Conversacion"][];
@@ -2373,6 +2593,10 @@ export interface components {
             n_me_interesa: number;
             /** @description Replies, nested to any depth. */
             respuestas: components["schemas"]["ComentarioForo"][];
+            /** @description Changed after it was published (shown '(editado)'). */
+            editado: boolean;
+            /** @description Deleted while it had replies: a placeholder ('Comentario eliminado') with empty contenido. */
+            eliminado: boolean;
         };
         ReaccionesConversacionUsuario: {
             lista_reacciones: components["schemas"]["ReaccionId"][];
@@ -2636,6 +2860,14 @@ export interface components {
             /** @description Markdown. */
             contenido: string;
             id_categoria: number;
+        };
+        ConversacionEdicion: {
+            titulo: string;
+            /** @description Markdown. */
+            contenido: string;
+        };
+        ComentarioEdicion: {
+            contenido: string;
         };
         ComentarioForoEntrada: {
             id_conversacion: number;
@@ -3573,6 +3805,163 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listNotificaciones: {
+        parameters: {
+            query?: {
+                /** @description Only unread ones. */
+                no_leidas?: "true" | "false";
+                /** @description Page number, from 1. */
+                pagina?: components["parameters"]["Pagina"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificacionLista"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    marcarNotificacionesLeidas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificacionesLeidasEntrada"];
+            };
+        };
+        responses: {
+            /** @description Marked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificacionesNoLeidas"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    paginaBajaCorreos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed unsubscribe token of the mail. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    bajaCorreos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed unsubscribe token of the mail. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unsubscribed (a page that says so). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    getPreferencias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preferences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preferencias"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    putPreferencias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Preferencias"];
+            };
+        };
+        responses: {
+            /** @description The preferences after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preferencias"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     listCapsulas: {
         parameters: {
             query?: {
@@ -3792,7 +4181,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the capsule. */
+                /** @description Id of the capsule (GET) or of the comment (PUT, DELETE). */
                 id: number;
             };
             cookie?: never;
@@ -3810,6 +4199,72 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    editCapsulaComentario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the capsule (GET) or of the comment (PUT, DELETE). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComentarioEdicion"];
+            };
+        };
+        responses: {
+            /** @description The edited comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComentarioCapsula"];
+                };
+            };
+            /** @description Invalid fields, e.g. errors.contenido ['Debe ingresar un comentario']. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteCapsulaComentario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the capsule (GET) or of the comment (PUT, DELETE). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or left as a placeholder). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -4272,7 +4727,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the material. */
+                /** @description Id of the material (GET) or of the comment (PUT, DELETE). */
                 id: number;
             };
             cookie?: never;
@@ -4290,6 +4745,72 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    editMaterialComentario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the material (GET) or of the comment (PUT, DELETE). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComentarioEdicion"];
+            };
+        };
+        responses: {
+            /** @description The edited comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComentarioRecurso"];
+                };
+            };
+            /** @description Invalid fields, e.g. errors.contenido ['Debe ingresar un comentario']. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteMaterialComentario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the material (GET) or of the comment (PUT, DELETE). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or left as a placeholder). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -4556,7 +5077,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Id of the manual. */
+                /** @description Id of the manual (GET) or of the comment (PUT, DELETE). */
                 id: number;
             };
             cookie?: never;
@@ -4574,6 +5095,72 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    editManualComentario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the manual (GET) or of the comment (PUT, DELETE). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComentarioEdicion"];
+            };
+        };
+        responses: {
+            /** @description The edited comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComentarioRecurso"];
+                };
+            };
+            /** @description Invalid fields, e.g. errors.contenido ['Debe ingresar un comentario']. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteManualComentario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the manual (GET) or of the comment (PUT, DELETE). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or left as a placeholder). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -5450,6 +6037,72 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    editConversacion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversacionEdicion"];
+            };
+        };
+        responses: {
+            /** @description The edited conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversacion"];
+                };
+            };
+            /** @description Invalid fields, e.g. errors.titulo ['Debe ingresar un titulo']. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteConversacion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     listConversacionRespuestas: {
         parameters: {
             query?: never;
@@ -5529,6 +6182,72 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    editComentarioForo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComentarioEdicion"];
+            };
+        };
+        responses: {
+            /** @description The edited comment (its `respuestas` are not included). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComentarioForo"];
+                };
+            };
+            /** @description Invalid fields, e.g. errors.contenido ['Debe ingresar un comentario']. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteComentarioForo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or left as a placeholder). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getCapsulaThumbnail: {

@@ -60,6 +60,8 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
       secureCookies: config.PUBLIC_URL.startsWith('https:'),
       health: createHealth({ db: database.db, ping: database.ping, runnerId: ownRunner ? jobs.id : undefined }),
     });
+    // The recurring job that mails notifications (it queues its own next run; idempotent).
+    await api.services.notificaciones.programar();
     return {
       config,
       log,

@@ -22,6 +22,7 @@ import { createCuentasService } from '../services/cuentas.server.ts';
 import { createForoService } from '../services/foro.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
+import { createNotificacionesService } from '../services/notificaciones.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
 import { createRegistroService } from '../services/registro.server.ts';
 import { createUsuarioActual } from '../services/usuario-actual.server.ts';
@@ -36,6 +37,7 @@ import type { AppEnv } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
+import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
@@ -64,6 +66,7 @@ export function createApi(deps: ApiDeps) {
   const adminOperaciones = createAdminOperacionesService(deps);
   const adminUsuarios = createAdminUsuariosService(deps, { cuentas, invitaciones });
   const registro = createRegistroService(deps.db);
+  const notificaciones = createNotificacionesService(deps);
 
   const app = new Hono<AppEnv>({ strict: false });
   const renovarSesion = renovador(cuentas, { secureCookies: deps.secureCookies });
@@ -123,6 +126,8 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/admin', adminOperacionesRoutes({ adminOperaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
+  app.route('/api/notificaciones', notificacionesRoutes(notificaciones, keys));
+  app.route('/api/usuarios', preferenciasRoutes(notificaciones, keys));
   // Community and profiles after usuariosRoutes, so the account routes match first.
   app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage: deps.storage }));
   app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'grande'));
@@ -155,6 +160,7 @@ export function createApi(deps: ApiDeps) {
       adminOperaciones,
       adminUsuarios,
       registro,
+      notificaciones,
     },
   };
 }

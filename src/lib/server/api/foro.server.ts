@@ -45,6 +45,9 @@ const comentarioEntrada = entrada(
   }),
 );
 
+const conversacionEdicion = entrada('PUT /api/foro/conversacion/{id}/', conversacionSchema);
+const comentarioEdicion = entrada('PUT /api/foro/comentario/{id}/', comentarioForoSchema);
+
 const reaccionConversacionEntrada = entrada(
   'POST /api/foro/conversacion/like/',
   z.object({
@@ -149,6 +152,18 @@ export function foroRoutes(foro: ForoService, deps: { keys: TokenKeys; storage: 
         await conversaciones.obtener(actor(c), c.req.valid('param').id, { visitar: true }),
       ),
     )
+    .put('/conversacion/:id', auth, params(idParam), body(conversacionEdicion), async (c) =>
+      responder(
+        c,
+        'PUT /api/foro/conversacion/{id}/',
+        200,
+        await conversaciones.editar(actor(c), c.req.valid('param').id, c.req.valid('json')),
+      ),
+    )
+    .delete('/conversacion/:id', auth, params(idParam), async (c) => {
+      await conversaciones.eliminar(actor(c), c.req.valid('param').id);
+      return sinContenido(c, 'DELETE /api/foro/conversacion/{id}/');
+    })
     .get('/conversacion/:id/respuestas', auth, params(idParam), async (c) =>
       responder(c, 'GET /api/foro/conversacion/{id}/respuestas/', 200, await comentarios.arbol(actor(c), c.req.valid('param').id)),
     )
@@ -164,6 +179,18 @@ export function foroRoutes(foro: ForoService, deps: { keys: TokenKeys; storage: 
     .post('/comentario/like', auth, body(reaccionComentarioEntrada), async (c) => {
       const { id_comentario, id_like, action } = c.req.valid('json');
       return responder(c, 'POST /api/foro/comentario/like/', 200, await comentarios.reaccionar(actor(c), id_comentario, id_like, action));
+    })
+    .put('/comentario/:id', auth, params(idParam), body(comentarioEdicion), async (c) =>
+      responder(
+        c,
+        'PUT /api/foro/comentario/{id}/',
+        200,
+        await comentarios.editar(actor(c), c.req.valid('param').id, c.req.valid('json').contenido),
+      ),
+    )
+    .delete('/comentario/:id', auth, params(idParam), async (c) => {
+      await comentarios.eliminar(actor(c), c.req.valid('param').id);
+      return sinContenido(c, 'DELETE /api/foro/comentario/{id}/');
     });
 }
 

@@ -9,7 +9,7 @@ import type { Esquema } from '../../api/contrato.ts';
 import { comentarioSchema } from '../../validation/comentarios.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { Comentario, RecursosService, TipoRecurso } from '../services/recursos.server.ts';
-import type { Responde } from './contrato.server.ts';
+import { entrada, type Responde } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, mismoUsuario } from './env.server.ts';
 import { body, params } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
@@ -31,6 +31,9 @@ export const comentarioRecursoSchema = <T extends Esquema<'ComentarioRecurso'>['
     id_respuesta_comentario: id().nullable().optional(),
   });
 
+/** An edited comment: the same rule as a new one (the three sections share the body). */
+const comentarioEdicion = entrada('PUT /api/capsulas/comentarios/{id}/', comentarioSchema);
+
 /** A like or unlike, likewise. */
 export interface LikeEntrada {
   id_usuario?: number | undefined;
@@ -43,6 +46,7 @@ type Comentarios<T> = { comentarios_base: T[]; comentarios_hijos: T[] };
 /** A mount prefix whose comment and like operations in the contract answer what these routes send. */
 type PrefijoRecursos<P extends string, T> = Responde<`GET ${P}/comentarios/{id}/`, 200, Comentarios<T>> &
   Responde<`POST ${P}/comentarios/`, 201, T> &
+  Responde<`PUT ${P}/comentarios/{id}/`, 200, T> &
   Responde<`POST ${P}/like/`, 200, Esquema<'LikeResultado'>>;
 
 export interface SeccionRecursos<P extends string, T> {
@@ -72,6 +76,14 @@ export function recursosRoutes<P extends string, T>(recursos: RecursosService, k
       if (input.id_usuario !== undefined) mismoUsuario(c, input.id_usuario);
       const comentario = await recursos.comentar(tipo, input.id_recurso, actor(c), input.contenido, input.id_respuesta_comentario ?? null);
       return c.json(salida(comentario), 201);
+    })
+    .put('/comentarios/:id', auth, params(idParam), body(comentarioEdicion), async (c) => {
+      const comentario = await recursos.editarComentario(tipo, c.req.valid('param').id, actor(c), c.req.valid('json').contenido);
+      return c.json(salida(comentario), 200);
+    })
+    .delete('/comentarios/:id', auth, params(idParam), async (c) => {
+      await recursos.eliminarComentario(tipo, c.req.valid('param').id, actor(c));
+      return c.body(null, 204);
     })
     .post('/like', auth, body(seccion.like), async (c) => {
       const input = c.req.valid('json');

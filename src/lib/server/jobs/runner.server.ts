@@ -47,7 +47,8 @@ export interface JobRunner {
   readonly id: string;
   /** Adds the handler of a job type (services register theirs when they are built). */
   register(tipo: string, handler: JobHandler): void;
-  enqueue(tipo: string, datos: unknown, options?: { maxIntentos?: number }): Promise<number>;
+  /** `enSegundos`: due that many seconds from now (a recurring job queues its next run). */
+  enqueue(tipo: string, datos: unknown, options?: { maxIntentos?: number; enSegundos?: number }): Promise<number>;
   start(): void;
   /**
    * Stops polling; waits up to `graceMs` for the running job, then releases it (back to
@@ -276,7 +277,12 @@ export function createJobRunner({
     async enqueue(tipo, datos, options = {}) {
       const [row] = await db
         .insert(trabajos)
-        .values({ tipo, datos, max_intentos: options.maxIntentos ?? 5 })
+        .values({
+          tipo,
+          datos,
+          max_intentos: options.maxIntentos ?? 5,
+          ...(options.enSegundos ? { ejecutar_desde: sql`now() + make_interval(secs => ${options.enSegundos})` } : {}),
+        })
         .returning({ id: trabajos.id });
       if (!row) throw new Error('job insert returned nothing');
       if (running) scheduleJobs(0);

@@ -20,6 +20,8 @@ export interface Message {
   link?: string;
   /** The Message-ID header, the same on every attempt, so receivers drop a duplicate. */
   messageId?: string;
+  /** Extra headers (List-Unsubscribe of notification mail). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

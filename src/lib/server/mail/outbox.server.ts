@@ -15,6 +15,7 @@ import type { Db } from '../db/client.server.ts';
 import { correos } from '../db/schema.server.ts';
 import type { Logger } from '../log.server.ts';
 import type { Mailer, Message } from './mailer.server.ts';
+import { cabecerasBaja } from './notificaciones.server.ts';
 
 export const MAX_INTENTOS_CORREO = 30;
 /** An attempt holds its mail this long; a sender that died leaves it due again after that. */
@@ -116,6 +117,8 @@ export function createOutbox({
         messageId: `<${row.message_id}@${domain}>`,
         ...(row.responder_a ? { replyTo: row.responder_a } : {}),
         ...(row.enlace ? { link: row.enlace } : {}),
+        // A notification mail's action link is its unsubscribe link: List-Unsubscribe (RFC 8058).
+        ...(cabecerasBaja(row.enlace) ? { headers: cabecerasBaja(row.enlace) } : {}),
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

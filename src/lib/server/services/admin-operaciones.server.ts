@@ -15,6 +15,7 @@ import { areas, capsulas, correos, foroConversaciones, ingresos, manuales, mater
 import { REEMPLAZADO } from '../mail/outbox.server.ts';
 import { TRABAJO_HLS } from './capsulas.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { TRABAJO_CORREOS } from './notificaciones.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 
 export type TrabajoAdmin = Esquema<'TrabajoAdmin'>;
@@ -97,6 +98,8 @@ export function createAdminOperacionesService(ctx: ServiceContext) {
       const titulo = titulos.get(capsula);
       return titulo === undefined ? `Procesar video de la cápsula n.º ${capsula} (eliminada)` : `Procesar video de la cápsula «${titulo}»`;
     }
+    // The notification mails' own recurring run (services/notificaciones.server.ts): always one queued.
+    if (f.tipo === TRABAJO_CORREOS) return 'Enviar por correo los avisos de notificaciones (cada minuto)';
     // Mail is not a job: the outbox (GET /api/admin/correos/) sends it.
     return `Trabajo «${f.tipo}»`;
   }

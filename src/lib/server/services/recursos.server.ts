@@ -19,7 +19,9 @@ import {
   usuarios,
   visitas,
 } from '../db/schema.server.ts';
-import { type Actor, esAdmin } from './actor.server.ts';
+import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
+import { notificarComentarioRecurso, notificarMeGusta } from './notificaciones.server.ts';
+import { registrarAccion } from './registro.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
 export type TipoRecurso = 'capsula' | 'material' | 'manual';
@@ -91,6 +93,8 @@ export const toAutor = (u: { id: number; primer_nombre: string; apellido_paterno
   foto_perfil: fotoUrl(u),
 });
 
+export const COMENTARIO_NO_ENCONTRADO = 'No se encontró comentario';
+
 /** A visit ends after this long away: a reload within it does not count again. */
 const VISITA_MINUTOS = 30;
 
@@ -125,7 +129,31 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       id_usuario: toAutor(autor),
       id_respuesta_comentario: c.id_respuesta_comentario,
       id_recurso: id,
+      editado: c.editado,
+      eliminado: c.eliminado,
     }));
+  }
+
+  /**
+   * The comment `idComentario` on content of kind `tipo`, for its author or an admin to change:
+   * 404 when it does not exist, is on another kind of content or is already a placeholder.
+   */
+  async function comentarioPropio(tipo: TipoRecurso, idComentario: number, persona: Actor) {
+    const { columna } = recursos[tipo];
+    const [fila] = await db
+      .select({ c: comentarios, idRecurso: columna })
+      .from(comentarios)
+      .where(and(eq(comentarios.id, idComentario), isNotNull(columna), eq(comentarios.eliminado, false)));
+    if (!fila || fila.idRecurso === null) throw new ApiError(404, COMENTARIO_NO_ENCONTRADO);
+    await existe(tipo, fila.idRecurso, persona);
+    exigirAutorOAdmin(persona, fila.c.id_usuario);
+    return { comentario: fila.c, idRecurso: fila.idRecurso };
+  }
+
+  /** An admin changing someone else's comment is moderation: the audit log records it. */
+  async function registrarModeracion(tx: Db, persona: Actor, idAutor: number, accion: string, idComentario: number, detalle: string) {
+    if (persona.id === idAutor) return;
+    await registrarAccion(tx, { id: persona.id }, { accion, tipo: 'comentario', id_registro: idComentario, detalle });
   }
 
   return {
@@ -148,7 +176,8 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         const [parent] = await db
           .select()
           .from(comentarios)
-          .where(and(eq(comentarios.id, padre), eq(columna, id)));
+          // A 'Comentario eliminado' placeholder takes no new replies: it is gone for everyone.
+          .where(and(eq(comentarios.id, padre), eq(columna, id), eq(comentarios.eliminado, false)));
         if (!parent)
           throw new ApiError(400, 'El comentario que responde no existe', {
             errors: { id_respuesta_comentario: ['El comentario que responde no existe'] },
@@ -160,10 +189,14 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         }
       }
       const resource = tipo === 'capsula' ? { id_capsula: id } : tipo === 'material' ? { id_material: id } : { id_manual: id };
-      const [row] = await db
-        .insert(comentarios)
-        .values({ contenido, id_usuario: idUsuario, id_respuesta_comentario: padre, ...resource })
-        .returning();
+      const [row] = await db.transaction(async (tx) => {
+        const filas = await tx
+          .insert(comentarios)
+          .values({ contenido, id_usuario: idUsuario, id_respuesta_comentario: padre, ...resource })
+          .returning();
+        await notificarComentarioRecurso(tx, { tipo, id, idActor: idUsuario, padre });
+        return filas;
+      });
       const [escritor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, idUsuario));
       if (!row || !escritor) throw new Error('comment not stored');
       return {
@@ -173,14 +206,85 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         id_usuario: toAutor(escritor),
         id_respuesta_comentario: row.id_respuesta_comentario,
         id_recurso: id,
+        editado: row.editado,
+        eliminado: row.eliminado,
       };
+    },
+
+    /** Its author (or an admin) rewrites a comment; it shows '(editado)' from then on. */
+    async editarComentario(tipo: TipoRecurso, idComentario: number, persona: Actor, contenido: string): Promise<Comentario> {
+      const { comentario, idRecurso } = await comentarioPropio(tipo, idComentario, persona);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(comentarios).set({ contenido, editado: true }).where(eq(comentarios.id, idComentario)).returning();
+        const [escritor] = await tx.select(autorColumns).from(usuarios).where(eq(usuarios.id, comentario.id_usuario));
+        if (!row || !escritor) throw new Error('comment not updated');
+        await registrarModeracion(
+          tx,
+          persona,
+          comentario.id_usuario,
+          'editar_comentario',
+          idComentario,
+          `Editó un comentario (${tipo} ${idRecurso})`,
+        );
+        return {
+          id: row.id,
+          contenido: row.contenido,
+          fecha_creacion: row.fecha_creacion.toISOString(),
+          id_usuario: toAutor(escritor),
+          id_respuesta_comentario: row.id_respuesta_comentario,
+          id_recurso: idRecurso,
+          editado: row.editado,
+          eliminado: row.eliminado,
+        };
+      });
+    },
+
+    /**
+     * Deletes a comment: with replies it stays as a placeholder ('Comentario eliminado', text
+     * emptied) so the thread keeps its shape; without replies it goes, and so does a placeholder
+     * parent it leaves without replies.
+     */
+    async eliminarComentario(tipo: TipoRecurso, idComentario: number, persona: Actor): Promise<void> {
+      const { comentario, idRecurso } = await comentarioPropio(tipo, idComentario, persona);
+      await db.transaction(async (tx) => {
+        const [respuestas] = await tx.select({ n: count() }).from(comentarios).where(eq(comentarios.id_respuesta_comentario, idComentario));
+        if ((respuestas?.n ?? 0) > 0) {
+          await tx.update(comentarios).set({ contenido: '', eliminado: true }).where(eq(comentarios.id, idComentario));
+        } else {
+          await tx.delete(comentarios).where(eq(comentarios.id, idComentario));
+          const padre = comentario.id_respuesta_comentario;
+          if (padre !== null) {
+            await tx
+              .delete(comentarios)
+              .where(
+                and(
+                  eq(comentarios.id, padre),
+                  eq(comentarios.eliminado, true),
+                  sql`not exists (select 1 from ${comentarios} h where h.id_respuesta_comentario = ${padre})`,
+                ),
+              );
+          }
+        }
+        await registrarModeracion(
+          tx,
+          persona,
+          comentario.id_usuario,
+          'eliminar_comentario',
+          idComentario,
+          `Eliminó un comentario (${tipo} ${idRecurso})`,
+        );
+      });
     },
 
     /** For a page of items: each one's comment count and likes (two queries for the whole page). */
     async contadores(tipo: TipoRecurso, ids: number[]) {
       const { columna, likes } = recursos[tipo];
       const [nComentarios, filas] = await Promise.all([
-        db.select({ id: columna, n: count() }).from(comentarios).where(inArray(columna, ids)).groupBy(columna),
+        db
+          .select({ id: columna, n: count() })
+          .from(comentarios)
+          .where(and(inArray(columna, ids), eq(comentarios.eliminado, false)))
+          .groupBy(columna),
         db
           .select({ id: likes.id_recurso, usuario: likes.id_usuario })
           .from(likes)
@@ -198,8 +302,19 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       await existe(tipo, id, persona);
       const { likes } = recursos[tipo];
       const idUsuario = comoActor(persona).id;
-      if (add) await db.insert(likes).values({ id_recurso: id, id_usuario: idUsuario }).onConflictDoNothing();
-      else await db.delete(likes).where(and(eq(likes.id_recurso, id), eq(likes.id_usuario, idUsuario)));
+      await db.transaction(async (tx) => {
+        const hechos = add
+          ? await tx
+              .insert(likes)
+              .values({ id_recurso: id, id_usuario: idUsuario })
+              .onConflictDoNothing()
+              .returning({ id: likes.id_usuario })
+          : await tx
+              .delete(likes)
+              .where(and(eq(likes.id_recurso, id), eq(likes.id_usuario, idUsuario)))
+              .returning({ id: likes.id_usuario });
+        if (hechos.length > 0) await notificarMeGusta(tx, { tipo, id, idActor: idUsuario, add });
+      });
       return this.likes(tipo, id);
     },
 

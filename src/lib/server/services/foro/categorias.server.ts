@@ -47,6 +47,8 @@ export function createCategoriasForo(ctx: ServiceContext, { categoriaVisible, vi
     .select({ id_categoria: foroConversaciones.id_categoria, n: sql<number>`count(*)::int`.as('com_n') })
     .from(foroComentarios)
     .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
+    // Placeholders of deleted comments ('Comentario eliminado') are not comments any more.
+    .where(eq(foroComentarios.eliminado, false))
     .groupBy(foroConversaciones.id_categoria)
     .as('com');
   const rc = foroReaccionesConversacion.id_like;

@@ -5,10 +5,13 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
 import { ApiError } from '../../api/errors.server.ts';
+import type { Db } from '../../db/client.server.ts';
 import { foroComentarios, foroReaccionesComentario, usuarios } from '../../db/schema.server.ts';
-import type { Actor } from '../actor.server.ts';
+import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
-import { autorColumns, toAutor } from '../recursos.server.ts';
+import { notificarComentarioForo } from '../notificaciones.server.ts';
+import { autorColumns, COMENTARIO_NO_ENCONTRADO, toAutor } from '../recursos.server.ts';
+import { registrarAccion } from '../registro.server.ts';
 import { entero, type ForoComun, porReaccion } from './comun.server.ts';
 
 type ComentarioForo = Esquema<'ComentarioForo'>;
@@ -17,6 +20,40 @@ const error400 = (campo: string, detalle: string) => new ApiError(400, detalle, 
 
 export function createComentariosForo(ctx: ServiceContext, { conversacionVisible, limitar }: ForoComun) {
   const { db } = ctx;
+
+  /** A comment its author or an admin may change: 404 if unknown, unseen or a placeholder; else 403. */
+  async function propio(actor: Actor, id: number) {
+    const [comentario] = await db
+      .select()
+      .from(foroComentarios)
+      .where(and(eq(foroComentarios.id, id), eq(foroComentarios.eliminado, false)));
+    if (!comentario) throw new ApiError(404, COMENTARIO_NO_ENCONTRADO);
+    await conversacionVisible(actor, comentario.id_conversacion);
+    exigirAutorOAdmin(actor, comentario.id_usuario);
+    return comentario;
+  }
+
+  async function tieneRespuestas(tx: Db, id: number): Promise<boolean> {
+    const [hija] = await tx
+      .select({ id: foroComentarios.id })
+      .from(foroComentarios)
+      .where(eq(foroComentarios.comentario_padre, id))
+      .limit(1);
+    return hija !== undefined;
+  }
+
+  /** An admin changing someone else's comment is moderation: the audit log records it. */
+  async function moderacion(
+    tx: Db,
+    actor: Actor,
+    c: { id: number; id_usuario: number; id_conversacion: number },
+    accion: string,
+    verbo: string,
+  ) {
+    if (actor.id === c.id_usuario) return;
+    const detalle = `${verbo} un comentario del foro (conversación ${c.id_conversacion})`;
+    await registrarAccion(tx, { id: actor.id }, { accion, tipo: 'comentario_foro', id_registro: c.id, detalle });
+  }
 
   return {
     /** The conversation's comments as a tree, each level oldest first. */
@@ -47,6 +84,8 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
           n_me_gusta: f.g,
           n_me_interesa: f.m,
           respuestas: [],
+          editado: f.c.editado,
+          eliminado: f.c.eliminado,
         });
       }
       const raices: ComentarioForo[] = [];
@@ -68,20 +107,31 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
         const [padre] = await db
           .select({ id: foroComentarios.id })
           .from(foroComentarios)
-          .where(and(eq(foroComentarios.id, comentarioPadre), eq(foroComentarios.id_conversacion, conversacion.id)));
+          .where(
+            and(
+              eq(foroComentarios.id, comentarioPadre),
+              eq(foroComentarios.id_conversacion, conversacion.id),
+              // A 'Comentario eliminado' placeholder takes no new replies.
+              eq(foroComentarios.eliminado, false),
+            ),
+          );
         if (!padre) throw error400('comentario_padre', 'El comentario que responde no existe');
       }
       await limitar('comentario', actor.id);
-      const [row] = await db
-        .insert(foroComentarios)
-        .values({
-          id_conversacion: conversacion.id,
-          id_usuario: actor.id,
-          comentario_padre: comentarioPadre,
-          contenido: input.contenido,
-          fecha_creacion: ctx.now(),
-        })
-        .returning();
+      const [row] = await db.transaction(async (tx) => {
+        const filas = await tx
+          .insert(foroComentarios)
+          .values({
+            id_conversacion: conversacion.id,
+            id_usuario: actor.id,
+            comentario_padre: comentarioPadre,
+            contenido: input.contenido,
+            fecha_creacion: ctx.now(),
+          })
+          .returning();
+        await notificarComentarioForo(tx, { idConversacion: conversacion.id, idActor: actor.id, padre: comentarioPadre });
+        return filas;
+      });
       const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, actor.id));
       if (!row || !autor) throw new Error('forum comment not stored');
       return {
@@ -92,7 +142,58 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
         n_me_gusta: 0,
         n_me_interesa: 0,
         respuestas: [],
+        editado: row.editado,
+        eliminado: row.eliminado,
       };
+    },
+
+    /** Its author (or an admin) rewrites a comment; it shows '(editado)' from then on. */
+    async editar(actor: Actor, id: number, contenido: string): Promise<ComentarioForo> {
+      const comentario = await propio(actor, id);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.update(foroComentarios).set({ contenido, editado: true }).where(eq(foroComentarios.id, id)).returning();
+        const [autor] = await tx.select(autorColumns).from(usuarios).where(eq(usuarios.id, comentario.id_usuario));
+        if (!row || !autor) throw new Error('forum comment not updated');
+        await moderacion(tx, actor, comentario, 'editar_comentario_foro', 'Editó');
+        const [conteo] = await tx
+          .select({ g: porReaccion(foroReaccionesComentario.id_like, 1), m: porReaccion(foroReaccionesComentario.id_like, 3) })
+          .from(foroReaccionesComentario)
+          .where(eq(foroReaccionesComentario.id_comentario, id));
+        return {
+          id: row.id,
+          contenido: row.contenido,
+          fecha_creacion: row.fecha_creacion.toISOString(),
+          id_usuario: toAutor(autor),
+          n_me_gusta: conteo?.g ?? 0,
+          n_me_interesa: conteo?.m ?? 0,
+          respuestas: [],
+          editado: row.editado,
+          eliminado: row.eliminado,
+        };
+      });
+    },
+
+    /**
+     * Deletes a comment: with replies it stays as a placeholder ('Comentario eliminado', text
+     * emptied); without replies it goes, and so does each placeholder above it left without replies.
+     */
+    async eliminar(actor: Actor, id: number): Promise<void> {
+      const comentario = await propio(actor, id);
+      await db.transaction(async (tx) => {
+        if (await tieneRespuestas(tx, id)) {
+          await tx.update(foroComentarios).set({ contenido: '', eliminado: true }).where(eq(foroComentarios.id, id));
+        } else {
+          await tx.delete(foroComentarios).where(eq(foroComentarios.id, id));
+          let padre = comentario.comentario_padre;
+          while (padre !== null) {
+            const [p] = await tx.select().from(foroComentarios).where(eq(foroComentarios.id, padre));
+            if (!p?.eliminado || (await tieneRespuestas(tx, p.id))) break;
+            await tx.delete(foroComentarios).where(eq(foroComentarios.id, p.id));
+            padre = p.comentario_padre;
+          }
+        }
+        await moderacion(tx, actor, comentario, 'eliminar_comentario_foro', 'Eliminó');
+      });
     },
   };
 }

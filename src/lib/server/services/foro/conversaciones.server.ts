@@ -5,15 +5,17 @@
  */
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
-import type { ListaConversacionesInput } from '../../../validation/foro.ts';
+import type { ConversacionInput, ListaConversacionesInput } from '../../../validation/foro.ts';
 import { numPaginas } from '../../../validation/listas.ts';
 import { ApiError } from '../../api/errors.server.ts';
-import { foroComentarios, foroConversaciones, foroReaccionesConversacion, usuarios } from '../../db/schema.server.ts';
+import type { Db } from '../../db/client.server.ts';
+import { foroComentarios, foroConversaciones, foroReaccionesConversacion, usuarios, visitas } from '../../db/schema.server.ts';
 import { coincideTexto } from '../../db/search.server.ts';
 import { renderMarkdown } from '../../markdown.server.ts';
-import type { Actor } from '../actor.server.ts';
+import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { autorColumns } from '../recursos.server.ts';
+import { registrarAccion } from '../registro.server.ts';
 import { fotoUrl } from '../usuarios.server.ts';
 import { CONVERSACION_NO_ENCONTRADA, type ForoComun, porReaccion } from './comun.server.ts';
 
@@ -23,6 +25,31 @@ type ConversacionNueva = Omit<Esquema<'ConversacionNueva'>, 'id_usuario'>;
 
 export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible, conversacionVisible, limitar, visitar }: ForoComun) {
   const { db } = ctx;
+
+  /** A conversation its author or an admin may change: 404 if unknown or unseen, else 403. */
+  async function propia(actor: Actor, id: number) {
+    await conversacionVisible(actor, id);
+    const [row] = await db
+      .select({ id: foroConversaciones.id, titulo: foroConversaciones.titulo, id_usuario_creador: foroConversaciones.id_usuario_creador })
+      .from(foroConversaciones)
+      .where(eq(foroConversaciones.id, id));
+    if (!row) throw new ApiError(404, CONVERSACION_NO_ENCONTRADA);
+    exigirAutorOAdmin(actor, row.id_usuario_creador);
+    return row;
+  }
+
+  /** An admin changing someone else's conversation is moderation: the audit log records it. */
+  async function moderacion(
+    tx: Db,
+    actor: Actor,
+    c: { id: number; titulo: string; id_usuario_creador: number },
+    accion: string,
+    verbo: string,
+  ) {
+    if (actor.id === c.id_usuario_creador) return;
+    const detalle = `${verbo} la conversación '${c.titulo}'`;
+    await registrarAccion(tx, { id: actor.id }, { accion, tipo: 'conversacion', id_registro: c.id, detalle });
+  }
 
   /** The conversations of `ids`, in that order, with their counters. */
   async function componer(ids: number[]): Promise<Conversacion[]> {
@@ -37,7 +64,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
       db
         .select({ id: foroComentarios.id_conversacion, n: sql<number>`count(*)::int` })
         .from(foroComentarios)
-        .where(inArray(foroComentarios.id_conversacion, ids))
+        .where(and(inArray(foroComentarios.id_conversacion, ids), eq(foroComentarios.eliminado, false)))
         .groupBy(foroComentarios.id_conversacion),
       db
         .select({
@@ -74,6 +101,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
           fecha_creacion: f.c.fecha_creacion.toISOString(),
           autor: { id: f.autor.id, nombre: `${f.autor.primer_nombre} ${f.autor.apellido_paterno}`.trim(), foto_perfil: fotoUrl(f.autor) },
           id_usuario_creador: f.c.id_usuario_creador,
+          editado: f.c.editado,
         },
       ];
     });
@@ -130,6 +158,32 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
       const [creada] = await componer([row.id]);
       if (!creada) throw new Error('conversation not stored');
       return creada;
+    },
+
+    /** Its author (or an admin) rewrites the title and content; it shows '(editado)' from then on. */
+    async editar(actor: Actor, id: number, input: ConversacionInput): Promise<Conversacion> {
+      const conversacion = await propia(actor, id);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(foroConversaciones)
+          .set({ titulo: input.titulo, contenido: renderMarkdown(input.contenido), editado: true })
+          .where(eq(foroConversaciones.id, id));
+        await moderacion(tx, actor, conversacion, 'editar_conversacion', 'Editó');
+      });
+      const [editada] = await componer([id]);
+      if (!editada) throw new ApiError(404, CONVERSACION_NO_ENCONTRADA);
+      return editada;
+    },
+
+    /** Deletes a conversation with its comments and reactions (the foreign keys cascade) and its views. */
+    async eliminar(actor: Actor, id: number): Promise<void> {
+      const conversacion = await propia(actor, id);
+      await db.transaction(async (tx) => {
+        await tx.delete(foroConversaciones).where(eq(foroConversaciones.id, id));
+        await tx.delete(visitas).where(and(eq(visitas.tipo, 'conversacion'), eq(visitas.id_recurso, id)));
+        await moderacion(tx, actor, conversacion, 'eliminar_conversacion', 'Eliminó');
+      });
+      ctx.log.info('forum conversation deleted', { conversacionId: id, userId: actor.id });
     },
 
     /** One conversation; with `visitar`, the view is counted (once per person per visit). */

@@ -6,6 +6,7 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
 import { ApiError } from '../../api/errors.server.ts';
+import type { Db } from '../../db/client.server.ts';
 import {
   foroCategorias,
   foroComentarios,
@@ -15,6 +16,7 @@ import {
 } from '../../db/schema.server.ts';
 import type { Actor } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
+import { notificarReaccion } from '../notificaciones.server.ts';
 import {
   type Accion,
   categoriasVisibles,
@@ -48,15 +50,15 @@ export function createReaccionesForo(ctx: ServiceContext, { conversacionVisible 
       tabla: foroReaccionesConversacion,
       columna: foroReaccionesConversacion.id_conversacion,
       visible: conversacionVisible,
-      insertar: (id: number, id_usuario: number, id_like: number) =>
-        db.insert(foroReaccionesConversacion).values({ id_conversacion: id, id_usuario, id_like }).onConflictDoNothing(),
+      insertar: (id: number, id_usuario: number, id_like: number, tx: Db = db) =>
+        tx.insert(foroReaccionesConversacion).values({ id_conversacion: id, id_usuario, id_like }).onConflictDoNothing(),
     },
     comentario: {
       tabla: foroReaccionesComentario,
       columna: foroReaccionesComentario.id_comentario,
       visible: comentarioVisible,
-      insertar: (id: number, id_usuario: number, id_like: number) =>
-        db.insert(foroReaccionesComentario).values({ id_comentario: id, id_usuario, id_like }).onConflictDoNothing(),
+      insertar: (id: number, id_usuario: number, id_like: number, tx: Db = db) =>
+        tx.insert(foroReaccionesComentario).values({ id_comentario: id, id_usuario, id_like }).onConflictDoNothing(),
     },
   };
   type Objetivo = (typeof objetivos)[keyof typeof objetivos];
@@ -76,8 +78,17 @@ export function createReaccionesForo(ctx: ServiceContext, { conversacionVisible 
   async function reaccionar(objetivo: Objetivo, actor: Actor, id: number, idLike: ReaccionId, accion: Accion): Promise<ReaccionResultado> {
     const { tabla, columna } = objetivo;
     await objetivo.visible(actor, id);
-    if (accion === 'like') await objetivo.insertar(id, actor.id, idLike);
-    else await db.delete(tabla).where(and(eq(columna, id), eq(tabla.id_usuario, actor.id), eq(tabla.id_like, idLike)));
+    await db.transaction(async (tx) => {
+      if (accion === 'like') await objetivo.insertar(id, actor.id, idLike, tx);
+      else await tx.delete(tabla).where(and(eq(columna, id), eq(tabla.id_usuario, actor.id), eq(tabla.id_like, idLike)));
+      // Issue 17: the target's author hears of it; `quedan` are the actor's reactions left there.
+      const [mias] = await tx
+        .select({ n: count() })
+        .from(tabla)
+        .where(and(eq(columna, id), eq(tabla.id_usuario, actor.id)));
+      const tipo = objetivo === objetivos.conversacion ? 'conversacion' : 'comentario';
+      await notificarReaccion(tx, { objetivo: tipo, id, idActor: actor.id, add: accion === 'like', quedan: mias?.n ?? 0 });
+    });
     const [total] = await db
       .select({ n: count() })
       .from(tabla)

@@ -1,0 +1,31 @@
+/** Notifications: the list's query, marking as read, and the email preference (issue 17). */
+import { z } from 'zod';
+import { idPositivo } from './campos.ts';
+import { pagina } from './listas.ts';
+
+export const PREFERENCIAS_CORREO = ['cada_vez', 'diario', 'nunca'] as const;
+export type PreferenciaCorreo = (typeof PREFERENCIAS_CORREO)[number];
+
+/** The profile's labels for each choice, in the order shown. */
+export const ETIQUETAS_PREFERENCIA: Record<PreferenciaCorreo, string> = {
+  cada_vez: 'Cada vez',
+  diario: 'Resumen diario',
+  nunca: 'Nunca',
+};
+
+export const preferenciasSchema = z.object({
+  preferencia_correo: z.enum(PREFERENCIAS_CORREO, { error: 'Elija una opción válida' }),
+});
+
+export const listaNotificacionesQuery = z.object({
+  no_leidas: z
+    .enum(['true', 'false'])
+    .optional()
+    .catch(undefined)
+    .transform((v) => v === 'true'),
+  pagina,
+});
+
+export const marcarLeidasSchema = z.object({
+  ids: z.array(idPositivo('Identificador no válido')).max(500).optional(),
+});

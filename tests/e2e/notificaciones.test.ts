@@ -1,0 +1,90 @@
+/**
+ * Notifications in the browser (issue 17): teacher A comments on a manual, teacher B replies, A
+ * sees the bell's count go up when the tab regains focus, follows the link from /notificaciones,
+ * marks everything as read, and chooses 'Nunca' for notification mail in the profile.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipart } from '../support/form.ts';
+import { pdf } from '../support/pdf.ts';
+import { abrir, apiComo, correoNuevo, docenteActivo, ingresar, navegador, url } from './helpers.ts';
+
+let browser: Browser;
+const a = { email: correoNuevo('notif.a'), password: 'Docente2026' };
+const b = { email: correoNuevo('notif.b'), password: 'Docente2026' };
+
+beforeAll(async () => {
+  browser = await navegador();
+  await docenteActivo(a.email, a.password);
+  await docenteActivo(b.email, b.password);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function manualPorApi(): Promise<{ id: number; titulo: string }> {
+  const { api } = await apiComo();
+  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
+  const titulo = `Manual para notificar ${Date.now().toString(36)}`;
+  const { data, response } = await api.POST('/api/manuales/', {
+    body: { titulo, descripcion: 'Un manual.', id_area: areas[0]?.id ?? 0, archivo: 'manual.pdf' },
+    bodySerializer: multipart({ data: pdf(1), name: 'manual.pdf', type: 'application/pdf' }),
+  });
+  expect(response.status).toBe(201);
+  return { id: data?.id ?? 0, titulo };
+}
+
+describe('notifications', () => {
+  it('A sees the bell go up on focus after B replies, follows the link, marks all read and turns mail off', async () => {
+    const manual = await manualPorApi();
+    const comoA = await apiComo(a);
+    const comoB = await apiComo(b);
+    const { data: comentario, response } = await comoA.api.POST('/api/manuales/comentarios/', {
+      body: { id_usuario: comoA.id, contenido: '¿Sirve para 2° básico?', id_recurso: manual.id, tipo_recurso: 'id_manual' },
+    });
+    expect(response.status).toBe(201);
+
+    const page = await abrir(browser);
+    await ingresar(page, a.email, a.password);
+    const campana = page.locator('a.campana');
+    expect(await campana.getAttribute('aria-label')).toBe('Notificaciones: ninguna sin leer');
+
+    const respuesta = await comoB.api.POST('/api/manuales/comentarios/', {
+      body: {
+        id_usuario: comoB.id,
+        contenido: 'Sí, con ajustes.',
+        id_recurso: manual.id,
+        tipo_recurso: 'id_manual',
+        id_respuesta_comentario: comentario?.id ?? 0,
+      },
+    });
+    expect(respuesta.response.status).toBe(201);
+
+    // The tab regains focus: the count refreshes without a reload.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => campana.getAttribute('aria-label'), { timeout: 10_000 }).toBe('Notificaciones: 1 sin leer');
+    expect(await campana.locator('.contador').textContent()).toBe('1');
+
+    await page.getByRole('link', { name: 'Notificaciones: 1 sin leer' }).click();
+    await page.waitForURL(url('/notificaciones'));
+    const texto = `Docente respondió a tu comentario en «${manual.titulo}»`;
+    await page.getByRole('link', { name: texto }).click();
+    await page.waitForURL(url(`/manuales/${manual.id}#titulo-comentarios`));
+
+    await page.goto('/notificaciones');
+    await page.getByRole('button', { name: 'Marcar todas como leídas' }).click();
+    await page.getByText('No tienes notificaciones sin leer.').waitFor();
+    expect(await page.locator('a.campana').getAttribute('aria-label')).toBe('Notificaciones: ninguna sin leer');
+    expect(await page.getByRole('link', { name: texto }).count()).toBe(1);
+
+    await page.goto('/perfil/editar#correos');
+    const seccion = page.getByRole('region', { name: 'Correos de notificaciones' });
+    expect(await seccion.getByLabel('Resumen diario').isChecked()).toBe(true);
+    await seccion.getByLabel('Nunca').check();
+    await seccion.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('Preferencia guardada.').waitFor();
+    expect(await page.getByRole('region', { name: 'Correos de notificaciones' }).getByLabel('Nunca').isChecked()).toBe(true);
+    const { data: preferencias } = await comoA.api.GET('/api/usuarios/{id}/preferencias/', { params: { path: { id: comoA.id } } });
+    expect(preferencias).toEqual({ preferencia_correo: 'nunca' });
+  });
+});
