@@ -198,6 +198,47 @@ describe('events', () => {
   });
 });
 
+describe('deleted items', () => {
+  it('deleting a conversation, a forum comment or a manual takes their notifications with them', async () => {
+    const total = async (s: Sesion) => (await lista(s)).num_results;
+    const conv = await conversacion(ana, 'Se va');
+    const c1 = await comentarForo(luis, conv, 'Comento');
+    await reaccionarComentario(rosa, c1.id, 1);
+    const [anaAntes, luisAntes] = [await total(ana), await total(luis)];
+    expect(anaAntes).toBeGreaterThan(0);
+    expect(luisAntes).toBeGreaterThan(0);
+    // Luis deletes his comment (no replies): Rosa's reaction on it is forgotten.
+    expect((await t.call('DELETE', `/api/foro/comentario/${c1.id}/`, { token: luis.token })).status).toBe(204);
+    expect(await total(luis)).toBe(luisAntes - 1);
+    // Ana deletes the conversation: Luis's comment on it is forgotten.
+    expect((await t.call('DELETE', `/api/foro/conversacion/${conv.id}/`, { token: ana.token })).status).toBe(204);
+    expect(await total(ana)).toBe(anaAntes - 1);
+
+    const [area] = await t.db.select().from(areas).limit(1);
+    const [otro] = await t.db
+      .insert(manuales)
+      .values({
+        titulo: 'Manual efímero',
+        autor: 'Ana',
+        descripcion: 'x',
+        extension: 'pdf',
+        archivo: 'manuales/x/original.pdf',
+        id_area: area?.id ?? 0,
+        id_usuario: ana.id,
+      })
+      .returning();
+    const res = await t.call('POST', '/api/manuales/comentarios/', {
+      token: luis.token,
+      json: { id_usuario: luis.id, contenido: 'Hola', id_recurso: otro?.id, tipo_recurso: 'id_manual' },
+    });
+    expect(res.status).toBe(201);
+    expect(await total(ana)).toBe(anaAntes);
+    expect((await t.call('DELETE', `/api/manuales/${otro?.id}/`, { token: ana.token })).status).toBe(204);
+    expect(await total(ana)).toBe(anaAntes - 1);
+    for (const s of [ana, luis, rosa]) await todasLeidas(s);
+  });
+});
+
 describe('reading', () => {
   it('marks given ids (only the caller’s own) or all; read entries are listed one by one', async () => {
     const conv = await conversacion(ana, 'Lectura');

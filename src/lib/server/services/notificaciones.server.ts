@@ -202,10 +202,12 @@ export async function notificarReaccion(
 /**
  * Forgets the notifications about an item that is deleted (pass the deleting transaction), so no
  * entry links to a page that is gone. `recurso_tipo`: 'capsula', 'material', 'manual',
- * 'conversacion' or 'comentario_foro'. Not wired yet: the deletions of issue 17 may call it.
+ * 'conversacion' or 'comentario_foro'. Called by the deletions of content, conversations and forum comments.
  */
-export async function olvidarNotificaciones(tx: Db, recurso_tipo: string, id: number): Promise<void> {
-  await tx.delete(notificaciones).where(and(eq(notificaciones.recurso_tipo, recurso_tipo), eq(notificaciones.id_recurso, id)));
+export async function olvidarNotificaciones(tx: Db, recurso_tipo: string, ids: number | number[]): Promise<void> {
+  const lista = Array.isArray(ids) ? ids : [ids];
+  if (lista.length === 0) return;
+  await tx.delete(notificaciones).where(and(eq(notificaciones.recurso_tipo, recurso_tipo), inArray(notificaciones.id_recurso, lista)));
 }
 
 const NOMBRES: Record<string, string> = {

@@ -20,7 +20,7 @@ import {
   visitas,
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
-import { notificarComentarioRecurso, notificarMeGusta } from './notificaciones.server.ts';
+import { notificarComentarioRecurso, notificarMeGusta, olvidarNotificaciones } from './notificaciones.server.ts';
 import { registrarAccion } from './registro.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
@@ -341,9 +341,13 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       });
     },
 
-    /** Forgets the views of a deleted item (`tx`: the transaction that deletes it). */
+    /**
+     * Forgets the views and notifications of a deleted item (`tx`: the transaction that deletes
+     * it): a notification would otherwise lead to a page that is gone.
+     */
     async olvidar(tipo: TipoVisitable, id: number, tx: Db = db): Promise<void> {
       await tx.delete(visitas).where(and(eq(visitas.tipo, tipo), eq(visitas.id_recurso, id)));
+      await olvidarNotificaciones(tx, tipo, id);
     },
 
     async likes(tipo: TipoRecurso, id: number): Promise<Esquema<'LikeRef'>[]> {

@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.server.ts';
 import { foroComentarios, foroReaccionesComentario, usuarios } from '../../db/schema.server.ts';
 import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
-import { notificarComentarioForo } from '../notificaciones.server.ts';
+import { notificarComentarioForo, olvidarNotificaciones } from '../notificaciones.server.ts';
 import { autorColumns, COMENTARIO_NO_ENCONTRADO, toAutor } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
 import { entero, type ForoComun, porReaccion } from './comun.server.ts';
@@ -184,11 +184,13 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
           await tx.update(foroComentarios).set({ contenido: '', eliminado: true }).where(eq(foroComentarios.id, id));
         } else {
           await tx.delete(foroComentarios).where(eq(foroComentarios.id, id));
+          await olvidarNotificaciones(tx, 'comentario_foro', id);
           let padre = comentario.comentario_padre;
           while (padre !== null) {
             const [p] = await tx.select().from(foroComentarios).where(eq(foroComentarios.id, padre));
             if (!p?.eliminado || (await tieneRespuestas(tx, p.id))) break;
             await tx.delete(foroComentarios).where(eq(foroComentarios.id, p.id));
+            await olvidarNotificaciones(tx, 'comentario_foro', p.id);
             padre = p.comentario_padre;
           }
         }

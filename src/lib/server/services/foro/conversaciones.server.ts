@@ -14,6 +14,7 @@ import { coincideTexto } from '../../db/search.server.ts';
 import { renderMarkdown } from '../../markdown.server.ts';
 import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
+import { olvidarNotificaciones } from '../notificaciones.server.ts';
 import { autorColumns } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
 import { fotoUrl } from '../usuarios.server.ts';
@@ -179,6 +180,14 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
     async eliminar(actor: Actor, id: number): Promise<void> {
       const conversacion = await propia(actor, id);
       await db.transaction(async (tx) => {
+        // Its notifications and those of its comments first: they would lead to a page that is gone.
+        const suyos = await tx.select({ id: foroComentarios.id }).from(foroComentarios).where(eq(foroComentarios.id_conversacion, id));
+        await olvidarNotificaciones(
+          tx,
+          'comentario_foro',
+          suyos.map((c) => c.id),
+        );
+        await olvidarNotificaciones(tx, 'conversacion', id);
         await tx.delete(foroConversaciones).where(eq(foroConversaciones.id, id));
         await tx.delete(visitas).where(and(eq(visitas.tipo, 'conversacion'), eq(visitas.id_recurso, id)));
         await moderacion(tx, actor, conversacion, 'eliminar_conversacion', 'Eliminó');
