@@ -1,20 +1,19 @@
 /**
  * Editar and Eliminar on a conversation, for its author and admins (issue 17). Editar opens the
  * title and the Markdown content in a dialog; Guardar reloads the page, which then shows
- * '(editado)'. Eliminar asks first, then goes back to the category. The server decides who may.
+ * '(editado)'. Eliminar asks first, then goes back to the category. The page renders it only for
+ * the author and admins, buttons included, so nothing moves when it hydrates; the API decides again.
  */
 import { type SubmitEvent, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { descripcion, Mensaje } from '../comun/Campo';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { Modal } from '../comun/Modal';
-import { useUsuarioActivo } from '../comun/usuario';
 import { editarConversacion, eliminarConversacion } from './api-conversacion';
 
 export interface AccionesConversacionProps {
   id: number;
   idCategoria: number;
-  idAutor: number;
   titulo: string;
   /** The content as Markdown, to edit. */
   markdown: string;
@@ -22,13 +21,11 @@ export interface AccionesConversacionProps {
 
 type Errores = { titulo?: string | undefined; contenido?: string | undefined };
 
-export default function AccionesConversacion({ id, idCategoria, idAutor, titulo, markdown }: AccionesConversacionProps) {
-  const usuario = useUsuarioActivo();
+export default function AccionesConversacion({ id, idCategoria, titulo, markdown }: AccionesConversacionProps) {
   const [modo, setModo] = useState<'nada' | 'editar' | 'eliminar'>('nada');
   const [campos, setCampos] = useState({ titulo, contenido: markdown });
   const [errores, setErrores] = useState<Errores>({});
   const [ocupado, setOcupado] = useState(false);
-  if (!usuario || (usuario.id !== idAutor && !usuario.groups.includes('admin'))) return null;
 
   async function guardar(event: SubmitEvent) {
     event.preventDefault();
