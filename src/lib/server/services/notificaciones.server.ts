@@ -342,9 +342,9 @@ export function createNotificacionesService(ctx: ServiceContext) {
     return entradas.map((g) => ({ ...g.e, texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle }, g.nombres) }));
   }
 
-  /** Mails the 'cada vez' people's new notifications, one each. */
-  async function enviarCadaVez(): Promise<number> {
-    const pendientes = await db
+  /** The active people with this mail preference who have unread, unmailed notifications. */
+  function conPendientes(preferencia: 'cada_vez' | 'diario') {
+    return db
       .selectDistinct({ id: notificaciones.id_usuario })
       .from(notificaciones)
       .innerJoin(usuarios, eq(usuarios.id, notificaciones.id_usuario))
@@ -352,10 +352,15 @@ export function createNotificacionesService(ctx: ServiceContext) {
         and(
           isNull(notificaciones.enviada_en),
           isNull(notificaciones.leida_en),
-          eq(usuarios.preferencia_correo, 'cada_vez'),
+          eq(usuarios.preferencia_correo, preferencia),
           eq(usuarios.activo, true),
         ),
       );
+  }
+
+  /** Mails the 'cada vez' people's new notifications, one each. */
+  async function enviarCadaVez(): Promise<number> {
+    const pendientes = await conPendientes('cada_vez');
     let enviados = 0;
     for (const { id } of pendientes) {
       enviados += await db.transaction(async (tx) => {
@@ -399,18 +404,7 @@ export function createNotificacionesService(ctx: ServiceContext) {
     const ahora = ctx.now();
     const { fecha: hoy, hora } = horaLocal(ahora);
     if (hora < HORA_RESUMEN) return 0;
-    const candidatos = await db
-      .selectDistinct({ id: notificaciones.id_usuario })
-      .from(notificaciones)
-      .innerJoin(usuarios, eq(usuarios.id, notificaciones.id_usuario))
-      .where(
-        and(
-          isNull(notificaciones.enviada_en),
-          isNull(notificaciones.leida_en),
-          eq(usuarios.preferencia_correo, 'diario'),
-          eq(usuarios.activo, true),
-        ),
-      );
+    const candidatos = await conPendientes('diario');
     let enviados = 0;
     for (const { id } of candidatos) {
       enviados += await db.transaction(async (tx) => {
