@@ -24,6 +24,38 @@ const islandStyleInStylesheet = {
   },
 };
 
+// Astro hashes a page's inline styles and scripts for its Content-Security-Policy on every render
+// (SHA-256 of tens of kB of CSS through WebCrypto: 6 % of a signed-in page's time, decision 0040).
+// They are the build's own, so each digest is computed once and kept (a bounded map: a server
+// island's content, if one is ever used, is hashed too). A new Astro that writes the function
+// differently stops the build here.
+const cspDigestsOnce = {
+  name: 'csp-digests-once',
+  /** @param {string} code @param {string} id */
+  transform(code, id) {
+    if (!/[\\/]astro[\\/]dist[\\/]core[\\/]encryption\.js$/.test(id)) return;
+    const original = 'async function generateCspDigest(data, algorithm) {';
+    if (!code.includes(original)) throw new Error(`${id}: Astro no longer writes generateCspDigest as expected`);
+    const memo = [
+      // By algorithm, then by the text itself: the same string each render, whose hash V8 keeps.
+      'const cspDigests = new Map();',
+      'function generateCspDigest(data, algorithm) {',
+      '  let digests = cspDigests.get(algorithm);',
+      '  if (!digests) cspDigests.set(algorithm, (digests = new Map()));',
+      '  let digest = digests.get(data);',
+      '  if (digest) return digest;',
+      '  if (digests.size >= 500) digests.clear();',
+      '  digest = computeCspDigest(data, algorithm);',
+      '  digests.set(data, digest);',
+      '  digest.catch(() => digests.delete(data));',
+      '  return digest;',
+      '}',
+      'async function computeCspDigest(data, algorithm) {',
+    ].join('\n');
+    return code.replace(original, memo);
+  },
+};
+
 // `client:reproduccion`: hydrate once the capsule player shows its first frame (see the entrypoint).
 /** @type {import('astro').AstroIntegration} */
 const hidratarTrasReproduccion = {
@@ -31,6 +63,8 @@ const hidratarTrasReproduccion = {
   hooks: {
     'astro:config:setup': ({ addClientDirective }) => {
       addClientDirective({ name: 'reproduccion', entrypoint: './src/islands/capsulas/directiva-reproduccion.ts' });
+      // `client:intencion`: hydrate when the person reaches for the island (src/islands/moderacion).
+      addClientDirective({ name: 'intencion', entrypoint: './src/islands/moderacion/directiva-intencion.ts' });
     },
   },
 };
@@ -42,6 +76,10 @@ export default defineConfig({
   // each prerendered page's policy goes to dist/_headers.json and out as a real header from
   // src/lib/server/http/static.server.ts, not as a <meta>, which cannot say frame-ancestors.
   adapter: node({ mode: 'middleware', bodySizeLimit: 0, staticHeaders: true }),
+  // No Astro sessions: sign-in lives in signed tokens and the database. Left on, the adapter would
+  // keep a session store on each server's disk (node_modules/.astro), state one server of several
+  // would not share (issue 19, decision 0042).
+  session: false,
   integrations: [react(), hidratarTrasReproduccion],
   trailingSlash: 'ignore',
   // No Markdown pages here; Shiki's highlighting would need inline styles the policy refuses.
@@ -57,7 +95,7 @@ export default defineConfig({
     },
   },
   vite: {
-    plugins: [islandStyleInStylesheet],
+    plugins: [islandStyleInStylesheet, cspDigestsOnce],
     resolve: {
       // The capsule player needs plain HLS (muxed audio, no subtitles, DRM or CMCD): hls.js's
       // light build plays it and is a third smaller for teachers on mobile data (decision 0017).

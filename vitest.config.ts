@@ -31,6 +31,19 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // Two web servers, workers and an S3 bucket on one PostgreSQL (issue 19). Like e2e and fuzz,
+      // without file parallelism: it runs in their one-at-a-time group, never beside a browser test.
+      {
+        test: {
+          name: 'despliegue',
+          include: ['tests/despliegue/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/despliegue/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

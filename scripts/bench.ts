@@ -9,6 +9,7 @@
  * - `servidor`: issue 15 item 4, a static page, a signed-in page and a list call at 20 connections,
  *   on PGlite and on PostgreSQL (BENCH_DATABASE_URL; scripts/lib/bench-servidor.ts);
  * - `memoria`: issue 15 item 5, RSS over a mixed load of BENCH_MEMORIA_MINUTOS (default 10) minutes.
+ * - `subidas`: issue 18, the RSS rise of a 1 GiB resumable (tus) upload in 8 MiB chunks.
  *
  * `npm run bench -- servidor memoria` runs only the sections named.
  */
@@ -21,6 +22,7 @@ import { requireBuild, withServer } from './lib/api.ts';
 import { benchListas } from './lib/bench-listas.ts';
 import { benchReproductor, describirReproductor, subirCapsula } from './lib/bench-reproductor.ts';
 import { benchMemoria, benchServidor, minutosMemoria } from './lib/bench-servidor.ts';
+import { benchSubidas, describirSubidas } from './lib/bench-subidas.ts';
 import { docenteActivo, SAMPLE_TEACHER } from './lib/muestras.ts';
 import { type Summary, summarize } from './lib/stats.ts';
 import { formatTable } from './lib/table.ts';
@@ -206,6 +208,12 @@ const SECCIONES: Seccion[] = [
   { nombre: 'listas', correr: async ({ server }) => benchListas(server.url, await signIn(server.url, ADMIN)) },
   { nombre: 'servidor', correr: ({ server, admin }) => benchServidor(server.url, admin) },
   { nombre: 'memoria', correr: () => benchMemoria(minutosMemoria()) },
+  // Issue 18: a 1 GiB resumable (tus) upload; the server's RSS must rise by under 32 MB.
+  {
+    nombre: 'subidas',
+    correr: async ({ server }) =>
+      process.stdout.write(`${describirSubidas(await benchSubidas(server.url, await signIn(server.url, ADMIN), server.process.pid))}\n`),
+  },
 ];
 
 /**

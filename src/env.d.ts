@@ -3,6 +3,6 @@
 declare namespace App {
   interface Locals {
     /** The signed-in user of a protected page (set by src/middleware.ts). */
-    usuario?: import('./lib/server/services/usuarios.server.ts').Usuario;
+    usuario?: import('./lib/server/services/usuario-actual.server.ts').UsuarioPagina;
   }
 }

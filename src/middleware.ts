@@ -1,5 +1,6 @@
 /**
- * Runs for every response rendered on request (pages and the API):
+ * Runs for every response rendered on request (pages; API paths only if Astro is ever handed
+ * one, as the server of `npm start` gives them to the Hono app before Astro, decision 0040):
  * - protected pages: the session from the cookies (renewed silently when the access token
  *   expired) goes to `Astro.locals.usuario`; without one, a redirect to /ingresar/ that remembers
  *   where the person was going;

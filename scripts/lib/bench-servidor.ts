@@ -250,7 +250,7 @@ export async function benchServidor(
         await sembrarCapsulas(server.url, session);
         return medirCon(server.url, session);
       },
-      { DATABASE_URL: databaseUrl },
+      { DATABASE_URL: databaseUrl, JWT_SECRET: 'secreto-del-banco-de-pruebas-0123456789' },
     ),
   );
   const celdas = (cargas: Carga[] | null, i: number): string[] => {

@@ -3,7 +3,6 @@
  * and is retried, a mail a real SMTP server refuses and then accepts, and statistics that follow
  * a sign-in, an upload and a view.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { and, eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -120,9 +119,9 @@ describe('background jobs', () => {
     );
 
     // The original is damaged after the upload was accepted: every attempt fails.
-    const original = t.storage.path(`capsulas/${idCapsula}/original.mp4`);
-    const bueno = readFileSync(original);
-    writeFileSync(original, 'dañado');
+    const original = `capsulas/${idCapsula}/original.mp4`;
+    const bueno = Buffer.concat(await (await t.storage.read(original)).toArray());
+    await t.storage.write(original, Buffer.from('dañado'));
     for (let i = 0; i < job.max_intentos; i++) {
       await t.db
         .update(trabajos)
@@ -138,7 +137,7 @@ describe('background jobs', () => {
     expect((await t.db.select().from(capsulas).where(eq(capsulas.id, idCapsula)))[0]?.estado).toBe('error');
 
     // The author replaces the file; the admin retries.
-    writeFileSync(original, bueno);
+    await t.storage.write(original, bueno);
     const res = await t.call('POST', `/api/admin/trabajos/${job.id}/reintentar/`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: job.id, estado: 'pendiente', intentos: 0 });

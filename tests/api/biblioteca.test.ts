@@ -1,17 +1,18 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { versionMiniatura } from '../../src/lib/format/miniaturas.ts';
-import { areas, oas, tiposMaterial, unidades } from '../../src/lib/server/db/schema.server.ts';
+import { oas, tiposMaterial } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { type Sesion, unidadDe } from '../support/contenido.ts';
 import { type Archivo, formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 import { zip } from '../support/zip.ts';
 
 let t: TestApi;
-let ana: { id: number; token: string };
-let luis: { id: number; token: string };
-let admin: { id: number; token: string };
+let ana: Sesion;
+let luis: Sesion;
+let admin: Sesion;
 let ref: {
   area: number;
   unidad: number;
@@ -30,32 +31,18 @@ beforeAll(async () => {
   ana = await t.session({ nombre: 'Ana' });
   luis = await t.session({ nombre: 'Luis' });
   admin = await t.session({ admin: true });
-  const [ma] = await t.db.select().from(areas).where(eq(areas.codigo, 'MA'));
-  const [cn] = await t.db.select().from(areas).where(eq(areas.codigo, 'CN'));
-  const [u] = await t.db
-    .select()
-    .from(unidades)
-    .where(and(eq(unidades.id_area, ma?.id ?? 0), eq(unidades.codigo_nivel, '07')));
-  const [otra] = await t.db
-    .select()
-    .from(unidades)
-    .where(and(eq(unidades.id_area, cn?.id ?? 0), eq(unidades.codigo_nivel, '07')));
-  const objetivos = await t.db
-    .select()
-    .from(oas)
-    .where(eq(oas.unidad, u?.id ?? 0));
-  const [ajeno] = await t.db
-    .select()
-    .from(oas)
-    .where(eq(oas.unidad, otra?.id ?? 0));
+  const u = await unidadDe(t, 'MA', '07');
+  const otra = await unidadDe(t, 'CN', '07');
+  const objetivos = await t.db.select().from(oas).where(eq(oas.unidad, u.id));
+  const [ajeno] = await t.db.select().from(oas).where(eq(oas.unidad, otra.id));
   const tipos = await t.db.select().from(tiposMaterial);
   ref = {
-    area: ma?.id ?? 0,
-    unidad: u?.id ?? 0,
+    area: u.id_area ?? 0,
+    unidad: u.id,
     oa1: objetivos[0]?.id ?? 0,
     oa2: objetivos[1]?.id ?? 0,
     oaCodigo: objetivos[0]?.codigo ?? '',
-    otraUnidad: otra?.id ?? 0,
+    otraUnidad: otra.id,
     oaAjeno: ajeno?.id ?? 0,
     guia: tipos.find((x) => x.nombre === 'Guía')?.id ?? 0,
     rubrica: tipos.find((x) => x.nombre === 'Rúbrica')?.id ?? 0,

@@ -114,8 +114,7 @@ describe('uploading (admins only) and the video pipeline', () => {
     const res = await subir(admin.token, campos({ titulo: 'Video dañado' }), { data: mp4, name: 'clase.mp4' });
     const { id } = await res.json();
     // The original is damaged after the upload was accepted.
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(t.storage.path(`capsulas/${id}/original.mp4`), 'dañado');
+    await t.storage.write(`capsulas/${id}/original.mp4`, Buffer.from('dañado'));
     for (let i = 0; i < 3; i++) {
       await t.db.update(trabajos).set({ ejecutar_desde: new Date(0) });
       await t.jobs.drain();

@@ -7,31 +7,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  areas,
-  capsulas,
-  comentarios,
-  foroCategorias,
-  foroComentarios,
-  foroConversaciones,
-  limitesIntentos,
-  manuales,
-  materiales,
-  metodologias,
-  niveles,
-  registroAdmin,
-  tiposMaterial,
-  unidades,
-} from '../../src/lib/server/db/schema.server.ts';
+import { comentarios, foroComentarios, foroConversaciones, limitesIntentos, registroAdmin } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { insertarCapsula, insertarCategoria, insertarManual, insertarMaterial, llamadas, type Sesion } from '../support/contenido.ts';
 
 let t: TestApi;
-
-interface Sesion {
-  id: number;
-  email: string;
-  token: string;
-}
 
 let admin: Sesion;
 let ana: Sesion;
@@ -57,55 +37,17 @@ let secciones: Seccion[] = [];
 const editar = (quien: Sesion | null, path: string, json: unknown) =>
   t.call('PUT', path, { ...(quien ? { token: quien.token } : {}), json });
 const borrar = (quien: Sesion | null, path: string) => t.call('DELETE', path, quien ? { token: quien.token } : {});
-const get = async (quien: Sesion, path: string) => {
-  const res = await t.call('GET', path, { token: quien.token });
-  expect(res.status).toBe(200);
-  return res.json();
-};
+/** A GET that must answer 200: its body. */
+const { json: get } = llamadas(() => t);
 
 beforeAll(async () => {
   t = await createTestApi();
   admin = await t.session({ admin: true, nombre: 'Marta' });
   ana = await t.session({ nombre: 'Ana' });
   luis = await t.session({ nombre: 'Luis' });
-  const [area] = await t.db.select().from(areas).limit(1);
-  const [nivel] = await t.db.select().from(niveles).limit(1);
-  const [unidad] = await t.db.select().from(unidades).limit(1);
-  const [metodologia] = await t.db.select().from(metodologias).limit(1);
-  const [tipo] = await t.db.select().from(tiposMaterial).limit(1);
-  if (!area || !nivel || !unidad || !metodologia || !tipo) throw new Error('catalogs not seeded');
-  const comunes = { descripcion: 'x', id_area: area.id, id_usuario: admin.id };
-  const [capsula] = await t.db
-    .insert(capsulas)
-    .values({
-      ...comunes,
-      titulo: 'Cápsula',
-      extension: 'mp4',
-      archivo: 'capsulas/1/original.mp4',
-      estado: 'listo',
-      codigo_nivel: nivel.codigo,
-      id_metodologia: metodologia.id,
-    })
-    .returning();
-  const [material] = await t.db
-    .insert(materiales)
-    .values({
-      ...comunes,
-      titulo: 'Material',
-      extension: 'pdf',
-      archivo: 'bdocente/1/original.pdf',
-      codigo_nivel: nivel.codigo,
-      id_unidad: unidad.id,
-      id_tipo_material: tipo.id,
-    })
-    .returning();
-  const [manual] = await t.db
-    .insert(manuales)
-    .values({ ...comunes, titulo: 'Manual', autor: 'Marta', extension: 'pdf', archivo: 'manuales/1/original.pdf' })
-    .returning();
-  ids.capsula = capsula?.id ?? 0;
-  ids.material = material?.id ?? 0;
-  ids.manual = manual?.id ?? 0;
+  ids.capsula = await insertarCapsula(t, admin, 'Cápsula');
+  ids.material = await insertarMaterial(t, admin, 'Material');
+  ids.manual = await insertarManual(t, admin, 'Manual', { autor: 'Marta' });
   secciones = [
     {
       nombre: 'capsulas',
@@ -131,11 +73,7 @@ beforeAll(async () => {
       })),
     },
   ];
-  const [categoria] = await t.db
-    .insert(foroCategorias)
-    .values({ nombre: 'Convivencia', descripcion: 'Espacio', activa: true, archivo: '' })
-    .returning();
-  ids.categoria = categoria?.id ?? 0;
+  ids.categoria = await insertarCategoria(t);
 });
 afterAll(() => t.close());
 beforeEach(async () => {

@@ -8,15 +8,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { foroReaccionesComentario, foroReaccionesConversacion, limitesIntentos } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { llamadas, type Sesion } from '../support/contenido.ts';
 import { type Archivo, formData } from '../support/form.ts';
 
 let t: TestApi;
-
-interface Sesion {
-  id: number;
-  email: string;
-  token: string;
-}
 
 let admin: Sesion;
 let ana: Sesion;
@@ -76,11 +71,8 @@ const reaccionar = (quien: Sesion, id: number, id_like: number, action: 'like' |
 const reaccionarComentario = (quien: Sesion, id: number, id_like: number, action: 'like' | 'remove_like' = 'like') =>
   t.call('POST', '/api/foro/comentario/like/', { token: quien.token, json: { id_comentario: id, id_like, action } });
 
-const get = async (quien: Sesion, path: string) => {
-  const res = await t.call('GET', path, { token: quien.token });
-  expect(res.status).toBe(200);
-  return res.json();
-};
+/** A GET that must answer 200: its body. */
+const { json: get } = llamadas(() => t);
 
 beforeAll(async () => {
   t = await createTestApi();

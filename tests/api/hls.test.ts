@@ -3,7 +3,7 @@
  * read by a third-party parser (m3u8-parser) and checked against what ffprobe and the file sizes
  * say of every segment.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Manifest, Parser } from 'm3u8-parser';
@@ -119,21 +119,29 @@ describe('HLS ladder', () => {
     expect(low?.CODECS).not.toContain('mp4a');
   });
 
-  it('a new attempt removes what a dead attempt left and replaces the old ladder', async () => {
-    const stale = ['hls.intento-1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed', 'hls.partial', 'hls.viejo-0f8e4c2a-1234-4b2d-9b5d-ab8dfbbd4bed'];
-    for (const name of stale) {
-      mkdirSync(path.join(dir, name));
-      writeFileSync(path.join(dir, name, '234p_000.ts'), 'half');
-    }
-    writeFileSync(path.join(dir, 'poster.jpg.intento-1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed.jpg'), 'half');
-    mkdirSync(path.join(dir, 'hls'));
-    writeFileSync(path.join(dir, 'hls', 'viejo.m3u8'), '#EXTM3U');
+  it("a new attempt removes its capsule's earlier work folders and other capsules' abandoned ones, nothing else", async () => {
+    const tmp = path.join(dir, '.tmp');
+    const carpeta = (nombre: string, horas = 0) => {
+      mkdirSync(path.join(tmp, nombre, 'rendicion', 'hls'), { recursive: true });
+      writeFileSync(path.join(tmp, nombre, 'rendicion', 'hls', '234p_000.ts'), 'half');
+      const hace = new Date(Date.now() - horas * 3600_000);
+      for (const d of [path.join(tmp, nombre), path.join(tmp, nombre, 'rendicion')]) utimesSync(d, hace, hace);
+    };
+    carpeta('capsula-3-Ab12Cd'); // a dead attempt of this capsule, however recent
+    carpeta('capsula-31-Xy34Zw'); // another capsule's transcode at work now
+    carpeta('capsula-5-Qr56St', 30); // another capsule's, untouched for more than a day
+    writeFileSync(path.join(tmp, 'a3f1c2d0-upload'), 'an upload arriving');
 
-    const removed = await limpiarIntentos(dir);
-    expect(removed.sort()).toEqual([...stale, 'poster.jpg.intento-1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed.jpg'].sort());
+    const removed = await limpiarIntentos(tmp, 3);
+    expect(removed.sort()).toEqual(['capsula-3-Ab12Cd', 'capsula-5-Qr56St']);
+    expect(readdirSync(tmp).sort()).toEqual(['a3f1c2d0-upload', 'capsula-31-Xy34Zw']);
+    expect(await limpiarIntentos(path.join(dir, 'no-existe'), 3)).toEqual([]);
+  });
+
+  it('writes the ladder into a new folder, leaving what is beside it alone', async () => {
+    writeFileSync(path.join(dir, 'poster.jpg'), 'a poster');
     const { hls } = await transcode({ width: 160, height: 120, seconds: 3 });
-    expect(readdirSync(dir).sort()).toEqual(['hls', 'original.mp4']);
-    expect(readdirSync(hls)).not.toContain('viejo.m3u8');
+    expect(readdirSync(dir).sort()).toEqual(['hls', 'original.mp4', 'poster.jpg']);
     expect(readdirSync(hls)).toContain('manifest.m3u8');
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -262,7 +262,8 @@ describe('comments and likes', () => {
 });
 
 describe('card thumbnails: WebP variants in the widths the cards use (issue 15)', () => {
-  const raiz = () => path.dirname(t.storage.path('manuales'));
+  // DATA_DIR/files: the disk storage's root, and where either storage keeps its temporary folder (.tmp).
+  const raiz = () => path.dirname(t.storage.tempDir);
   const cookie = () => ({ headers: { cookie: `ed_access=${docente.token}` } });
   const variante = (id: number, ancho: string, v = versionMiniatura(new Date().toISOString())) =>
     t.call('GET', `/miniaturas/manuales/${id}/?ancho=${ancho}&v=${v}`, cookie());
@@ -303,35 +304,42 @@ describe('card thumbnails: WebP variants in the widths the cards use (issue 15)'
   it('stands the JPEG in (briefly cached) for content stored before the variants, until npm run miniaturas makes them', async () => {
     const m = await crear();
     const claves = ([320, 640] as const).map((ancho) => claveVariante(`manuales/${m.id}/miniatura.jpg`, ancho));
-    for (const clave of claves) rmSync(t.storage.path(clave));
+    for (const clave of claves) await t.storage.remove(clave);
     const antes = await variante(m.id, '320');
     expect(antes.headers.get('content-type')).toBe('image/jpeg');
     expect(antes.headers.get('cache-control')).toBe('private, max-age=300');
-    // A run that died while writing left a half file behind.
-    const resto = t.storage.path(`${claveVariante(`manuales/${m.id}/miniatura.jpg`, 320)}.intento-0f0f`);
-    writeFileSync(resto, 'a medias');
-    utimesSync(resto, new Date(0), new Date(0));
-    // ... and one made now may be a running upload's: it stays.
-    const enCurso = t.storage.path(`manuales/${m.id}/miniatura.jpg.intento-1a1a.png`);
-    writeFileSync(enCurso, 'dibujándose');
+    // A version before issue 19 wrote in place, and one that died left a half file behind.
+    const resto = `${claveVariante(`manuales/${m.id}/miniatura.jpg`, 320)}.intento-0f0f`;
+    await t.storage.write(resto, Buffer.from('a medias'));
     // A variant of an earlier pipeline version is never served again.
-    const vieja = t.storage.path(`manuales/${m.id}/miniatura-320-v0.webp`);
-    writeFileSync(vieja, 'vieja');
+    const vieja = `manuales/${m.id}/miniatura-320-v0.webp`;
+    await t.storage.write(vieja, Buffer.from('vieja'));
+    // Pictures are made in work folders now: a dead run's old one goes, one made now may be a running upload's and stays.
+    mkdirSync(t.storage.tempDir, { recursive: true });
+    const muerta = mkdtempSync(path.join(t.storage.tempDir, 'miniaturas-'));
+    writeFileSync(path.join(muerta, 'miniatura.jpg.intento-0f0f.png'), 'a medias');
+    utimesSync(path.join(muerta, 'miniatura.jpg.intento-0f0f.png'), new Date(0), new Date(0));
+    utimesSync(muerta, new Date(0), new Date(0));
+    const enCurso = mkdtempSync(path.join(t.storage.tempDir, 'miniaturas-'));
+    writeFileSync(path.join(enCurso, 'miniatura.jpg.intento-1a1a.png'), 'dibujándose');
 
-    const informes = await regenerarMiniaturas(raiz());
+    const informes = await regenerarMiniaturas(t.storage);
     expect(informes.find((i) => i.contenido === `manuales/${m.id}`)).toEqual({ contenido: `manuales/${m.id}`, resultado: 'hecha' });
-    expect(existsSync(resto)).toBe(false);
-    expect(existsSync(vieja)).toBe(false);
+    expect(await t.storage.size(resto)).toBeNull();
+    expect(await t.storage.size(vieja)).toBeNull();
+    expect(existsSync(muerta)).toBe(false);
     expect(existsSync(enCurso)).toBe(true);
+    rmSync(enCurso, { recursive: true });
     expect((await variante(m.id, '320')).headers.get('content-type')).toBe('image/webp');
-    // Again: nothing left to do.
-    const otraVez = await regenerarMiniaturas(raiz());
+    // Nothing of the run is left in the temporary folder, and nothing is left to do.
+    expect(readdirSync(t.storage.tempDir).filter((n) => n.startsWith('miniaturas-'))).toEqual([]);
+    const otraVez = await regenerarMiniaturas(t.storage);
     expect(otraVez.filter((i) => i.resultado !== 'ya estaba')).toEqual([]);
   });
 
-  it('npm run miniaturas reports what it made on the data directory, and is idempotent', async () => {
+  it('npm run miniaturas reports what it made on the storage STORAGE_URL names, and is idempotent', async () => {
     const m = await crear();
-    rmSync(t.storage.path(claveVariante(`manuales/${m.id}/miniatura.jpg`, 640)));
+    await t.storage.remove(claveVariante(`manuales/${m.id}/miniatura.jpg`, 640));
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ed-miniaturas-cli-'));
     symlinkSync(raiz(), path.join(dataDir, 'files'));
     try {
@@ -349,4 +357,5 @@ describe('card thumbnails: WebP variants in the widths the cards use (issue 15)'
 });
 
 /** `npm run miniaturas` as the operator runs it, on `dataDir`. */
-const cli = (dataDir: string) => runCli([], { ...process.env, DATA_DIR: dataDir }, 'src/lib/server/cli/miniaturas.server.ts');
+const cli = (dataDir: string) =>
+  runCli([], { ...process.env, ...t.storageEnv, DATA_DIR: dataDir }, 'src/lib/server/cli/miniaturas.server.ts');

@@ -6,22 +6,13 @@
 import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  areas,
-  foroCategorias,
-  foroConversaciones,
-  manuales,
-  notificaciones,
-  trabajos,
-  usuarios,
-} from '../../src/lib/server/db/schema.server.ts';
+import { notificaciones, trabajos, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
 import { createMailer } from '../../src/lib/server/mail/mailer.server.ts';
 import { TRABAJO_CORREOS } from '../../src/lib/server/services/notificaciones.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { insertarCategoria, insertarConversacion, insertarManual, type Sesion } from '../support/contenido.ts';
 import { freePort } from '../support/server.ts';
-
-type Sesion = { id: number; email: string; token: string };
 
 let t: TestApi;
 let ana: Sesion;
@@ -71,11 +62,7 @@ const meGusta = (s: Sesion, add: boolean) =>
   t.call('POST', '/api/manuales/like/', { token: s.token, json: { id_usuario: s.id, id_manual: manualId, add } });
 
 async function conversacion(autor: Sesion, titulo: string) {
-  const [row] = await t.db
-    .insert(foroConversaciones)
-    .values({ id_categoria: categoriaId, id_usuario_creador: autor.id, titulo, contenido: 'Hola' })
-    .returning();
-  return { id: row?.id ?? 0, id_categoria: categoriaId };
+  return { id: await insertarConversacion(t, categoriaId, autor, titulo, { contenido: 'Hola' }), id_categoria: categoriaId };
 }
 async function comentarForo(s: Sesion, conv: { id: number; id_categoria: number }, contenido: string, padre: number | null = null) {
   const res = await t.call('POST', '/api/foro/conversacion/comentar/', {
@@ -95,25 +82,8 @@ beforeAll(async () => {
   ana = await t.session({ nombre: 'Ana' });
   luis = await t.session({ nombre: 'Luis' });
   rosa = await t.session({ nombre: 'Rosa' });
-  const [area] = await t.db.select().from(areas).limit(1);
-  const [manual] = await t.db
-    .insert(manuales)
-    .values({
-      titulo: 'Manual de lectura',
-      autor: 'Ana Pérez',
-      descripcion: 'x',
-      extension: 'pdf',
-      archivo: 'manuales/1/original.pdf',
-      id_area: area?.id ?? 0,
-      id_usuario: ana.id,
-    })
-    .returning();
-  manualId = manual?.id ?? 0;
-  const [cat] = await t.db
-    .insert(foroCategorias)
-    .values({ nombre: 'General', descripcion: 'x', activa: true, archivo: 'foro/1.png' })
-    .returning();
-  categoriaId = cat?.id ?? 0;
+  manualId = await insertarManual(t, ana, 'Manual de lectura');
+  categoriaId = await insertarCategoria(t);
 });
 afterAll(() => t.close());
 
@@ -214,26 +184,14 @@ describe('deleted items', () => {
     expect((await t.call('DELETE', `/api/foro/conversacion/${conv.id}/`, { token: ana.token })).status).toBe(204);
     expect(await total(ana)).toBe(anaAntes - 1);
 
-    const [area] = await t.db.select().from(areas).limit(1);
-    const [otro] = await t.db
-      .insert(manuales)
-      .values({
-        titulo: 'Manual efímero',
-        autor: 'Ana',
-        descripcion: 'x',
-        extension: 'pdf',
-        archivo: 'manuales/x/original.pdf',
-        id_area: area?.id ?? 0,
-        id_usuario: ana.id,
-      })
-      .returning();
+    const otro = await insertarManual(t, ana, 'Manual efímero');
     const res = await t.call('POST', '/api/manuales/comentarios/', {
       token: luis.token,
-      json: { id_usuario: luis.id, contenido: 'Hola', id_recurso: otro?.id, tipo_recurso: 'id_manual' },
+      json: { id_usuario: luis.id, contenido: 'Hola', id_recurso: otro, tipo_recurso: 'id_manual' },
     });
     expect(res.status).toBe(201);
     expect(await total(ana)).toBe(anaAntes);
-    expect((await t.call('DELETE', `/api/manuales/${otro?.id}/`, { token: ana.token })).status).toBe(204);
+    expect((await t.call('DELETE', `/api/manuales/${otro}/`, { token: ana.token })).status).toBe(204);
     expect(await total(ana)).toBe(anaAntes - 1);
     for (const s of [ana, luis, rosa]) await todasLeidas(s);
   });
@@ -268,13 +226,13 @@ describe('reading', () => {
 describe('preferences', () => {
   it('the owner reads and changes them; anyone else gets 403; default is diario', async () => {
     const url = `/api/usuarios/${ana.id}/preferencias/`;
-    expect(await (await t.call('GET', url, { token: ana.token })).json()).toEqual({ preferencia_correo: 'diario' });
+    expect(await (await t.call('GET', url, { token: ana.token })).json()).toEqual({ preferencia_correo: 'diario', ahorro_datos: false });
     expect((await t.call('GET', url, { token: luis.token })).status).toBe(403);
     expect((await t.call('PUT', url, { token: luis.token, json: { preferencia_correo: 'nunca' } })).status).toBe(403);
     expect((await t.call('PUT', url, { token: ana.token, json: { preferencia_correo: 'siempre' } })).status).toBe(400);
     expect((await t.call('GET', url)).status).toBe(401);
     const res = await t.call('PUT', url, { token: ana.token, json: { preferencia_correo: 'cada_vez' } });
-    expect(await res.json()).toEqual({ preferencia_correo: 'cada_vez' });
+    expect(await res.json()).toEqual({ preferencia_correo: 'cada_vez', ahorro_datos: false });
     await t.call('PUT', url, { token: ana.token, json: { preferencia_correo: 'diario' } });
   });
 });

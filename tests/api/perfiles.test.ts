@@ -8,28 +8,19 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   areas,
-  capsulas,
   colegios,
-  materiales,
   mensajesContacto,
-  metodologias,
   perfilColegios,
   perfilesDocentes,
-  tiposMaterial,
   unidades,
   usuarios,
 } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { catalogos, insertarCapsula, insertarMaterial, type Sesion } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 
 let t: TestApi;
-
-interface Sesion {
-  id: number;
-  email: string;
-  token: string;
-}
 
 async function nombrar(id: number, campos: Partial<typeof usuarios.$inferInsert>) {
   await t.db.update(usuarios).set(campos).where(eq(usuarios.id, id));
@@ -48,6 +39,9 @@ async function areaId(codigo: string): Promise<{ id: number; nombre: string }> {
 }
 
 /** A real JPEG: 600x400 with EXIF (camera and copyright) and a gradient, as a phone would send. */
+/** A stored file's bytes, wherever the storage keeps them. */
+const guardado = async (key: string) => Buffer.concat(await (await t.storage.read(key)).toArray());
+
 function jpegConExif(width = 600, height = 400): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
     .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}"><circle cx="100" cy="100" r="80" fill="#1d5fa8"/></svg>`) }])
@@ -454,7 +448,7 @@ describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', (
 
     const [row] = await t.db.select().from(usuarios).where(eq(usuarios.id, quien.id));
     expect(row?.foto_perfil).toMatch(new RegExp(`^usuarios/${quien.id}/foto-[0-9a-f]{12}\\.webp$`));
-    const guardada = await sharp(t.storage.path(row?.foto_perfil ?? '')).metadata();
+    const guardada = await sharp(await guardado(row?.foto_perfil ?? '')).metadata();
     expect(guardada).toMatchObject({ format: 'webp', width: 200, height: 200 });
     expect(guardada.exif).toBeUndefined();
     expect(guardada.icc).toBeUndefined();
@@ -506,7 +500,7 @@ describe('POST /api/usuarios/{id}/foto/ and /miniaturas/usuarios (the photo)', (
       .toBuffer();
     expect((await subirFoto(quien, webp, 'foto.webp', 'image/webp')).status).toBe(201);
     const [despues] = await t.db.select().from(usuarios).where(eq(usuarios.id, quien.id));
-    expect(await sharp(t.storage.path(despues?.foto_perfil ?? '')).metadata()).toMatchObject({ width: 200, height: 200 });
+    expect(await sharp(await guardado(despues?.foto_perfil ?? '')).metadata()).toMatchObject({ width: 200, height: 200 });
   });
 
   it('accepts only real JPEG, PNG or WebP images, checked from their bytes', async () => {
@@ -576,33 +570,24 @@ describe('GET /api/usuarios/{id}/contenidos-subidos/ (Mis publicaciones)', () =>
     };
     const m1 = await subir('Primer manual');
     const m2 = await subir('Segundo manual');
-    const [metodologia] = await t.db.select().from(metodologias);
-    const [tipo] = await t.db.select().from(tiposMaterial);
+    const tipo = { id: (await catalogos(t)).tipo };
     const [unidad] = await t.db.select().from(unidades).where(eq(unidades.id_area, mate.id));
-    if (!metodologia || !tipo || !unidad) throw new Error('catalogues missing');
-    const capsula = (titulo: string, estado: 'listo' | 'procesando', minutos: number) => ({
-      titulo,
-      descripcion: 'Video',
-      extension: 'mp4',
-      archivo: 'x',
-      estado,
-      id_area: mate.id,
-      codigo_nivel: unidad.codigo_nivel,
-      id_metodologia: metodologia.id,
-      id_usuario: admin.id,
-      fecha_creacion: new Date(Date.now() - minutos * 60_000),
-    });
-    await t.db.insert(capsulas).values([capsula('Cápsula lista', 'listo', 10), capsula('Cápsula en proceso', 'procesando', 5)]);
-    await t.db.insert(materiales).values({
-      titulo: 'Guía de fracciones',
+    if (!unidad) throw new Error('catalogues missing');
+    const capsula = (titulo: string, estado: 'listo' | 'procesando', minutos: number) =>
+      insertarCapsula(t, admin, titulo, {
+        descripcion: 'Video',
+        estado,
+        id_area: mate.id,
+        codigo_nivel: unidad.codigo_nivel,
+        fecha_creacion: new Date(Date.now() - minutos * 60_000),
+      });
+    await capsula('Cápsula lista', 'listo', 10);
+    await capsula('Cápsula en proceso', 'procesando', 5);
+    await insertarMaterial(t, admin, 'Guía de fracciones', {
       descripcion: 'Guía',
-      extension: 'pdf',
-      archivo: 'x',
       id_area: mate.id,
       codigo_nivel: unidad.codigo_nivel,
       id_unidad: unidad.id,
-      id_tipo_material: tipo.id,
-      id_usuario: admin.id,
     });
 
     const propio = await (await t.call('GET', `/api/usuarios/${admin.id}/contenidos-subidos/`, { token: admin.token })).json();

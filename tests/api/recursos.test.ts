@@ -1,8 +1,8 @@
 /** The comments and likes shared by capsules, materials and manuals (service level). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { areas, manuales } from '../../src/lib/server/db/schema.server.ts';
 import { createRecursosService, type RecursosService } from '../../src/lib/server/services/recursos.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { insertarManual } from '../support/contenido.ts';
 
 let t: TestApi;
 let recursos: RecursosService;
@@ -14,20 +14,7 @@ beforeAll(async () => {
   recursos = createRecursosService(t.db);
   ana = await t.createUser({ nombre: 'Ana' });
   luis = await t.createUser({ nombre: 'Luis' });
-  const [area] = await t.db.select().from(areas).limit(1);
-  const [manual] = await t.db
-    .insert(manuales)
-    .values({
-      titulo: 'Manual',
-      autor: 'Ana Pérez',
-      descripcion: 'x',
-      extension: 'pdf',
-      archivo: 'manuales/1/original.pdf',
-      id_area: area?.id ?? 0,
-      id_usuario: ana.id,
-    })
-    .returning();
-  manualId = manual?.id ?? 0;
+  manualId = await insertarManual(t, ana, 'Manual');
 });
 afterAll(() => t.close());
 

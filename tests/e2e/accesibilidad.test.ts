@@ -7,7 +7,8 @@
 import type { Browser, Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { crearMuestras, type Muestras } from '../../scripts/lib/muestras.ts';
-import { signIn } from '../support/client.ts';
+import { apiClient, signIn } from '../support/client.ts';
+import { multipart } from '../support/form.ts';
 import { ADMIN } from '../support/server.ts';
 import { ANCHOS, abrir, abrirComo, navegador, responder, violacionesGraves } from './helpers.ts';
 
@@ -16,11 +17,32 @@ let browser: Browser;
 let muestras: Muestras;
 beforeAll(async () => {
   browser = await navegador();
-  muestras = await crearMuestras(inject('baseUrl'), inject('dataDir'), await signIn(inject('baseUrl'), ADMIN));
+  const sesion = await signIn(inject('baseUrl'), ADMIN);
+  muestras = await crearMuestras(inject('baseUrl'), inject('dataDir'), sesion);
+  await conSubtitulos(apiClient(inject('baseUrl'), sesion.access), muestras.capsulaId);
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
 });
+
+/** A word said in the sample capsule's captions only (issue 20: the search says where). */
+const DICHA = 'pentagrama';
+
+/** Spanish and English captions on the sample capsule: its page has the captions menu and 'Ver transcripción'. */
+async function conSubtitulos(api: ReturnType<typeof apiClient>, id: number): Promise<void> {
+  const archivos = {
+    es: `WEBVTT\n\n00:00:00.100 --> 00:00:01.000\nHoy dibujamos un ${DICHA}.\n\n00:00:01.000 --> 00:00:01.900\nY cantamos.\n`,
+    en: 'WEBVTT\n\n00:00:00.100 --> 00:00:01.900\nToday we draw a staff.\n',
+  } as const;
+  for (const idioma of ['es', 'en'] as const) {
+    const { response } = await api.POST('/api/capsulas/{id}/subtitulos/', {
+      params: { path: { id } },
+      body: { idioma, archivo: `${idioma}.vtt` },
+      bodySerializer: multipart({ data: archivos[idioma], name: `${idioma}.vtt`, type: 'text/vtt' }),
+    });
+    expect(response.status).toBe(201);
+  }
+}
 
 const verificarToken = (u: URL) => /^\/api\/usuarios\/(activar-cuenta\/$|cambiar-contrasena\/[^/]+$)/.test(u.pathname);
 
@@ -132,6 +154,18 @@ const PANTALLAS: Pantalla[] = [
   { nombre: 'lista de la biblioteca', ruta: '/biblioteca-docente/', sesion: true },
   { nombre: 'lista de manuales', ruta: '/manuales/', sesion: true },
   { nombre: 'cápsula', ruta: (m) => `/capsulas/${m.capsulaId}`, sesion: true },
+  {
+    nombre: 'cápsula: menú de subtítulos abierto',
+    ruta: (m) => `/capsulas/${m.capsulaId}`,
+    sesion: true,
+    preparar: async (page) => {
+      await page.getByRole('button', { name: 'subtítulos', exact: true }).click();
+      await page.locator('media-captions-menu media-chrome-menu-item', { hasText: 'Español' }).waitFor();
+    },
+  },
+  { nombre: 'cápsula: transcripción abierta', ruta: (m) => `/capsulas/${m.capsulaId}?transcripcion=en`, sesion: true },
+  { nombre: 'cápsula: búsqueda de algo dicho en el video', ruta: `/capsulas/?titulo=${DICHA}`, sesion: true },
+  { nombre: 'editar una cápsula y sus subtítulos', ruta: (m) => `/capsulas/editar/${m.capsulaId}`, sesion: true },
   { nombre: 'material', ruta: (m) => `/biblioteca-docente/${m.material.id}`, sesion: true },
   { nombre: 'manual', ruta: (m) => `/manuales/${m.manualId}`, sesion: true },
   { nombre: 'foro', ruta: '/foro/', sesion: true },
@@ -145,6 +179,19 @@ const PANTALLAS: Pantalla[] = [
   { nombre: 'contactar a un colega', ruta: (m) => `/comunidad/${m.teacherId}/contactar`, sesion: true },
   { nombre: 'mi perfil', ruta: '/perfil/', sesion: true },
   { nombre: 'perfil de un colega', ruta: (m) => `/perfil/${m.teacherId}`, sesion: true },
+  {
+    nombre: 'denunciar un perfil (diálogo con error)',
+    ruta: (m) => `/perfil/${m.teacherId}`,
+    sesion: true,
+    preparar: async (page) => {
+      const denunciar = page.getByRole('button', { name: 'Denunciar este perfil' });
+      await expect.poll(() => denunciar.isEnabled()).toBe(true);
+      await denunciar.click();
+      const dialogo = page.getByRole('dialog', { name: '¿Por qué denuncias este contenido?' });
+      await dialogo.getByRole('button', { name: 'Enviar denuncia' }).click();
+      await dialogo.getByText('Elija un motivo').waitFor();
+    },
+  },
   { nombre: 'editar mi perfil', ruta: '/perfil/editar', sesion: true },
   { nombre: 'mis publicaciones', ruta: '/perfil/editar?pestana=publicaciones', sesion: true },
   { nombre: 'subir una cápsula', ruta: '/capsulas/subir', sesion: true },
@@ -175,6 +222,7 @@ const PANTALLAS: Pantalla[] = [
     },
   },
   { nombre: 'administración: trabajos y correos', ruta: '/admin/trabajos', sesion: true },
+  { nombre: 'administración: moderación', ruta: '/admin/moderacion', sesion: true },
   { nombre: 'notificaciones', ruta: '/notificaciones', sesion: true },
   {
     nombre: 'administración: estadísticas con sus tablas',

@@ -318,7 +318,12 @@ describe('failed jobs and mail', () => {
     await new Promise<void>((resolve) => smtp?.listen(puerto, '127.0.0.1', resolve));
     await sql(`create database ${nombre}`);
     server = await startServer({
-      env: { DATABASE_URL: databaseUrl, FFMPEG_PATH: path.join(binarios, 'ffmpeg'), SMTP_URL: `smtp://127.0.0.1:${puerto}` },
+      env: {
+        DATABASE_URL: databaseUrl,
+        JWT_SECRET: 'secreto-de-prueba-de-la-consola-0123456789',
+        FFMPEG_PATH: path.join(binarios, 'ffmpeg'),
+        SMTP_URL: `smtp://127.0.0.1:${puerto}`,
+      },
     });
   }, 120_000);
 

@@ -1,7 +1,7 @@
 /**
  * Notifications in the browser (issue 17): teacher A comments on a manual, teacher B replies, A
- * sees the bell's count go up when the tab regains focus, follows the link from /notificaciones,
- * marks everything as read, and chooses 'Nunca' for notification mail in the profile.
+ * sees the bell's count go up when the tab regains focus, follows the link from /notificaciones (which
+ * reads it), marks a later one read with the rest, and chooses 'Nunca' for notification mail in the profile.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,12 +70,28 @@ describe('notifications', () => {
     const texto = `Docente respondió a tu comentario en «${manual.titulo}»`;
     await page.getByRole('link', { name: texto }).click();
     await page.waitForURL(url(`/manuales/${manual.id}#titulo-comentarios`));
+    // Following the entry read it: the bell of the page it led to counts nothing.
+    expect(await page.locator('a.campana').getAttribute('aria-label')).toBe('Notificaciones: ninguna sin leer');
 
+    // A second reply, read with 'Marcar todas como leídas'.
+    const otra = await comoB.api.POST('/api/manuales/comentarios/', {
+      body: {
+        id_usuario: comoB.id,
+        contenido: 'Y también para 3° básico.',
+        id_recurso: manual.id,
+        tipo_recurso: 'id_manual',
+        id_respuesta_comentario: comentario?.id ?? 0,
+      },
+    });
+    expect(otra.response.status).toBe(201);
     await page.goto('/notificaciones');
     await page.getByRole('button', { name: 'Marcar todas como leídas' }).click();
     await page.getByText('No tienes notificaciones sin leer.').waitFor();
     expect(await page.locator('a.campana').getAttribute('aria-label')).toBe('Notificaciones: ninguna sin leer');
-    expect(await page.getByRole('link', { name: texto }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: texto }).count()).toBe(2);
+    // Someone else's or an unknown entry leads back to the list.
+    await page.goto('/notificaciones/abrir/999999');
+    await page.waitForURL(url('/notificaciones'));
 
     await page.goto('/perfil/editar#correos');
     const seccion = page.getByRole('region', { name: 'Correos de notificaciones' });
@@ -85,6 +101,6 @@ describe('notifications', () => {
     await page.getByText('Preferencia guardada.').waitFor();
     expect(await page.getByRole('region', { name: 'Correos de notificaciones' }).getByLabel('Nunca').isChecked()).toBe(true);
     const { data: preferencias } = await comoA.api.GET('/api/usuarios/{id}/preferencias/', { params: { path: { id: comoA.id } } });
-    expect(preferencias).toEqual({ preferencia_correo: 'nunca' });
+    expect(preferencias).toEqual({ preferencia_correo: 'nunca', ahorro_datos: false });
   });
 });

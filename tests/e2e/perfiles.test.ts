@@ -358,6 +358,7 @@ describe('/perfil/editar', () => {
       'Foto de perfil',
       'Información personal',
       'Correos de notificaciones',
+      'Ahorro de datos',
     ]);
     await page.getByRole('link', { name: 'Mis publicaciones' }).click();
     await page.waitForURL(url('/perfil/editar?pestana=publicaciones'));
@@ -375,6 +376,7 @@ describe('/perfil/editar', () => {
       'Especialidades',
       'Áreas',
       'Correos de notificaciones',
+      'Ahorro de datos',
     ]);
     await page.getByRole('link', { name: 'Información personal' }).click();
     await expect.poll(() => page.locator('#datos').isVisible()).toBe(true);

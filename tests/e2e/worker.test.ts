@@ -41,7 +41,14 @@ async function admin(sql: string) {
 function startWorker(): ChildProcess {
   const child = spawn(process.execPath, ['src/lib/server/worker.server.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOBS_IN_SERVER: 'false' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: 'secreto-de-prueba-del-worker-0123456789',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      JOBS_IN_SERVER: 'false',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   workers.push(child);
@@ -103,7 +110,13 @@ async function capsulaEnCola(): Promise<{ id: number; carpeta: string }> {
   return { id: row.id, carpeta };
 }
 
-const intentos = (carpeta: string) => readdirSync(carpeta).filter((n) => n.startsWith('hls.intento-'));
+/** The capsule's transcode work folders (issue 19): under the storage's temporary folder, not beside its files. */
+const temporal = path.join(paths(dataDir).files, '.tmp');
+const intentos = (id: number) => (existsSync(temporal) ? readdirSync(temporal).filter((n) => n.startsWith(`capsula-${id}-`)) : []);
+const segmentos = (trabajo: string) => {
+  const hls = path.join(temporal, trabajo, 'rendicion', 'hls');
+  return existsSync(hls) && readdirSync(hls).some((f) => f.endsWith('.ts'));
+};
 
 it('a worker killed mid-transcode leaves no ffmpeg and the next worker makes the capsule listo', { timeout: 120_000 }, async () => {
   const { id, carpeta } = await capsulaEnCola();
@@ -120,15 +133,11 @@ it('a worker killed mid-transcode leaves no ffmpeg and the next worker makes the
     'the first worker to start ffmpeg',
   );
   // Kill it once the attempt has written part of the ladder, which the next attempt must remove.
-  await esperar(
-    () => intentos(carpeta).some((d) => readdirSync(path.join(carpeta, d)).some((f) => f.endsWith('.ts'))),
-    20_000,
-    'a segment',
-  );
+  await esperar(() => intentos(id).some(segmentos), 20_000, 'a segment');
   first.kill('SIGKILL');
   await exited(first);
   await esperar(() => !corriendo(ffmpeg), 3000, `ffmpeg ${ffmpeg} to die with its worker`);
-  const dead = intentos(carpeta);
+  const dead = intentos(id);
   expect(dead).toHaveLength(1);
 
   const started = Date.now();
@@ -143,10 +152,11 @@ it('a worker killed mid-transcode leaves no ffmpeg and the next worker makes the
   );
   const seconds = (Date.now() - started) / 1000;
   expect(seconds).toBeLessThan(60);
-  // The finished attempt's folder was swapped in whole: no attempt folder is left beside it.
+  // The dead attempt's work folder was removed by the next one, which removed its own too; only the rendition was adopted.
   const variantes = ANCHOS_MINIATURA.map((ancho) => claveVariante('poster.jpg', ancho));
-  expect(readdirSync(carpeta).sort()).toEqual(['hls', 'original.mp4', ...variantes, 'poster.jpg'].sort());
-  expect(existsSync(path.join(carpeta, dead[0] ?? ''))).toBe(false);
+  expect(readdirSync(carpeta).sort()).toEqual(['hls', 'liviana.mp4', 'original.mp4', ...variantes, 'poster.jpg'].sort());
+  // The attempt removes its own folder just after it marks the capsule listo.
+  await esperar(() => intentos(id).length === 0, 5000, 'the attempt to remove its work folder');
   expect(readdirSync(path.join(carpeta, 'hls'))).toContain('manifest.m3u8');
   const [job] = await database.db.select().from(trabajos).where(eq(trabajos.tipo, 'capsula-hls'));
   expect(job).toMatchObject({ estado: 'hecho', intentos: 2 });

@@ -87,7 +87,8 @@ function cuerpoDe(op: Esquema): Pick<Operacion, 'cuerpo'> {
   if (op.requestBody === undefined) return {};
   const contenido = resolver(op.requestBody).content;
   if (!esObjeto(contenido)) return {};
-  for (const tipo of ['application/json', 'multipart/form-data'] as const) {
+  // Upload forms also take JSON (`id_subida`, issue 18): they stay fuzzed as the multipart forms they mostly are.
+  for (const tipo of ['multipart/form-data', 'application/json'] as const) {
     const media = contenido[tipo];
     if (esObjeto(media) && media.schema !== undefined) return { cuerpo: { tipo, esquema: resolver(media.schema) } };
   }

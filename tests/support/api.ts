@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import { createApi } from '../../src/lib/server/api/app.server.ts';
 import { hashPassword } from '../../src/lib/server/auth/password.server.ts';
 import { openDatabase } from '../../src/lib/server/db/client.server.ts';
@@ -19,11 +20,39 @@ import { createHealth } from '../../src/lib/server/jobs/salud.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
 import type { Mailer, Message } from '../../src/lib/server/mail/mailer.server.ts';
 import { createOutbox } from '../../src/lib/server/mail/outbox.server.ts';
-import { createDiskStorage } from '../../src/lib/server/storage/storage.server.ts';
+import { createDiskStorage, createStorage } from '../../src/lib/server/storage/storage.server.ts';
 import { expectMatchesContract } from './openapi.ts';
+import { S3_CREDENTIALS, startS3, type TestS3 } from './s3.ts';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 export const PASSWORD = 'Clave1234';
+/** The services' settings in the test harness (small upload limits). */
+export const CONFIG_PRUEBA = {
+  PUBLIC_URL: 'http://localhost:4321',
+  HELP_EMAIL: 'ayuda@example.cl',
+  FFMPEG_PATH: 'ffmpeg',
+  MAX_VIDEO_MB: 50,
+  MAX_MANUAL_MB: 5,
+  MAX_MATERIAL_MB: 5,
+  MAX_IMAGEN_MB: 2,
+};
+
+/**
+ * With TEST_STORAGE=s3 the files go to a bucket of their own on one s3rver per test file (each
+ * file runs in its own worker, so this module's state is the file's), through STORAGE_URL's path.
+ */
+let s3: Promise<TestS3> | undefined;
+afterAll(async () => {
+  if (s3) await (await s3).close();
+});
+
+async function freshStorage(filesDir: string) {
+  if (process.env.TEST_STORAGE !== 's3') return { storage: createDiskStorage(filesDir), env: {} };
+  Object.assign(process.env, S3_CREDENTIALS);
+  s3 ??= startS3();
+  const { url } = await (await s3).createBucket();
+  return { storage: await createStorage({ url, filesDir }), env: { STORAGE_URL: url, ...S3_CREDENTIALS } };
+}
 
 async function freshDatabase() {
   const url = process.env.DATABASE_URL;
@@ -64,7 +93,7 @@ export async function createTestApi() {
   await database.migrate();
   await seedCatalogos(database.db);
   const filesDir = mkdtempSync(path.join(os.tmpdir(), 'ed-api-files-'));
-  const storage = createDiskStorage(filesDir);
+  const { storage, env: storageEnv } = await freshStorage(filesDir);
   const mails: Message[] = [];
   /** The recording mailer; a test swaps `mailer.send` to make the mail server fail. */
   const mailer: Mailer = { send: async (m) => void mails.push(m) };
@@ -80,15 +109,7 @@ export async function createTestApi() {
   const api = createApi({
     db: database.db,
     log: createLogger('silent'),
-    config: {
-      PUBLIC_URL: 'http://localhost:4321',
-      HELP_EMAIL: 'ayuda@example.cl',
-      FFMPEG_PATH: 'ffmpeg',
-      MAX_VIDEO_MB: 50,
-      MAX_MANUAL_MB: 5,
-      MAX_MATERIAL_MB: 5,
-      MAX_IMAGEN_MB: 2,
-    },
+    config: CONFIG_PRUEBA,
     storage,
     jobs,
     jwtSecret: 'test-secret-that-is-long-enough-0123456789',
@@ -177,6 +198,8 @@ export async function createTestApi() {
     tokenFrom: (link: string) => decodeURIComponent(link.split('/').filter(Boolean).at(-1) ?? ''),
     findUser: async (email: string) => (await database.db.select().from(usuarios).where(eq(usuarios.email, email)))[0],
     storage,
+    /** What a child process (a CLI, a worker) needs in its env to reach the same storage: {} on disk. */
+    storageEnv,
     /** Runs every due background job now (tests do not start the polling loop). */
     jobs,
     close: async () => {

@@ -66,7 +66,11 @@ export async function startServer(options: { dataDir?: string; env?: NodeJS.Proc
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left running behind the failed test.
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {

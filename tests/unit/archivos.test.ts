@@ -112,7 +112,8 @@ describe('file responses', () => {
     });
   });
 
-  it('refuses keys that climb out of the storage folder', () => {
-    expect(() => storage.path('../secretos/jwt')).toThrow();
+  it('refuses keys that climb out of the storage folder', async () => {
+    await expect(storage.read('../secretos/jwt')).rejects.toThrow('invalid storage key');
+    await expect(storage.write('../secretos/jwt', Buffer.from('x'))).rejects.toThrow('invalid storage key');
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, VARIABLES } from '../../src/lib/server/config.server.ts';
+import { exigirSecretoCompartido, loadConfig, VARIABLES } from '../../src/lib/server/config.server.ts';
 
 describe('configuration', () => {
   it('builds links on the port the server listens on when PUBLIC_URL is not set', () => {
@@ -11,6 +11,26 @@ describe('configuration', () => {
 
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'no es una url' })).toThrow(/PUBLIC_URL/);
+  });
+
+  it('asks for a shared JWT_SECRET when several processes share a PostgreSQL database', () => {
+    const DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+    expect(() => exigirSecretoCompartido(loadConfig({ DATABASE_URL }))).toThrow(/JWT_SECRET: required with DATABASE_URL/);
+    expect(() => exigirSecretoCompartido(loadConfig({ DATABASE_URL, JWT_SECRET: 'x'.repeat(32) }))).not.toThrow();
+    // The embedded database is one process: a secret generated in its data directory is enough.
+    expect(() => exigirSecretoCompartido(loadConfig({}))).not.toThrow();
+  });
+
+  it('takes file: or an s3:// bucket as STORAGE_URL, and nothing else', () => {
+    expect(loadConfig({}).STORAGE_URL).toBe('file:');
+    expect(loadConfig({ STORAGE_URL: '' }).STORAGE_URL).toBe('file:');
+    const bucket = 's3://entre-docentes?endpoint=https://s3.example.cl&region=us-east-1&forcePathStyle=true';
+    expect(loadConfig({ STORAGE_URL: bucket }).STORAGE_URL).toBe(bucket);
+    for (const mala of ['s3://', 's3://A_B', 'http://bucket', '/srv/archivos', 'file:/srv']) {
+      expect(() => loadConfig({ STORAGE_URL: mala }), mala).toThrow(/STORAGE_URL/);
+    }
+    expect(() => loadConfig({ STORAGE_PRESIGNED_SECONDS: '-1' })).toThrow(/STORAGE_PRESIGNED_SECONDS/);
+    expect(() => loadConfig({ STORAGE_PUBLIC_URL: 'cdn' })).toThrow(/STORAGE_PUBLIC_URL/);
   });
 });
 

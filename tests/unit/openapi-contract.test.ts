@@ -58,6 +58,7 @@ const usuario = {
     especialidad: ['Geometría'],
     area: ['Matemática'],
   },
+  oculto: false,
 };
 
 /** SPEC.md section 7, plus the admin and health endpoints. */
@@ -170,6 +171,21 @@ const expectedCalls = [
   ['GET', '/api/usuarios/{id}/preferencias/'],
   ['PUT', '/api/usuarios/{id}/preferencias/'],
   ['GET', '/healthz'],
+  // Reports and the moderation queue (issue 17).
+  ['POST', '/api/denuncias/'],
+  ['GET', '/api/admin/denuncias/'],
+  ['POST', '/api/admin/denuncias/{id}/resolver/'],
+  // Resumable uploads, the tus 1.0.0 protocol (issue 18).
+  ['OPTIONS', '/api/subidas/'],
+  ['POST', '/api/subidas/'],
+  ['OPTIONS', '/api/subidas/{id}/'],
+  ['HEAD', '/api/subidas/{id}/'],
+  ['PATCH', '/api/subidas/{id}/'],
+  ['DELETE', '/api/subidas/{id}/'],
+  // Issue 20: captions.
+  ['GET', '/api/capsulas/{id}/subtitulos/'],
+  ['POST', '/api/capsulas/{id}/subtitulos/'],
+  ['DELETE', '/api/capsulas/{id}/subtitulos/{idioma}/'],
   // 'Leer' opens the PDF inline.
   ['GET', '/api/manuales/{id}/leer/'],
 ] as const;
@@ -187,6 +203,9 @@ const publicOperations = new Set([
   // The unsubscribe link of notification mail works without signing in (RFC 8058).
   'paginaBajaCorreos',
   'bajaCorreos',
+  // tus discovery (OPTIONS) needs no session and reveals nothing.
+  'opcionesSubidas',
+  'opcionesSubida',
 ]);
 
 describe('openapi.yaml', () => {

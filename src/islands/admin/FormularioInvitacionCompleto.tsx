@@ -17,6 +17,14 @@ type Salida = z.output<typeof invitacionSchema>;
 const validacion = validacionDiferida<Entrada, Salida>(() => import('./resolvers').then((m) => m.invitacion));
 const VACIO: Entrada = { email: '', nombres: '', apellidos: '', rut: '', colegio: '', admin: false };
 const CAMPOS = ['email', 'nombres', 'apellidos', 'rut', 'colegio'] as const;
+/** Each field's label and input attributes, in the order shown. */
+const ATRIBUTOS: Record<(typeof CAMPOS)[number], { etiqueta: string; type?: string; placeholder?: string }> = {
+  email: { etiqueta: 'Correo', type: 'email' },
+  nombres: { etiqueta: 'Nombres' },
+  apellidos: { etiqueta: 'Apellidos' },
+  rut: { etiqueta: 'RUT (opcional)', placeholder: '12.345.678-5' },
+  colegio: { etiqueta: 'Colegio (opcional)' },
+};
 
 export default function FormularioInvitacion() {
   const hidratado = useHidratado();
@@ -69,47 +77,11 @@ export default function FormularioInvitacion() {
         </div>
       )}
       <div className="fila">
-        <div>
-          <Campo
-            id="inv-email"
-            etiqueta="Correo"
-            type="email"
-            autoComplete="off"
-            error={errors.email?.message}
-            registro={register('email')}
-          />
-        </div>
-        <div>
-          <Campo id="inv-nombres" etiqueta="Nombres" autoComplete="off" error={errors.nombres?.message} registro={register('nombres')} />
-        </div>
-        <div>
-          <Campo
-            id="inv-apellidos"
-            etiqueta="Apellidos"
-            autoComplete="off"
-            error={errors.apellidos?.message}
-            registro={register('apellidos')}
-          />
-        </div>
-        <div>
-          <Campo
-            id="inv-rut"
-            etiqueta="RUT (opcional)"
-            placeholder="12.345.678-5"
-            autoComplete="off"
-            error={errors.rut?.message}
-            registro={register('rut')}
-          />
-        </div>
-        <div>
-          <Campo
-            id="inv-colegio"
-            etiqueta="Colegio (opcional)"
-            autoComplete="off"
-            error={errors.colegio?.message}
-            registro={register('colegio')}
-          />
-        </div>
+        {CAMPOS.map((campo) => (
+          <div key={campo}>
+            <Campo id={`inv-${campo}`} autoComplete="off" {...ATRIBUTOS[campo]} error={errors[campo]?.message} registro={register(campo)} />
+          </div>
+        ))}
       </div>
       <label className="casilla">
         <input type="checkbox" {...register('admin')} /> Administrador (puede usar esta consola)

@@ -60,3 +60,7 @@ export const reintentarTrabajo = (id: number) =>
 
 export const reintentarCorreo = (id: number) =>
   llamar(200, (api) => api.POST('/api/admin/correos/{id}/reintentar/', { params: { path: { id } } }));
+
+/** The moderation queue's decision on a reported item (issue 17): every open report of it at once. */
+export const resolverDenuncia = (id: number, decision: components['schemas']['ResolucionDenuncia']) =>
+  llamar(200, (api) => api.POST('/api/admin/denuncias/{id}/resolver/', { params: { path: { id } }, body: decision }));

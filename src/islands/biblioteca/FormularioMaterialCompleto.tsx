@@ -14,10 +14,12 @@ import type { MaterialInput } from '../../lib/validation/biblioteca';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { campoPropio } from '../comun/campoPropio';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
-import { useArchivo, useSubida } from '../comun/formularioSubida';
+import { conSubida, useArchivo, useSubida } from '../comun/formularioSubida';
 import { MENSAJES } from '../comun/mensajes';
 import { PieSubida } from '../comun/PieSubida';
+import { useSubidaReanudable } from '../comun/reanudable';
 import { subir } from '../comun/subida';
+import { useUsuarioActivo } from '../comun/usuario';
 import { validacionDiferida } from '../comun/validacion';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 import { type OA, oasDe, type Unidad, unidadesDe } from './curriculo';
@@ -90,12 +92,13 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
   const [estadoOas, setEstadoOas] = useState<Estado>(editando ? 'listo' : 'espera');
   const turno = useRef(0);
 
+  const tus = useSubidaReanudable('material', useUsuarioActivo()?.id);
   const documento = useArchivo((elegido) => {
     if (reglasArchivo && elegido && elegido.size > reglasArchivo.limiteBytes) {
       return `El archivo supera el tamaño máximo permitido (${Math.floor(reglasArchivo.limiteBytes / 1024 / 1024)} MB)`;
     }
     return validarArchivoMaterial(elegido);
-  });
+  }, tus);
   const { progreso, listo, enviar } = useSubida(setError, CAMPOS, documento.ponerError);
 
   // In the page's order, which is the order focus looks for the first wrong field in. The
@@ -162,11 +165,14 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
         );
       } else if (archivo) {
         const extension = extensionDe(archivo.name) ?? '';
-        await enviar((onProgreso) => subir('POST', '/api/bdocente/', { ...valores, extension, archivo }, onProgreso), {
-          exito: MENSAJES.material.agregado(valores.titulo),
-          fallo: MENSAJES.material.noSubido,
-          destino: '/biblioteca-docente/',
-        });
+        await enviar(
+          conSubida(tus, archivo, (id_subida) => subir('POST', '/api/bdocente/', { ...valores, extension, id_subida })),
+          {
+            exito: MENSAJES.material.agregado(valores.titulo),
+            fallo: MENSAJES.material.noSubido,
+            destino: '/biblioteca-docente/',
+          },
+        );
       }
     })(evento);
   };
@@ -280,6 +286,7 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
           archivo={documento.archivo}
           onArchivo={documento.elegir}
           error={documento.error}
+          subida={tus}
           ayuda={reglasArchivo.ayuda}
           disabled={ocupado}
         />

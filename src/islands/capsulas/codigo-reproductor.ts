@@ -18,10 +18,17 @@ import 'media-chrome/media-time-range.js';
 import 'media-chrome/media-mute-button.js';
 import 'media-chrome/media-volume-range.js';
 import 'media-chrome/media-fullscreen-button.js';
+// The menus' items: the menus name the element without importing it, and without it no item
+// can be picked (issue 20 found the rate and quality menus inert).
+import 'media-chrome/menu/media-chrome-menu-item.js';
 import 'media-chrome/menu/media-playback-rate-menu.js';
 import 'media-chrome/menu/media-playback-rate-menu-button.js';
 import 'media-chrome/menu/media-rendition-menu.js';
 import 'media-chrome/menu/media-rendition-menu-button.js';
+// Captions (issue 20): Reproductor.astro puts them in only when the capsule has some.
+import 'media-chrome/menu/media-captions-menu.js';
+import 'media-chrome/menu/media-captions-menu-button.js';
 
 export { Hls } from 'hls-video-element';
+export { aplicarTope, iniciarInterruptor, mostrarCostes } from './ahorro-reproductor.ts';
 export { definirPorPartes } from './definiciones.ts';

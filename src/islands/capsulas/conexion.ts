@@ -1,7 +1,8 @@
 /**
  * Whether the person asked to save data or the connection is slow, from the Network Information
- * API (Chromium, Android; missing elsewhere, where the answer is no). Then the capsule player does
- * not autoplay and nothing waits for its first frame (reproductor.ts, directiva-reproduccion.ts).
+ * API (Chromium, Android; missing elsewhere, where the answer is no). Then the data saver is on:
+ * the capsule player preloads nothing and stays at or below 360p, the list cards take their
+ * smallest pictures (reproductor.ts, TarjetaContenido.astro).
  */
 
 /** The part of navigator.connection we read. */

@@ -2,7 +2,7 @@
  * `client:reproduccion` (registered in astro.config.mjs): hydrates an island once the capsule
  * player has shown its first frame, so on a slow link React and the island's code do not compete
  * with the first video segment. Without a player that starts on its own (none on the page, or no
- * autoplay: Save-Data or a slow connection) it hydrates when the browser is idle; and at the
+ * autoplay: since issue 20 the capsule player waits for play) it hydrates when the browser is idle; and at the
  * latest after ESPERA_MAXIMA_MS. An island hydrated this way must work before that: the like
  * button is a plain form until then. `client:reproduccion="visible"` also waits until the island
  * is in view (the comments: on a wide screen they are in view at once, and React would otherwise

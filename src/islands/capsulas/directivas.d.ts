@@ -1,4 +1,4 @@
-// The client directive astro.config.mjs adds, typed for .astro templates.
+// The client directives astro.config.mjs adds, typed for .astro templates.
 declare namespace Astro {
   interface ClientDirectives {
     /**
@@ -6,5 +6,7 @@ declare namespace Astro {
      * view (directiva-reproduccion.ts).
      */
     'client:reproduccion'?: boolean | 'visible';
+    /** Hydrate when the person reaches for the island; a press that woke it is replayed (moderacion/directiva-intencion.ts). */
+    'client:intencion'?: boolean;
   }
 }

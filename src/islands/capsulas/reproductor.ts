@@ -3,28 +3,30 @@
  * only carries this loader; media-chrome and hls-video-element (with hls.js) come in one lazy
  * chunk (codigo-reproductor.ts), the player's own budget in `npm run budgets`.
  *
+ * - Nothing plays until the person presses play (issue 20): before that the player holds the poster,
+ *   the playlists and the first 2-second segment (`preload="metadata"`), so play starts at once
+ *   without spending a teacher's mobile data on a video they may not watch.
  * - Playback starts on the lowest rung (teachers on slow mobile data), then adapts.
  * - At most about 15 s are buffered ahead of the playhead, playing or paused (DESIGN.md budgets).
- * - With Save-Data or a slow connection there is no autoplay, and the player fetches nothing of
- *   the video but its playlists until the person presses play (the page then preloads nothing
- *   when the request said so: Save-Data, client hints; see Reproductor.astro).
- * - A quality picked in the menu is remembered for every capsule (closest rung not above it).
+ * - 'Ahorro de datos' (the person's preference, or Save-Data or a slow connection): the player
+ *   fetches nothing of the video but its playlists until play (the page then preloads nothing
+ *   when it knew: see Reproductor.astro), and stays at or below 360p unless the person picks more
+ *   in the quality menu. The player's own switch turns it on or off and saves it (ahorro-reproductor.ts).
+ * - A quality picked in the menu is remembered for every capsule (closest rung not above it;
+ *   with the data saver, not above 360p either).
+ * - Each quality in the menu says what a minute of it costs ('234p · ~1,9 MB/min').
  * - A stream that cannot load shows SPEC.md's message in the player box.
  */
 import type { HlsVideoElement } from 'hls-video-element';
 import type { MediaRenditionMenu } from 'media-chrome/menu';
-import { conexionActual } from './conexion.ts';
+import { ahorroActivo, type EstadoAhorro, estadoAhorro } from './ahorro-datos.ts';
+import { ALTO_AHORRO, nivelTope } from './calidades.ts';
 
 const MENSAJE_ERROR = 'Hubo un error, no se pudo cargar el video:(';
 const CLAVE_CALIDAD = 'ed-calidad-video';
 
 /** A remembered height in pixels (360, 720...) or 'auto'. */
 type Calidad = number | 'auto';
-
-interface Nivel {
-  height: number;
-  bitrate: number;
-}
 
 /** The part of media-tracks' rendition list we use (hls-video-element mirrors hls.js levels in it). */
 interface ListaCalidades extends EventTarget {
@@ -34,6 +36,7 @@ interface ListaCalidades extends EventTarget {
 type VideoHls = HlsVideoElement & { videoRenditions?: ListaCalidades };
 type ApiHls = NonNullable<HlsVideoElement['api']>;
 type ClaseHls = typeof import('hls-video-element').Hls;
+type Codigo = typeof import('./codigo-reproductor.ts');
 
 /**
  * hls.js requests the next segment only while less than this many seconds are buffered ahead;
@@ -44,35 +47,21 @@ const SEGUNDOS_MINIMOS_ADELANTE = 8;
 /** Played video kept behind the playhead, for seeking back without downloading it again. */
 const SEGUNDOS_ATRAS = 30;
 
-const CONFIG_HLS = {
+/**
+ * hls.js's settings. With the data saver the ceiling is 360p (ahorro-reproductor.ts) instead of the
+ * player's size: hls.js's size cap would overwrite any other.
+ */
+const configHls = (ahorro: boolean) => ({
   startLevel: 0,
-  capLevelToPlayerSize: true,
+  capLevelToPlayerSize: !ahorro,
   maxBufferLength: SEGUNDOS_MINIMOS_ADELANTE,
   maxMaxBufferLength: SEGUNDOS_MINIMOS_ADELANTE,
   backBufferLength: SEGUNDOS_ATRAS,
-};
+});
 
 function leerCalidad(guardada: string | null): Calidad {
   const alto = Number(guardada);
   return Number.isInteger(alto) && alto > 0 ? alto : 'auto';
-}
-
-/** Index of the best level not taller than `alto`; the lowest level when all are taller. */
-function elegirNivel(niveles: readonly Nivel[], alto: number): number {
-  let elegido = -1;
-  let menor = 0;
-  niveles.forEach((nivel, i) => {
-    const actual = niveles[elegido];
-    if (
-      nivel.height <= alto &&
-      (!actual || nivel.height > actual.height || (nivel.height === actual.height && nivel.bitrate > actual.bitrate))
-    ) {
-      elegido = i;
-    }
-    const masBajo = niveles[menor];
-    if (masBajo && nivel.bitrate < masBajo.bitrate) menor = i;
-  });
-  return elegido === -1 ? menor : elegido;
 }
 
 // localStorage can be blocked (private modes, policies); the remembered quality is only a
@@ -103,12 +92,16 @@ function mostrarError(caja: HTMLElement): void {
   caja.querySelector('media-controller')?.setAttribute('inert', '');
 }
 
-/** Applies the remembered quality as soon as hls.js knows the levels (before the first segment). */
-function aplicarCalidad(video: VideoHls, api: ApiHls, Hls: ClaseHls): void {
-  const calidad = calidadGuardada();
+/**
+ * Applies the remembered quality as soon as hls.js knows the levels (before the first segment);
+ * with the data saver on, never above its ceiling.
+ */
+function aplicarCalidad(video: VideoHls, api: ApiHls, Hls: ClaseHls, ahorro: boolean): void {
+  const guardada = calidadGuardada();
+  const calidad = ahorro && guardada !== 'auto' ? Math.min(guardada, ALTO_AHORRO) : guardada;
   if (calidad === 'auto') return;
   const elegir = () => {
-    const nivel = elegirNivel(api.levels, calidad);
+    const nivel = Math.max(nivelTope(api.levels, calidad), 0);
     api.startLevel = nivel;
     // Through the rendition list, so the menu shows the choice and hls.js locks that level.
     if (video.videoRenditions) video.videoRenditions.selectedIndex = nivel;
@@ -178,15 +171,18 @@ function medirPrecarga(api: ApiHls, Hls: ClaseHls): void {
 }
 
 /** Connects each player's hls.js as soon as it exists, before the manifest has arrived. */
-function conectarVideos(cajas: HTMLElement[], videos: (VideoHls | null)[], Hls: ClaseHls): void {
+function conectarVideos(cajas: HTMLElement[], videos: (VideoHls | null)[], ahorros: EstadoAhorro[], codigo: Codigo): void {
+  const { Hls } = codigo;
   cajas.forEach((caja, i) => {
     const video = videos[i];
-    if (!video) return;
+    const ahorro = ahorros[i];
+    if (!video || !ahorro) return;
     // No api where hls.js is unsupported (iOS Safari): the browser plays HLS natively.
     const api = video.api;
     vigilarErrores(caja, video, api, Hls);
     if (!api) return;
-    aplicarCalidad(video, api, Hls);
+    codigo.aplicarTope(api, Hls, () => ahorroActivo(ahorro));
+    aplicarCalidad(video, api, Hls, ahorroActivo(ahorro));
     medirPrecarga(api, Hls);
   });
 }
@@ -231,19 +227,19 @@ export async function iniciarReproductores(): Promise<void> {
   const cajas = [...document.querySelectorAll<HTMLElement>('[data-reproductor]')];
   if (cajas.length === 0) return;
   const videos = cajas.map((caja) => caja.querySelector<VideoHls>('hls-video'));
-  const ahorro = conexionActual();
-  // Read by hls-video-element when it upgrades, so it must be set before the import.
-  for (const video of videos) {
-    if (!video) continue;
-    video.config = CONFIG_HLS;
-    if (ahorro) {
-      // The page says so already when the request told (Save-Data, client hints); else only here.
-      video.removeAttribute('autoplay');
-      video.setAttribute('preload', 'none');
-    }
-  }
+  const ahorros = cajas.map(estadoAhorro);
+  // Read by hls-video-element when it upgrades, so set before the import.
+  videos.forEach((video, i) => {
+    const ahorro = ahorros[i];
+    if (!video || !ahorro) return;
+    const activo = ahorroActivo(ahorro);
+    video.config = configHls(activo);
+    // The page says so already when the server knew (the preference, Save-Data, client hints);
+    // the browser's connection and this device's last switch only show here.
+    video.setAttribute('preload', activo ? 'none' : 'metadata');
+  });
   await postersPintados(cajas);
-  let codigo: typeof import('./codigo-reproductor.ts');
+  let codigo: Codigo;
   try {
     codigo = await import('./codigo-reproductor.ts');
   } catch (error) {
@@ -251,10 +247,18 @@ export async function iniciarReproductores(): Promise<void> {
     for (const caja of cajas) mostrarError(caja);
     return;
   }
-  // hls.js's listeners go on as soon as the video element exists, before the manifest arrives.
-  await codigo.definirPorPartes('hls-video', () => conectarVideos(cajas, videos, codigo.Hls));
+  // Before media-chrome upgrades the quality menu, which draws its items with it.
   cajas.forEach((caja, i) => {
     const video = videos[i];
-    if (video) recordarEleccion(caja, video);
+    if (video) codigo.mostrarCostes(caja, video);
+  });
+  // hls.js's listeners go on as soon as the video element exists, before the manifest arrives.
+  await codigo.definirPorPartes('hls-video', () => conectarVideos(cajas, videos, ahorros, codigo));
+  cajas.forEach((caja, i) => {
+    const video = videos[i];
+    const ahorro = ahorros[i];
+    if (!video || !ahorro) return;
+    recordarEleccion(caja, video);
+    codigo.iniciarInterruptor(caja, video, ahorro);
   });
 }

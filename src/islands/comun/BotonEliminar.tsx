@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { useHidratado } from './Campo';
-import { Modal } from './Modal';
+import { Confirmacion } from './Confirmacion';
 import { MENSAJES } from './mensajes';
 import { eliminar, type TipoRecurso } from './recursos';
 
@@ -45,26 +45,12 @@ export default function BotonEliminar({ tipo, id, titulo, destino }: BotonElimin
         </svg>
         Eliminar
       </button>
-      <Modal
-        abierto={abierto}
-        titulo="Eliminar"
-        onCerrar={() => !eliminando && setAbierto(false)}
-        pie={
-          <>
-            <button type="button" className="secundario" disabled={eliminando} onClick={() => setAbierto(false)}>
-              Cancelar
-            </button>
-            <button type="button" className="peligro" disabled={eliminando} aria-busy={eliminando || undefined} onClick={confirmar}>
-              Eliminar
-            </button>
-          </>
-        }
-      >
+      <Confirmacion abierto={abierto} titulo="Eliminar" ocupado={eliminando} onCancelar={() => setAbierto(false)} onConfirmar={confirmar}>
         <p>
           ¿Eliminar {NOMBRES[tipo]} <strong>{titulo}</strong>? Se borrarán también sus comentarios y me gusta. Esta acción no se puede
           deshacer.
         </p>
-      </Modal>
+      </Confirmacion>
     </>
   );
 }

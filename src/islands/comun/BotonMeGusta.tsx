@@ -27,8 +27,10 @@ export default function BotonMeGusta({ tipo, id, likes, marcado }: BotonMeGustaP
   const [ocupado, setOcupado] = useState(false);
 
   async function alternar(evento: FormEvent<HTMLFormElement>) {
-    evento.preventDefault();
+    // Until the session store is read (the first render after hydration), the form posts as it
+    // would without JavaScript, so a click in that moment is not lost.
     if (!usuario) return;
+    evento.preventDefault();
     setOcupado(true);
     const resultado = await meGusta(tipo, id, usuario.id, !estado.marcado);
     setOcupado(false);

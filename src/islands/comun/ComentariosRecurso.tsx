@@ -8,8 +8,18 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { nombreCorto } from '../../lib/format';
 import { notificar } from '../../lib/stores/notifications';
+import { BotonDenunciar } from '../moderacion/BotonDenunciar';
 import { CajaComentario } from './CajaComentario';
-import { AccionesPropias, BotonResponder, BotonRespuestas, puedeCambiar, TextoComentario } from './PartesComentario';
+import {
+  AccionesPropias,
+  BotonResponder,
+  BotonRespuestas,
+  esMarcador,
+  etiquetaComentario,
+  puedeCambiar,
+  puedeDenunciar,
+  TextoComentario,
+} from './PartesComentario';
 import {
   type ComentarioRecurso,
   type Comentarios,
@@ -28,8 +38,12 @@ export interface ComentariosRecursoProps {
 
 const nombreDe = (c: ComentarioRecurso) => nombreCorto(c.id_usuario);
 
-/** Edits and deletes of one's own comments, as the thread hands them down. */
+/** What the thread hands down to each comment: who reads, edits and deletes of one's own, reports of others'. */
 interface Cambios {
+  /** The person reading, once the island is live and signed in. */
+  yo: number | undefined;
+  /** The kind of report a comment of this thread is. */
+  denuncia: `comentario_${TipoRecurso}`;
   puede: (c: ComentarioRecurso) => boolean;
   onEditar: (c: ComentarioRecurso, texto: string) => Promise<boolean>;
   onEliminar: (c: ComentarioRecurso) => Promise<boolean>;
@@ -63,15 +77,17 @@ function Cuerpo({
         }}
       />
     );
+  const denunciable = puedeDenunciar(cambios.yo, comentario);
   return (
     <>
-      <TextoComentario comentario={comentario} enlazado />
-      {(children || cambios.puede(comentario)) && (
+      <TextoComentario comentario={comentario} enlazado yo={cambios.yo} />
+      {(children || cambios.puede(comentario) || denunciable) && (
         <div className="comentario-acciones">
           {children}
           {cambios.puede(comentario) && (
             <AccionesPropias nombre={etiqueta} onEditar={() => setEditando(true)} onEliminar={() => cambios.onEliminar(comentario)} />
           )}
+          {denunciable && <BotonDenunciar tipo={cambios.denuncia} id={comentario.id} activo />}
         </div>
       )}
     </>
@@ -103,9 +119,9 @@ function Hilo({ comentario, hijos, activo, onResponder, cambios }: HiloProps) {
 
   return (
     <li>
-      <article className="comentario" aria-label={comentario.eliminado ? 'Comentario eliminado' : `Comentario de ${nombreDe(comentario)}`}>
+      <article className="comentario" aria-label={etiquetaComentario(comentario, nombreDe(comentario))}>
         <Cuerpo comentario={comentario} etiqueta={`comentario de ${nombreDe(comentario)}`} cambios={cambios}>
-          {!comentario.eliminado && (
+          {!esMarcador(comentario) && (
             <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
           )}
           <BotonRespuestas cantidad={hijos.length} abiertas={abierto} lista={idLista} onAlternar={() => setAbierto(!abierto)} />
@@ -116,7 +132,7 @@ function Hilo({ comentario, hijos, activo, onResponder, cambios }: HiloProps) {
         <ol className="hilo" id={idLista} hidden={!abierto}>
           {hijos.map((h) => (
             <li key={h.id}>
-              <article className="comentario" aria-label={`Respuesta de ${nombreDe(h)}`}>
+              <article className="comentario" aria-label={esMarcador(h) ? etiquetaComentario(h, '') : `Respuesta de ${nombreDe(h)}`}>
                 <Cuerpo comentario={h} etiqueta={`respuesta de ${nombreDe(h)}`} cambios={cambios} />
               </article>
             </li>
@@ -175,6 +191,8 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
   }
 
   const cambios: Cambios = {
+    yo: usuario?.id,
+    denuncia: `comentario_${tipo}`,
     puede: (c) => puedeCambiar(usuario, c),
     async onEditar(c, texto) {
       const resultado = await editarComentario(tipo, c.id, texto);
@@ -210,8 +228,8 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
   };
 
   const datos = carga.estado === 'lista' ? carga.datos : null;
-  // Placeholders of deleted comments are not comments.
-  const vivos = (lista: ComentarioRecurso[]) => lista.filter((c) => !c.eliminado).length;
+  // Placeholders of deleted and hidden comments are not comments.
+  const vivos = (lista: ComentarioRecurso[]) => lista.filter((c) => !esMarcador(c)).length;
   const total = datos ? vivos(datos.comentarios_base) + vivos(datos.comentarios_hijos) : null;
   const hijosDe = respuestasPorPadre(datos?.comentarios_hijos ?? []);
 

@@ -1,14 +1,16 @@
 /**
  * What every comment thread draws the same way (SPEC.md sections 3 and 4), for capsules,
- * materials and manuals as for the forum: the author line and text, the Responder toggle and the
- * 'Ver N respuestas' / 'Ocultar N respuestas' toggle.
+ * materials and manuals as for the forum: the author line and text, the Responder toggle, the
+ * 'Ver N respuestas' / 'Ocultar N respuestas' toggle, Editar/Eliminar on one's own and the
+ * placeholders of deleted and hidden comments (issue 17).
  */
+import '../../styles/denuncias.css';
 import { useState } from 'react';
 import type { components } from '../../lib/api/schema';
 import { formatearFecha, nombreCorto } from '../../lib/format';
 import type { UsuarioSesion } from '../../lib/stores/session';
 import { AvatarAutor } from './AvatarAutor';
-import { Modal } from './Modal';
+import { Confirmacion } from './Confirmacion';
 
 interface Publicado {
   contenido: string;
@@ -16,21 +18,51 @@ interface Publicado {
   id_usuario: components['schemas']['Autor'];
   editado?: boolean;
   eliminado?: boolean;
+  oculto?: boolean;
 }
 
 /** What a placeholder of a deleted comment with replies shows, without author or avatar. */
 export const COMENTARIO_ELIMINADO = 'Comentario eliminado';
+/** What others see of a hidden comment kept for its replies (the server sends it without text). */
+export const COMENTARIO_OCULTO = 'Comentario oculto por moderación';
+
+/** A hidden comment as others get it: a placeholder, without its text. */
+const marcadorOculto = (c: Publicado) => c.oculto === true && !c.eliminado && c.contenido === '';
+
+/** A placeholder (deleted, or hidden from this person) stands for a comment but is none: not counted, no actions. */
+export const esMarcador = (c: Publicado): boolean => c.eliminado === true || marcadorOculto(c);
+
+/** The aria-label of a comment's article. */
+export function etiquetaComentario(c: Publicado, nombre: string): string {
+  if (c.eliminado) return COMENTARIO_ELIMINADO;
+  return marcadorOculto(c) ? 'Comentario oculto' : `Comentario de ${nombre}`;
+}
+
+interface TextoComentarioProps {
+  comentario: Publicado;
+  /** The name leads to the author's profile. */
+  enlazado?: boolean;
+  /** The person reading, to tell its author apart in the notice of a hidden comment. */
+  yo?: number | undefined;
+}
 
 /**
  * Avatar, name and date ('(editado)' after a change), then the text; a deleted comment kept for
- * its replies shows only 'Comentario eliminado'. `enlazado`: the name leads to the author's profile.
+ * its replies shows only 'Comentario eliminado', a hidden one 'Comentario oculto por moderación'.
+ * Its author and admins still get a hidden comment's text, under a notice saying who else sees it.
  */
-export function TextoComentario({ comentario, enlazado = false }: { comentario: Publicado; enlazado?: boolean }) {
+export function TextoComentario({ comentario, enlazado = false, yo }: TextoComentarioProps) {
   if (comentario.eliminado) return <p className="comentario-eliminado">{COMENTARIO_ELIMINADO}</p>;
+  if (marcadorOculto(comentario)) return <p className="comentario-oculto">{COMENTARIO_OCULTO}</p>;
   const autor = comentario.id_usuario;
   const nombre = nombreCorto(autor);
   return (
     <>
+      {comentario.oculto && (
+        <p className="aviso-oculto">
+          {yo === autor.id ? 'Oculto por moderación: solo tú y los administradores lo ven.' : 'Oculto por moderación.'}
+        </p>
+      )}
       <header>
         <AvatarAutor id={autor.id} nombre={nombre} foto={autor.foto_perfil} />
         <div>
@@ -48,7 +80,15 @@ export function TextoComentario({ comentario, enlazado = false }: { comentario: 
 
 /** Whether this person may edit and delete the comment: its author, or an admin. */
 export const puedeCambiar = (usuario: UsuarioSesion | undefined, comentario: Publicado): boolean =>
-  usuario !== undefined && !comentario.eliminado && (usuario.id === comentario.id_usuario.id || usuario.groups.includes('admin'));
+  usuario !== undefined && !esMarcador(comentario) && (usuario.id === comentario.id_usuario.id || usuario.groups.includes('admin'));
+
+/**
+ * Whether the comment shows 'Denunciar' to the person reading (`yo`, known to the server too, so
+ * the button is there from the first paint): anyone's but their own, and not what moderation
+ * already hid.
+ */
+export const puedeDenunciar = (yo: number | undefined, comentario: Publicado): boolean =>
+  yo !== undefined && !esMarcador(comentario) && !comentario.oculto && yo !== comentario.id_usuario.id;
 
 interface AccionesPropiasProps {
   /** Names the comment in the buttons' accessible names, e.g. 'comentario de Ana Pérez'. */
@@ -78,23 +118,15 @@ export function AccionesPropias({ nombre, onEditar, onEliminar }: AccionesPropia
       <button type="button" className="enlace peligro" aria-label={`Eliminar ${nombre}`} onClick={() => setConfirmando(true)}>
         Eliminar
       </button>
-      <Modal
+      <Confirmacion
         abierto={confirmando}
         titulo="Eliminar comentario"
-        onCerrar={() => !eliminando && setConfirmando(false)}
-        pie={
-          <>
-            <button type="button" className="secundario" disabled={eliminando} onClick={() => setConfirmando(false)}>
-              Cancelar
-            </button>
-            <button type="button" className="peligro" disabled={eliminando} aria-busy={eliminando || undefined} onClick={confirmar}>
-              Eliminar
-            </button>
-          </>
-        }
+        ocupado={eliminando}
+        onCancelar={() => setConfirmando(false)}
+        onConfirmar={confirmar}
       >
         <p>¿Eliminar este comentario? Si tiene respuestas, quedará como 'Comentario eliminado'. Esta acción no se puede deshacer.</p>
-      </Modal>
+      </Confirmacion>
     </>
   );
 }

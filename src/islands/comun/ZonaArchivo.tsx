@@ -2,11 +2,14 @@
  * The single-file drop zone of the upload forms (SPEC.md section 5: 'Drop zone accepts one
  * file'): drag a file onto it or press the button to choose one (a real file input, so keyboards
  * and screen readers use it as any other field). Shows the chosen file with its size and lets the
- * person take it out. Dropping several files keeps the first and says so.
+ * person take it out. Dropping several files keeps the first and says so. With `subida` (issue
+ * 18) it also shows the resumable upload as it goes, or offers to continue an unfinished one.
  */
 import { type DragEvent, useRef, useState } from 'react';
 import { formatearTamano } from '../../lib/format';
 import { Ayuda, descripcion, Mensaje } from './Campo';
+import { OfertaContinuar, ProgresoSubida } from './ProgresoSubida';
+import type { SubidaReanudable } from './reanudable';
 
 export interface ZonaArchivoProps {
   id: string;
@@ -19,12 +22,19 @@ export interface ZonaArchivoProps {
   /** The allowed types and size, read with the field. */
   ayuda: string;
   disabled?: boolean;
+  /** The file's resumable upload (reanudable.ts), when the form sends it with tus. */
+  subida?: Pick<SubidaReanudable, 'estado' | 'pendiente' | 'pausar' | 'reanudar' | 'cancelar'>;
 }
 
-export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, ayuda, disabled }: ZonaArchivoProps) {
+export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, ayuda, disabled, subida }: ZonaArchivoProps) {
   const input = useRef<HTMLInputElement>(null);
   const [encima, setEncima] = useState(false);
   const [aviso, setAviso] = useState<string | null>(null);
+  // While a file goes up, Cancelar (which also deletes it on the server) replaces Quitar.
+  const fase = subida?.estado?.fase;
+  const subiendo = fase === 'subiendo' || fase === 'pausada' || fase === 'sin-red';
+  // A refused upload says why under the field, like any other problem with the file.
+  const mensaje = error ?? (fase === 'error' ? subida?.estado?.mensaje : undefined);
 
   function elegir(files: FileList | null) {
     const primero = files?.[0] ?? null;
@@ -50,7 +60,7 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
       <label htmlFor={id}>{etiqueta}</label>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is a pointer shortcut; the file input inside is the keyboard and screen-reader control */}
       <div
-        className={['zona-archivo', encima ? 'encima' : '', error ? 'invalida' : ''].filter(Boolean).join(' ')}
+        className={['zona-archivo', encima ? 'encima' : '', mensaje ? 'invalida' : ''].filter(Boolean).join(' ')}
         onDragOver={(e) => {
           e.preventDefault();
           if (!disabled) setEncima(true);
@@ -66,10 +76,17 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
             <strong>{archivo.name}</strong> <span>({formatearTamano(archivo.size)})</span>
           </p>
         ) : (
-          <p>Arrastra el archivo aquí o</p>
+          <>
+            {subida?.pendiente && <OfertaContinuar pendiente={subida.pendiente} />}
+            <p>Arrastra el archivo aquí o</p>
+          </>
+        )}
+        {archivo && subida?.estado && fase !== 'error' && (
+          <ProgresoSubida estado={subida.estado} onPausar={subida.pausar} onReanudar={subida.reanudar} onCancelar={subida.cancelar} />
         )}
         <div className="botones-archivo">
-          <span className="boton secundario elegir">
+          {/* While a file goes up it cannot be changed (Cancelar first); the input stays for its label. */}
+          <span className="boton secundario elegir" hidden={subiendo}>
             {archivo ? 'Cambiar archivo' : 'Elegir archivo'}
             <input
               ref={input}
@@ -77,11 +94,11 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
               type="file"
               accept={accept}
               disabled={disabled}
-              {...descripcion({ id, error, ayuda })}
+              {...descripcion({ id, error: mensaje, ayuda })}
               onChange={(e) => elegir(e.target.files)}
             />
           </span>
-          {archivo && (
+          {archivo && !subiendo && (
             <button type="button" className="secundario" onClick={quitar} disabled={disabled}>
               Quitar
             </button>
@@ -90,7 +107,7 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
         <Ayuda id={id} ayuda={ayuda} />
       </div>
       {aviso && <small role="status">{aviso}</small>}
-      <Mensaje id={id} error={error} className="error-campo" />
+      <Mensaje id={id} error={mensaje} className="error-campo" />
     </div>
   );
 }

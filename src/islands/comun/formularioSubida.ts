@@ -7,6 +7,7 @@ import { useState } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import type { components } from '../../lib/api/schema';
 import { notificar } from '../../lib/stores/notifications';
+import type { SubidaReanudable } from './reanudable';
 
 type ErrorApi = components['schemas']['Error'];
 
@@ -35,7 +36,11 @@ export function errorDelArchivo(status: number, error: Partial<ErrorApi> | undef
  * checked in the browser before sending; the server checks the bytes again. The drop zone's id
  * is 'archivo' in every upload form.
  */
-export function useArchivo(revisar: (archivo: File | null) => string | null | undefined) {
+export function useArchivo(
+  revisar: (archivo: File | null) => string | null | undefined,
+  /** The resumable upload told of each pick: a file that continues an earlier upload goes on at once. */
+  subida?: { elegido: (archivo: File | null) => void },
+) {
   const [archivo, setArchivo] = useState<File | null>(null);
   const [error, setError] = useState<string | undefined>();
   return {
@@ -44,8 +49,10 @@ export function useArchivo(revisar: (archivo: File | null) => string | null | un
     ponerError: setError,
     /** A file chosen or taken out: taking it out is no error until the form is sent. */
     elegir(nuevo: File | null) {
+      const mensaje = nuevo ? (revisar(nuevo) ?? undefined) : undefined;
       setArchivo(nuevo);
-      setError(nuevo ? (revisar(nuevo) ?? undefined) : undefined);
+      setError(mensaje);
+      subida?.elegido(mensaje ? null : nuevo);
     },
     /**
      * The check on submit (a missing file counts): the file when it passes; otherwise null, its
@@ -60,8 +67,42 @@ export function useArchivo(revisar: (archivo: File | null) => string | null | un
   };
 }
 
-/** What the send of an upload form answers (a `subir` answer of any upload path fits it). */
-type Envio = { ok: true } | { ok: false; status: number; error: Partial<ErrorApi> | undefined };
+/**
+ * What the send of an upload form answers (a `subir` answer of any upload path fits it), or that
+ * the person cancelled the file's upload (the form goes back to editing, nothing to report).
+ */
+type Envio = { ok: true } | { ok: false; status: number; error: Partial<ErrorApi> | undefined } | { ok: false; cancelada: true };
+
+/** A tus upload that did not end in an id, as the form's refusal: its message goes under the file. */
+export function envioFallido(r: { ok: false; status: number; mensaje: string } | { ok: false; cancelada: true }): Envio {
+  return 'cancelada' in r ? r : { ok: false, status: r.status, error: { detail: r.mensaje, errors: { archivo: [r.mensaje] } } };
+}
+
+/**
+ * A create's send (issue 18): the file goes up with tus, resumable, then `guardar` sends the form
+ * naming it by `id_subida`; once saved, the browser forgets the upload.
+ */
+export function conSubida(
+  tus: Pick<SubidaReanudable, 'subir' | 'olvidar' | 'descartarTerminada'>,
+  archivo: File,
+  guardar: (id: string) => Promise<Envio>,
+) {
+  return async (onProgreso: (porcentaje: number) => void): Promise<Envio> => {
+    const subida = await tus.subir(archivo, onProgreso);
+    if (!subida.ok) return envioFallido(subida);
+    const respuesta = await guardar(subida.id);
+    if (respuesta.ok) tus.olvidar(subida.id);
+    // A refusal of the fields (a missing title) leaves the upload for the next try; one of the file does not.
+    else if (
+      !('cancelada' in respuesta) &&
+      (respuesta.error?.errors?.archivo || respuesta.error?.errors?.id_subida || respuesta.status === 404)
+    ) {
+      tus.olvidar(subida.id);
+      tus.descartarTerminada();
+    }
+    return respuesta;
+  };
+}
 
 interface Textos {
   /** The toasts and where the person goes once it is saved. */
@@ -93,6 +134,7 @@ export function useSubida<V extends FieldValues>(
       return;
     }
     setProgreso(null);
+    if ('cancelada' in respuesta) return;
     ponerErroresDelServidor(setError, campos, respuesta.error?.errors);
     const errorArchivo = errorDelArchivo(respuesta.status, respuesta.error);
     if (errorArchivo) ponerErrorArchivo(errorArchivo);

@@ -20,6 +20,7 @@ export interface ComentarioRecurso {
   id_respuesta_comentario: number | null;
   editado: boolean;
   eliminado: boolean;
+  oculto: boolean;
 }
 
 export interface Comentarios {

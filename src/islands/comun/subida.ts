@@ -23,8 +23,8 @@ export type RutaSubida<M extends Metodo> = {
   [P in keyof paths]: [Multipart<Operacion<P, M>>] extends [never] ? never : P;
 }[keyof paths];
 
-/** The body's fields as sent: a binary field (a string in the generated types) takes the file. */
-export type CamposSubida<B> = { [K in keyof B]: B[K] extends string ? string | Blob : B[K] };
+/** The body's fields as sent: a binary field (a string in the generated types, optional where `id_subida` may replace it) takes the file. */
+export type CamposSubida<B> = { [K in keyof B]: NonNullable<B[K]> extends string ? string | Blob : B[K] };
 
 type Respuesta<Op> = Op extends Record<string, unknown> ? FetchResponse<Op, unknown, 'application/json'> : never;
 

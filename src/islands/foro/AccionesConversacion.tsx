@@ -7,6 +7,7 @@
 import { type SubmitEvent, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { descripcion, Mensaje } from '../comun/Campo';
+import { Confirmacion } from '../comun/Confirmacion';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { Modal } from '../comun/Modal';
 import { editarConversacion, eliminarConversacion } from './api-conversacion';
@@ -104,26 +105,18 @@ export default function AccionesConversacion({ id, idCategoria, titulo, markdown
           </div>
         </form>
       </Modal>
-      <Modal
+      <Confirmacion
         abierto={modo === 'eliminar'}
         titulo="Eliminar conversación"
-        onCerrar={cerrar}
-        pie={
-          <>
-            <button type="button" className="secundario" disabled={ocupado} onClick={cerrar}>
-              Cancelar
-            </button>
-            <button type="button" className="peligro" disabled={ocupado} aria-busy={ocupado || undefined} onClick={eliminar}>
-              Eliminar
-            </button>
-          </>
-        }
+        ocupado={ocupado}
+        onCancelar={cerrar}
+        onConfirmar={eliminar}
       >
         <p>
           ¿Eliminar la conversación <strong>{titulo}</strong>? Se borrarán también sus comentarios y reacciones. Esta acción no se puede
           deshacer.
         </p>
-      </Modal>
+      </Confirmacion>
     </div>
   );
 }

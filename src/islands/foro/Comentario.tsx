@@ -7,12 +7,23 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { nombreCorto } from '../../lib/format';
 import { CajaComentario } from '../comun/CajaComentario';
-import { AccionesPropias, BotonResponder, BotonRespuestas, TextoComentario } from '../comun/PartesComentario';
+import {
+  AccionesPropias,
+  BotonResponder,
+  BotonRespuestas,
+  esMarcador,
+  etiquetaComentario,
+  puedeDenunciar,
+  TextoComentario,
+} from '../comun/PartesComentario';
+import { BotonDenunciar } from '../moderacion/BotonDenunciar';
 import type { ComentarioForo } from './api';
 import { BotonReaccion } from './BotonReaccion';
 import { type IdReaccionComentario, REACCIONES_COMENTARIO } from './reacciones';
 
 interface HiloProps {
+  /** The person reading (from the page, so the server draws 'Denunciar' where it will stay). */
+  yo: number;
   /** The person's own reactions per comment id. */
   mias: ReadonlyMap<number, ReadonlySet<number>>;
   /** `${id}:${idLike}` of the reactions whose call is out. */
@@ -31,7 +42,7 @@ interface HiloProps {
 }
 
 export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: ComentarioForo }) {
-  const { mias, ocupadas, hidratado, activo, enfocar, onReaccionar, onResponder, puede, onEditar, onEliminar } = hilo;
+  const { yo, mias, ocupadas, hidratado, activo, enfocar, onReaccionar, onResponder, puede, onEditar, onEliminar } = hilo;
   const [respondiendo, setRespondiendo] = useState(false);
   const [editando, setEditando] = useState(false);
   const [mostrarRespuestas, setMostrarRespuestas] = useState(true);
@@ -56,12 +67,7 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
 
   return (
     <li>
-      <article
-        className="comentario"
-        ref={ref}
-        tabIndex={-1}
-        aria-label={comentario.eliminado ? 'Comentario eliminado' : `Comentario de ${nombre}`}
-      >
+      <article className="comentario" ref={ref} tabIndex={-1} aria-label={etiquetaComentario(comentario, nombre)}>
         {editando ? (
           <CajaComentario
             etiqueta={`Editar comentario de ${nombre}`}
@@ -76,10 +82,10 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
             }}
           />
         ) : (
-          <TextoComentario comentario={comentario} />
+          <TextoComentario comentario={comentario} yo={yo} />
         )}
         <div className="comentario-acciones" hidden={editando}>
-          {!comentario.eliminado &&
+          {!esMarcador(comentario) &&
             REACCIONES_COMENTARIO.map((r) => (
               <BotonReaccion
                 key={r.id}
@@ -93,7 +99,7 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
                 onAlternar={() => onReaccionar(comentario.id, r.id)}
               />
             ))}
-          {!comentario.eliminado && (
+          {!esMarcador(comentario) && (
             <BotonResponder abierto={respondiendo} activo={activo} onAlternar={() => setRespondiendo(!respondiendo)} />
           )}
           <BotonRespuestas
@@ -110,6 +116,7 @@ export function Comentario({ comentario, ...hilo }: HiloProps & { comentario: Co
               onEliminar={() => onEliminar(comentario.id)}
             />
           )}
+          {puedeDenunciar(yo, comentario) && <BotonDenunciar tipo="comentario_foro" id={comentario.id} activo={activo} />}
         </div>
         {respondiendo && <CajaComentario etiqueta={`Responder a ${nombre}`} onEnviar={responder} activo={activo} autoFocus />}
       </article>

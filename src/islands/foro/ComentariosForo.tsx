@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { CajaComentario } from '../comun/CajaComentario';
 import { useHidratado } from '../comun/Campo';
-import { puedeCambiar } from '../comun/PartesComentario';
+import { esMarcador, puedeCambiar } from '../comun/PartesComentario';
 import { useUsuarioActivo } from '../comun/usuario';
 import type { ComentarioForo } from './api';
 import { cargarComentarios, comentar, editarComentario, eliminarComentario, reaccionarComentario } from './api-hilo';
@@ -16,6 +16,8 @@ import { Comentario } from './Comentario';
 import type { IdReaccionComentario } from './reacciones';
 
 export interface ComentariosForoProps {
+  /** The signed-in person reading: the server draws the comments as they will stay once live. */
+  idUsuario: number;
   idConversacion: number;
   idCategoria: number;
   comentarios: ComentarioForo[];
@@ -23,8 +25,8 @@ export interface ComentariosForoProps {
   misReacciones: Record<number, number[]>;
 }
 
-/** Placeholders of deleted comments are not comments. */
-const contar = (nodos: ComentarioForo[]): number => nodos.reduce((n, c) => n + (c.eliminado ? 0 : 1) + contar(c.respuestas), 0);
+/** Placeholders of deleted and hidden comments are not comments. */
+const contar = (nodos: ComentarioForo[]): number => nodos.reduce((n, c) => n + (esMarcador(c) ? 0 : 1) + contar(c.respuestas), 0);
 
 function reemplazar(nodos: ComentarioForo[], editado: ComentarioForo): ComentarioForo[] {
   return nodos.map((n) =>
@@ -49,7 +51,7 @@ function conCantidad(nodos: ComentarioForo[], id: number, campo: 'n_me_gusta' | 
   );
 }
 
-export default function ComentariosForo({ idConversacion, idCategoria, comentarios, misReacciones }: ComentariosForoProps) {
+export default function ComentariosForo({ idUsuario, idConversacion, idCategoria, comentarios, misReacciones }: ComentariosForoProps) {
   const hidratado = useHidratado();
   const usuario = useUsuarioActivo();
   const activo = usuario !== undefined;
@@ -129,6 +131,7 @@ export default function ComentariosForo({ idConversacion, idCategoria, comentari
             <Comentario
               key={c.id}
               comentario={c}
+              yo={idUsuario}
               mias={mias}
               ocupadas={ocupadas}
               hidratado={hidratado}

@@ -2,7 +2,8 @@
  * Create and edit a forum category (SPEC.md sections 2, 4, 5 and 8; admins only, the page checks
  * and the server refuses others): name, description, Activa (Si/No, default No) and the image,
  * a JPEG or PNG, required to create and optional to edit. The browser checks the image's type and
- * size before sending; the server reads its bytes again.
+ * size before sending; the server reads its bytes again. The image goes up with tus first (issue
+ * 18: it survives a dropped connection), then the form names it by `id_subida`.
  */
 import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -12,6 +13,7 @@ import { validarImagenCategoria } from '../../lib/validation/archivos';
 import type { CategoriaEdicionInput, categoriaSchema } from '../../lib/validation/foro';
 import { AreaTexto, Ayuda, Campo, descripcion, Mensaje, Selector, useHidratado } from '../comun/Campo';
 import { errorDelArchivo, ponerErroresDelServidor } from '../comun/formularioSubida';
+import { subirImagen } from '../comun/reanudable';
 import { validacionDiferida } from '../comun/validacion';
 import { crearCategoria, editarCategoria } from './api-categoria';
 
@@ -71,7 +73,14 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
     setErrorImagen(mensajeImagen);
     return handleSubmit(async (valores) => {
       if (mensajeImagen) return;
-      const datos = { ...valores, descripcion: valores.descripcion ?? '', archivo: imagen ?? undefined };
+      const fallo = editando ? 'No se pudo editar la categoria' : 'No se pudo crear la categoria';
+      const subida = imagen ? await subirImagen(imagen, 'categoria') : undefined;
+      if (subida && !subida.ok) {
+        if ('mensaje' in subida) setErrorImagen(subida.mensaje);
+        notificar(fallo, 'error');
+        return;
+      }
+      const datos = { ...valores, descripcion: valores.descripcion ?? '', id_subida: subida?.id };
       const resultado = categoria ? await editarCategoria(categoria.id, datos) : await crearCategoria(datos);
       if (resultado.ok) {
         setGuardada(true);
@@ -82,7 +91,7 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
       ponerErroresDelServidor(setError, ['nombre', 'descripcion'], resultado.errors);
       const archivo = errorDelArchivo(resultado.status, resultado);
       if (archivo) setErrorImagen(archivo);
-      notificar(editando ? 'No se pudo editar la categoria' : 'No se pudo crear la categoria', 'error');
+      notificar(fallo, 'error');
     })(evento);
   };
 

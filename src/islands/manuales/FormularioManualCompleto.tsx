@@ -13,10 +13,12 @@ import type { ManualInput, manualSchema } from '../../lib/validation/manuales';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
 import { campoPropio } from '../comun/campoPropio';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
-import { useArchivo, useSubida } from '../comun/formularioSubida';
+import { conSubida, useArchivo, useSubida } from '../comun/formularioSubida';
 import { MENSAJES } from '../comun/mensajes';
 import { PieSubida } from '../comun/PieSubida';
+import { useSubidaReanudable } from '../comun/reanudable';
 import { subir } from '../comun/subida';
+import { useUsuarioActivo } from '../comun/usuario';
 import { validacionDiferida } from '../comun/validacion';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 
@@ -56,7 +58,8 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
     setError,
     formState: { errors, isSubmitting },
   } = form;
-  const pdf = useArchivo(validarArchivoManual);
+  const tus = useSubidaReanudable('manual', useUsuarioActivo()?.id);
+  const pdf = useArchivo(validarArchivoManual, tus);
   const { progreso, listo, enviar } = useSubida(setError, CAMPOS, pdf.ponerError);
 
   const guardar = (evento: FormEvent<HTMLFormElement>) => {
@@ -73,7 +76,9 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
         });
       } else if (archivo) {
         await enviar(
-          (onProgreso) => subir('POST', '/api/manuales/', { titulo, descripcion, id_area, extension: 'pdf', archivo }, onProgreso),
+          conSubida(tus, archivo, (id_subida) =>
+            subir('POST', '/api/manuales/', { titulo, descripcion, id_area, extension: 'pdf', id_subida }),
+          ),
           { exito: mensajes.agregado(titulo), fallo: mensajes.noSubido, destino: '/manuales/' },
         );
       }
@@ -98,6 +103,7 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
           archivo={pdf.archivo}
           onArchivo={pdf.elegir}
           error={pdf.error}
+          subida={tus}
           ayuda={`Un archivo .pdf de hasta ${limiteMb} MB.`}
           disabled={ocupado}
         />

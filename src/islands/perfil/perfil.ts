@@ -8,6 +8,7 @@ import type { components } from '../../lib/api/schema';
 import { cambiarFotoPerfil } from '../../lib/stores/session';
 import type { DatosPersonales } from '../../lib/validation/perfil';
 import { multipart } from '../comun/multipart';
+import { subirImagen } from '../comun/reanudable';
 
 export type Usuario = components['schemas']['Usuario'];
 export type PerfilDocente = components['schemas']['PerfilDocente'];
@@ -35,15 +36,17 @@ export const actualizarDatos = (id: number, datos: DatosPersonales) =>
   );
 
 /**
- * The cropped photo as multipart. The generated type of a binary field is a string, so the body
- * names the file and the serializer sends the bytes.
+ * The cropped photo: its bytes go up with tus (issue 18), then a multipart form names the
+ * finished upload by `id_subida`.
  */
-export function subirFoto(id: number, foto: Blob) {
+export async function subirFoto(id: number, foto: Blob) {
   const nombre = foto.type === 'image/webp' ? 'foto.webp' : 'foto.jpg';
+  const subida = await subirImagen(new File([foto], nombre, { type: foto.type }), 'foto');
+  if (!subida.ok) return { ok: false as const };
   const form = new FormData();
-  form.set('foto', foto, nombre);
+  form.set('id_subida', subida.id);
   return intentar(() =>
-    api.POST('/api/usuarios/{id}/foto/', { params: { path: { id } }, body: { foto: nombre }, bodySerializer: () => form }),
+    api.POST('/api/usuarios/{id}/foto/', { params: { path: { id } }, body: { id_subida: subida.id }, bodySerializer: () => form }),
   );
 }
 

@@ -424,6 +424,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/denuncias/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report an item (capsule, material, manual, comment, conversation or profile).
+         * @description Issue 17. One report per person per item, ever: a second one answers 409 ('Ya denunciaste
+         *     este contenido.'). Nobody reports their own item (400). An item the caller cannot see is
+         *     404. When the item gathers `DENUNCIAS_PARA_OCULTAR` (default 3) open reports from
+         *     different people it is hidden (`oculto`) until an admin decides, and its author is told.
+         */
+        post: operations["crearDenuncia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/denuncias/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reports grouped by item, for /admin/moderacion.
+         * @description Issue 17. `estado` 'abierta' (default): items with open reports, the most reported first,
+         *     then the oldest report first; 'resuelta': items whose reports an admin resolved, newest
+         *     decision first. Each entry carries a preview of the item and every report on it in that
+         *     state. The entry's `id` (one of its reports) is what POST .../resolver/ takes. 20 entries a
+         *     page. Admins only.
+         */
+        get: operations["adminListDenuncias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/denuncias/{id}/resolver/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide on a reported item (every open report of it at once).
+         * @description Issue 17. `ocultar` hides the item; `restaurar` shows it again; `eliminar` deletes it (a
+         *     comment with replies stays as 'Comentario eliminado'; a profile's account is deactivated);
+         *     `descartar` closes the reports and shows the item again if the reports had hidden it.
+         *     The item's author is told (notification 'oculto', 'restaurado' or 'eliminado', with
+         *     `motivo`), and so is each person who reported it ('denuncia_resuelta'). Recorded in the
+         *     audit log. Admins only.
+         */
+        post: operations["adminResolverDenuncia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notificaciones/": {
         parameters: {
             query?: never;
@@ -507,7 +579,10 @@ export interface paths {
         };
         /** The person's preferences (the owner only). */
         get: operations["getPreferencias"];
-        /** Change the person's preferences (the owner only). */
+        /**
+         * Change the person's preferences (the owner only).
+         * @description Any of the preferences, at least one; the others stay as they were.
+         */
         put: operations["putPreferencias"];
         post?: never;
         delete?: never;
@@ -615,13 +690,65 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download the capsule's original video.
-         * @description The file is named `{titulo}.{extension}` in Content-Disposition.
+         * Download the capsule's original video, or its light version.
+         * @description The original is named `{titulo}.{extension}` in Content-Disposition. `version=liviana`
+         *     gives the light version (a 234p MP4, `{titulo} (liviana).mp4`, issue 20), 404 'La versión
+         *     liviana aún no está disponible' until the video job has made it.
          */
         get: operations["downloadCapsula"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/capsulas/{id}/subtitulos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The capsule's captions, one file per language (issue 20).
+         * @description Spanish first, then in the order of IdiomaSubtitulo. Anyone who may see the capsule.
+         */
+        get: operations["listSubtitulos"];
+        put?: never;
+        /**
+         * Add or replace the captions of one language (the author or an admin).
+         * @description A WebVTT file, or an SRT converted to WebVTT, of at most 1 MB, with at least one cue.
+         *     A file in a language the capsule already has replaces it. 400 'El archivo no es un
+         *     subtítulo WebVTT (.vtt) ni SRT (.srt) válido' with `errors.archivo` for a broken file.
+         */
+        post: operations["createSubtitulo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/capsulas/{id}/subtitulos/{idioma}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+                idioma: components["schemas"]["IdiomaSubtitulo"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove the captions of one language (the author or an admin). */
+        delete: operations["deleteSubtitulo"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1890,8 +2017,8 @@ export interface paths {
                 id: components["parameters"]["Id"];
                 /**
                  * @description 'manifest.m3u8' is the master playlist; it names the rendition playlists (`{rung}.m3u8`,
-                 *     e.g. '360p.m3u8') and they name their segments (`{rung}_{n}.ts`). All files sit flat under
-                 *     the capsule's id.
+                 *     e.g. '360p.m3u8') and they name their segments (`{rung}_{n}.ts`). Captions are
+                 *     `subtitulos-{idioma}.vtt` (issue 20). All files sit flat under the capsule's id.
                  */
                 file: string;
             };
@@ -1909,6 +2036,70 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/subidas/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload (tus creation).
+         * @description The tus 1.0.0 creation request (https://tus.io/protocols/resumable-upload): `Upload-Length`
+         *     is required (no deferred length) and checked against the limit of the form the upload is
+         *     for; `Upload-Metadata` carries `filename`, `filetype` (hints; the bytes are checked when
+         *     the upload is used) and `destino`. Uploads for capsules, manuals and forum categories only
+         *     by admins (as those forms). The answer's `Location` is the upload's URL; the client then
+         *     sends the bytes with PATCH. A body of type `application/offset+octet-stream` is stored as
+         *     the first chunk (creation-with-upload). Unfinished uploads expire 24 hours after creation
+         *     (`Upload-Expires`); a finished one not used within 24 hours is removed too.
+         */
+        post: operations["crearSubida"];
+        delete?: never;
+        /**
+         * What the tus server supports.
+         * @description Answers `Tus-Version` 1.0.0, `Tus-Extension` and `Tus-Max-Size` (the largest limit of any form). No session needed.
+         */
+        options: operations["opcionesSubidas"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subidas/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The upload's id (the last segment of `Location`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancel an upload and delete what arrived (tus termination). */
+        delete: operations["cancelarSubida"];
+        /** What the tus server supports (as on /api/subidas/). */
+        options: operations["opcionesSubida"];
+        /**
+         * How much of an upload has arrived (tus).
+         * @description `Upload-Offset` is where to continue. Only the person who started the upload: anyone
+         *     else gets 404, as for one that does not exist (and so does an upload being used by a form).
+         */
+        head: operations["consultarSubida"];
+        /**
+         * Send the next chunk of an upload (tus).
+         * @description `Upload-Offset` must equal the bytes received so far (409 otherwise: ask with HEAD). The
+         *     chunk is written to disk as it arrives; nothing is ever stored past the declared length
+         *     (413). The request has only the idle timeout, like multipart uploads (decision 0020).
+         *     When the last byte arrives the upload is finished and its id can be sent as `id_subida`.
+         */
+        patch: operations["continuarSubida"];
         trace?: never;
     };
     "/healthz": {
@@ -1954,6 +2145,16 @@ export interface components {
             /** @description The HTTP status, repeated for clients that read it from the body. */
             statusCode?: number;
         };
+        /**
+         * @description The id of a finished resumable upload (the last segment of its `Location`,
+         *     `/api/subidas/{id}/`), sent instead of the file: the upload must be the caller's, finished
+         *     and for this form's `destino`; it is used once (issue 18). 404 'No se encontró la subida'
+         *     (unknown, another person's, or already used), 400 'La subida no ha terminado', 'La subida no
+         *     corresponde a este formulario', 'La subida ya se está usando', 'Envíe el archivo o
+         *     id_subida, no ambos'. A form refused before its file was stored keeps the upload for
+         *     another try.
+         */
+        IdSubida: string;
         Detalle: {
             /** @description A Spanish sentence for a person. */
             detail: string;
@@ -2195,6 +2396,8 @@ export interface components {
             groups: string[];
             /** @description The teacher profile; null for users without one (e.g. administrators). */
             usuario_asociado: components["schemas"]["PerfilDocente"] | null;
+            /** @description Hidden by moderation: only its author and admins see it. */
+            oculto: boolean;
         };
         /** @description The teacher profile (usuario_asociado). */
         PerfilDocente: {
@@ -2205,13 +2408,85 @@ export interface components {
             /** @description Names of curriculum areas. */
             area: string[];
         };
+        /** @enum {string} */
+        TipoDenuncia: "capsula" | "material" | "manual" | "comentario_capsula" | "comentario_material" | "comentario_manual" | "conversacion" | "comentario_foro" | "usuario";
+        /**
+         * @description spam, ofensivo, inapropiado or otro.
+         * @enum {string}
+         */
+        MotivoDenuncia: "spam" | "ofensivo" | "inapropiado" | "otro";
+        DenunciaEntrada: {
+            tipo: components["schemas"]["TipoDenuncia"];
+            /** @description The reported item's id (a user's id for 'usuario'). */
+            id: number;
+            motivo: components["schemas"]["MotivoDenuncia"];
+            detalle?: string;
+        };
+        Denuncia: {
+            id: number;
+            tipo: components["schemas"]["TipoDenuncia"];
+            id_recurso: number;
+            motivo: components["schemas"]["MotivoDenuncia"];
+            detalle: string;
+            /** Format: date-time */
+            fecha_creacion: string;
+            /** @description Whether the item is hidden now (this report may have reached the threshold). */
+            oculto: boolean;
+        };
+        DenunciaAdmin: {
+            id: number;
+            motivo: components["schemas"]["MotivoDenuncia"];
+            detalle: string;
+            /** Format: date-time */
+            fecha_creacion: string;
+            denunciante: components["schemas"]["Autor"];
+        };
+        ResolucionAdmin: {
+            /** @enum {string} */
+            accion: "ocultar" | "restaurar" | "eliminar" | "descartar";
+            motivo: string;
+            /** Format: date-time */
+            fecha: string;
+            /** @description The deciding admin's email. */
+            admin: string;
+        };
+        ItemDenunciado: {
+            /** @description The report that POST /api/admin/denuncias/{id}/resolver/ takes. */
+            id: number;
+            tipo: components["schemas"]["TipoDenuncia"];
+            id_recurso: number;
+            /** @description False once the item is deleted. */
+            existe: boolean;
+            oculto: boolean;
+            /** @description The item's title; for a comment, the title of what it comments on; for a profile, the person's name. */
+            titulo: string;
+            /** @description A plain-text preview: a comment's words, a description's first lines. */
+            texto: string;
+            /** @description Where the item is shown; null once deleted. */
+            enlace: string | null;
+            autor: components["schemas"]["Autor"] | null;
+            n_denuncias: number;
+            denuncias: components["schemas"]["DenunciaAdmin"][];
+            resolucion: components["schemas"]["ResolucionAdmin"] | null;
+        };
+        DenunciasAdmin: {
+            items: components["schemas"]["ItemDenunciado"][];
+            num_pages: number;
+            num_results: number;
+        };
+        ResolucionDenuncia: {
+            /** @enum {string} */
+            accion: "ocultar" | "restaurar" | "eliminar" | "descartar";
+            /** @description Why: told to the author and to those who reported. */
+            motivo?: string;
+        };
         Notificacion: {
             /** @description The newest notification of the entry. */
             id: number;
             /** @description Every notification the entry groups. */
             ids: number[];
             /** @enum {string} */
-            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "denuncia_resuelta";
+            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "eliminado" | "denuncia_resuelta";
             recurso_tipo: string;
             id_recurso: number;
             texto: string;
@@ -2236,6 +2511,16 @@ export interface components {
         Preferencias: {
             /** @enum {string} */
             preferencia_correo: "cada_vez" | "diario" | "nunca";
+            /**
+             * @description 'Ahorro de datos' (issue 20): no autoplay, video at or below 360p, about 15 s buffered
+             *     ahead, the smallest list thumbnails.
+             */
+            ahorro_datos: boolean;
+        };
+        CambioPreferencias: {
+            /** @enum {string} */
+            preferencia_correo?: "cada_vez" | "diario" | "nunca";
+            ahorro_datos?: boolean;
         };
         /** @description The author of a capsule, material, manual or comment. */
         Autor: {
@@ -2391,6 +2676,37 @@ export interface components {
              * @enum {string}
              */
             estado: "procesando" | "listo" | "error";
+            /** @description Hidden by moderation: only its author and admins see it. */
+            oculto: boolean;
+            /** @description Bytes of the light version (a 234p MP4, 'Versión liviana'); null until the video job has made it. */
+            tamano_liviana: number | null;
+            mencion?: components["schemas"]["Mencion"];
+        };
+        /**
+         * @description In a search answer only, when the words were said in the video rather than written in the
+         *     title or description: the first caption line that has them ('mencionado en el minuto 3:12').
+         */
+        Mencion: {
+            /** @description Where the line starts, in seconds. */
+            segundo: number;
+            /** @description The caption line, plain text. */
+            texto: string;
+            idioma: components["schemas"]["IdiomaSubtitulo"];
+        };
+        /**
+         * @description Caption language (BCP 47): Español, Mapudungun, Rapa Nui, Aymara, Quechua, Inglés, Francés, Portugués.
+         * @enum {string}
+         */
+        IdiomaSubtitulo: "es" | "arn" | "rap" | "ay" | "qu" | "en" | "fr" | "pt";
+        Subtitulo: {
+            idioma: components["schemas"]["IdiomaSubtitulo"];
+            /** @description The language's name as the menus show it ('Español'). */
+            nombre: string;
+            /** @description The WebVTT file: '/streaming/{id}/subtitulos-{idioma}.vtt'. */
+            url: string;
+        };
+        ListaSubtitulos: {
+            subtitulos: components["schemas"]["Subtitulo"][];
         };
         CapsulaLista: {
             capsula: components["schemas"]["Capsula"][];
@@ -2425,6 +2741,8 @@ export interface components {
             n_visitas: number;
             likes: components["schemas"]["LikeRef"][];
             comentarios: number;
+            /** @description Hidden by moderation: only its author and admins see it. */
+            oculto: boolean;
         };
         MaterialLista: {
             material: components["schemas"]["MaterialDocente"][];
@@ -2454,6 +2772,8 @@ export interface components {
             extension: "pdf";
             /** @description URL path of the download, '/api/manuales/{id}/descargar/'. */
             archivo: string;
+            /** @description Hidden by moderation: only its author and admins see it. */
+            oculto: boolean;
         };
         ManualLista: {
             manuales: components["schemas"]["Manual"][];
@@ -2473,6 +2793,8 @@ export interface components {
             editado: boolean;
             /** @description Deleted while it had replies: a placeholder ('Comentario eliminado') with empty contenido. */
             eliminado: boolean;
+            /** @description Hidden by moderation: only its author and admins see it. Others get it only as a placeholder with empty contenido, when it has replies they see. */
+            oculto: boolean;
         };
         ComentariosCapsula: {
             comentarios_base: components["schemas"]["ComentarioCapsula"][];
@@ -2494,6 +2816,8 @@ export interface components {
             editado: boolean;
             /** @description Deleted while it had replies: a placeholder ('Comentario eliminado') with empty contenido. */
             eliminado: boolean;
+            /** @description Hidden by moderation: only its author and admins see it. Others get it only as a placeholder with empty contenido, when it has replies they see. */
+            oculto: boolean;
         };
         ComentariosRecurso: {
             comentarios_base: components["schemas"]["ComentarioRecurso"][];
@@ -2576,6 +2900,8 @@ export interface components {
             id_usuario_creador: number;
             /** @description Changed after it was published (shown '(editado)'). */
             editado: boolean;
+            /** @description Hidden by moderation: only its author and admins see it. */
+            oculto: boolean;
         };
         ConversacionLista: {
             conversaciones: components["schemas"]["Conversacion"][];
@@ -2597,6 +2923,8 @@ export interface components {
             editado: boolean;
             /** @description Deleted while it had replies: a placeholder ('Comentario eliminado') with empty contenido. */
             eliminado: boolean;
+            /** @description Hidden by moderation: only its author and admins see it. Others get it only as a placeholder with empty contenido, when it has replies they see. */
+            oculto: boolean;
         };
         ReaccionesConversacionUsuario: {
             lista_reacciones: components["schemas"]["ReaccionId"][];
@@ -2680,12 +3008,14 @@ export interface components {
             /** @description Read-only; ignored. */
             fecha_nacimiento?: string;
         };
+        /** @description The image comes in `foto` (multipart) or as `id_subida` (multipart or JSON). */
         FotoEntrada: {
             /**
              * Format: binary
              * @description A JPEG, PNG or WebP image.
              */
-            foto: string;
+            foto?: string;
+            id_subida?: components["schemas"]["IdSubida"];
         };
         EspecialidadEntrada: {
             /** @description An existing or a new specialty name. */
@@ -2695,12 +3025,14 @@ export interface components {
             /** @description The `nombre` of a curriculum area. */
             area: string;
         };
+        /** @description The video comes in `archivo` (multipart) or as `id_subida` (multipart or JSON); without either, 'Debe subir un video'. */
         CapsulaNueva: {
             /**
              * Format: binary
              * @description One video, mp4, avi, mpeg or quicktime.
              */
-            archivo: string;
+            archivo?: string;
+            id_subida?: components["schemas"]["IdSubida"];
             titulo: string;
             /** @description Markdown. */
             descripcion: string;
@@ -2721,12 +3053,14 @@ export interface components {
             /** @description Level codigo. */
             id_nivel: string;
         };
+        /** @description The file comes in `archivo` (multipart) or as `id_subida` (multipart or JSON); without either, 'Debe subir un material'. */
         MaterialNuevo: {
             /**
              * Format: binary
              * @description A pdf, Word, Excel or PowerPoint file.
              */
-            archivo: string;
+            archivo?: string;
+            id_subida?: components["schemas"]["IdSubida"];
             titulo: string;
             /** @description Markdown. */
             descripcion: string;
@@ -2759,12 +3093,14 @@ export interface components {
             /** @description Material type id. */
             tipo_material_docente: number;
         };
+        /** @description The PDF comes in `archivo` (multipart) or as `id_subida` (multipart or JSON); without either, 'Debe subir un manual'. */
         ManualNuevo: {
             /**
              * Format: binary
              * @description A PDF.
              */
-            archivo: string;
+            archivo?: string;
+            id_subida?: components["schemas"]["IdSubida"];
             titulo: string;
             /** @description Markdown. */
             descripcion: string;
@@ -2828,6 +3164,7 @@ export interface components {
             /** @description true to like, false to unlike. */
             add: boolean;
         };
+        /** @description The image comes in `archivo` (multipart) or as `id_subida` (multipart or JSON). */
         CategoriaNueva: {
             nombre: string;
             descripcion: string;
@@ -2840,7 +3177,8 @@ export interface components {
              * Format: binary
              * @description A JPEG or PNG image.
              */
-            archivo: string;
+            archivo?: string;
+            id_subida?: components["schemas"]["IdSubida"];
         };
         CategoriaEdicion: {
             nombre: string;
@@ -2852,6 +3190,8 @@ export interface components {
              * @description Optional new JPEG or PNG image.
              */
             archivo?: string;
+            /** @description Optional new image as a finished upload, instead of `archivo`. */
+            id_subida?: components["schemas"]["IdSubida"];
         };
         ConversacionNueva: {
             /** @description The signed-in user's id. */
@@ -2890,6 +3230,40 @@ export interface components {
         };
     };
     responses: {
+        /** @description `Tus-Resumable` missing or not '1.0.0': 'Tus-Resumable debe ser 1.0.0'; `Tus-Version` names the version spoken. */
+        TusVersionNotSupported: {
+            headers: {
+                "Tus-Version": components["headers"]["TusVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The upload expired (24 hours after creation): 'La subida expiró; comience una nueva'. */
+        SubidaExpirada: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Only with files in a bucket and STORAGE_PRESIGNED_SECONDS above 0 (issue 19): after the same
+         *     permission checks as the 200, a redirect to a short-lived link of the bucket, or of the CDN
+         *     in front of it (STORAGE_PUBLIC_URL), that serves the same bytes with the same content type,
+         *     Content-Disposition and caching, Range included. The redirect itself is never cached.
+         */
+        DirectLink: {
+            headers: {
+                Location: components["headers"]["DirectLinkLocation"];
+                /** @description 'private, no-store'. */
+                "Cache-Control"?: "private, no-store";
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Part of the file, for a single `Range` request (resumed downloads, video seeking). */
         PartialContent: {
             headers: {
@@ -3001,6 +3375,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The tus protocol version: '1.0.0' (412 otherwise). */
+        TusResumable: "1.0.0";
         /** @description The width of a list card's variant (16:9 WebP, 320x180 or 640x360), for `srcset`. Without it the thumbnail as it always was (JPEG or placeholder). Another width is a 404. While a variant is not made yet (content uploaded before variants existed, until `npm run miniaturas` runs) the JPEG answers, cached for 5 minutes. */
         AnchoMiniatura: 320 | 640;
         /** @description The variant's version as the pages write it (pipeline version and the content's creation time). With the current pipeline's version a variant is cached for a year (`private, max-age=31536000, immutable`); otherwise for a day. */
@@ -3028,6 +3404,16 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The bucket's or the CDN's link to the file, valid for STORAGE_PRESIGNED_SECONDS seconds. */
+        DirectLinkLocation: string;
+        /** @description The tus protocol version, '1.0.0'. */
+        TusResumable: "1.0.0";
+        /** @description The tus versions the server speaks: '1.0.0'. */
+        TusVersion: string;
+        /** @description The bytes of the upload received so far. */
+        UploadOffset: number;
+        /** @description When an unfinished upload expires (RFC 7231 date), 24 hours after its creation. */
+        UploadExpires: string;
         /** @description `attachment` with the file name, e.g. `attachment; filename="Fracciones.mp4"; filename*=UTF-8''Fracciones.mp4`. */
         ContentDisposition: string;
         /**
@@ -3805,6 +4191,110 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    crearDenuncia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DenunciaEntrada"];
+            };
+        };
+        responses: {
+            /** @description Reported. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Denuncia"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The caller already reported this item ('Ya denunciaste este contenido.'). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListDenuncias: {
+        parameters: {
+            query?: {
+                /** @description Open or resolved reports. */
+                estado?: "abierta" | "resuelta";
+                /** @description Page number, from 1. */
+                pagina?: components["parameters"]["Pagina"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of reported items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DenunciasAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminResolverDenuncia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolucionDenuncia"];
+            };
+        };
+        responses: {
+            /** @description The item, decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ItemDenunciado"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The report was already resolved ('Esta denuncia ya fue resuelta.'). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listNotificaciones: {
         parameters: {
             query?: {
@@ -3944,7 +4434,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Preferencias"];
+                "application/json": components["schemas"]["CambioPreferencias"];
             };
         };
         responses: {
@@ -4037,6 +4527,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["CapsulaNueva"];
+                "application/json": components["schemas"]["CapsulaNueva"];
             };
         };
         responses: {
@@ -4066,6 +4557,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `id_subida` names no upload of the caller's: 'No se encontró la subida'. */
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -4149,6 +4642,51 @@ export interface operations {
     };
     downloadCapsula: {
         parameters: {
+            query?: {
+                /** @description 'original' (default) or 'liviana'. */
+                version?: "original" | "liviana";
+            };
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The original uploaded video (application/octet-stream), or the light version (video/mp4). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "video/mp4": string;
+                };
+            };
+            /** @description Part of the file, for a single `Range` request (resumed downloads, seeking in the light version). */
+            206: {
+                headers: {
+                    /** @description 'bytes start-end/size'. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "video/mp4": string;
+                };
+            };
+            302: components["responses"]["DirectLink"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
+        };
+    };
+    listSubtitulos: {
+        parameters: {
             query?: never;
             header?: never;
             path: {
@@ -4159,21 +4697,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The original uploaded video. */
+            /** @description The captions. */
             200: {
                 headers: {
-                    "Content-Disposition": components["headers"]["ContentDisposition"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/json": components["schemas"]["ListaSubtitulos"];
                 };
             };
-            206: components["responses"]["PartialContent"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            416: components["responses"]["RangeNotSatisfiable"];
+        };
+    };
+    createSubtitulo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    archivo: string;
+                    idioma: components["schemas"]["IdiomaSubtitulo"];
+                };
+            };
+        };
+        responses: {
+            /** @description The captions stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subtitulo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteSubtitulo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+                idioma: components["schemas"]["IdiomaSubtitulo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     listCapsulaComentarios: {
@@ -4580,6 +5178,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["MaterialNuevo"];
+                "application/json": components["schemas"]["MaterialNuevo"];
             };
         };
         responses: {
@@ -4608,6 +5207,8 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description `id_subida` names no upload of the caller's: 'No se encontró la subida'. */
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -4686,6 +5287,7 @@ export interface operations {
                 };
             };
             206: components["responses"]["PartialContent"];
+            302: components["responses"]["DirectLink"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4923,6 +5525,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["ManualNuevo"];
+                "application/json": components["schemas"]["ManualNuevo"];
             };
         };
         responses: {
@@ -4951,6 +5554,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `id_subida` names no upload of the caller's: 'No se encontró la subida'. */
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5029,6 +5634,7 @@ export interface operations {
                 };
             };
             206: components["responses"]["PartialContent"];
+            302: components["responses"]["DirectLink"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5066,6 +5672,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
+            302: components["responses"]["DirectLink"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5622,6 +6229,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["FotoEntrada"];
+                "application/json": components["schemas"]["FotoEntrada"];
             };
         };
         responses: {
@@ -5712,6 +6320,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["CategoriaNueva"];
+                "application/json": components["schemas"]["CategoriaNueva"];
             };
         };
         responses: {
@@ -5740,6 +6349,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `id_subida` names no upload of the caller's: 'No se encontró la subida'. */
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5783,6 +6394,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["CategoriaEdicion"];
+                "application/json": components["schemas"]["CategoriaEdicion"];
             };
         };
         responses: {
@@ -6382,8 +6994,8 @@ export interface operations {
                 id: components["parameters"]["Id"];
                 /**
                  * @description 'manifest.m3u8' is the master playlist; it names the rendition playlists (`{rung}.m3u8`,
-                 *     e.g. '360p.m3u8') and they name their segments (`{rung}_{n}.ts`). All files sit flat under
-                 *     the capsule's id.
+                 *     e.g. '360p.m3u8') and they name their segments (`{rung}_{n}.ts`). Captions are
+                 *     `subtitulos-{idioma}.vtt` (issue 20). All files sit flat under the capsule's id.
                  */
                 file: string;
             };
@@ -6399,13 +7011,268 @@ export interface operations {
                 content: {
                     "application/vnd.apple.mpegurl": string;
                     "video/mp2t": string;
+                    "text/vtt": string;
                 };
             };
             206: components["responses"]["PartialContent"];
+            /**
+             * @description A segment (`.ts`, never a playlist) from the bucket or its CDN: see DirectLink. Playlists
+             *     name their segments relatively, so every segment request comes here to be checked first.
+             */
+            302: {
+                headers: {
+                    Location: components["headers"]["DirectLinkLocation"];
+                    /** @description 'private, no-store'. */
+                    "Cache-Control"?: "private, no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Captions (`.vtt`) unchanged since the copy the browser keeps: it sent their ETag in
+             *     If-None-Match. They are served with 'private, no-cache', so a replaced file shows at once.
+             */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+        };
+    };
+    crearSubida: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tus protocol version: '1.0.0' (412 otherwise). */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+                /** @description The size of the whole file in bytes. */
+                "Upload-Length": number;
+                /**
+                 * @description Comma-separated `key base64(value)` pairs: `destino` (capsula, material, manual, foto,
+                 *     categoria), `filename`, `filetype`.
+                 */
+                "Upload-Metadata": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Upload created. */
+            201: {
+                headers: {
+                    /** @description The upload's URL, '/api/subidas/{id}'. */
+                    Location: string;
+                    "Upload-Expires": components["headers"]["UploadExpires"];
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description 'Declare el tamaño del archivo en Upload-Length', 'Upload-Metadata no es válido: …',
+             *     'El destino de la subida no es válido', 'El archivo está vacío', 'Las subidas en partes
+             *     paralelas no están disponibles', or the text rule on filename/filetype.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            412: components["responses"]["TusVersionNotSupported"];
+            /** @description Upload-Length over the form's limit: 'El archivo supera el tamaño máximo permitido (N MB)'. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    opcionesSubidas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's tus capabilities. */
+            204: {
+                headers: {
+                    "Tus-Version": components["headers"]["TusVersion"];
+                    /** @description 'creation,creation-with-upload,termination,expiration'. */
+                    "Tus-Extension"?: string;
+                    /** @description The largest upload of any form, in bytes. */
+                    "Tus-Max-Size"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cancelarSubida: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tus protocol version: '1.0.0' (412 otherwise). */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+            };
+            path: {
+                /** @description The upload's id (the last segment of `Location`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upload deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["TusVersionNotSupported"];
+        };
+    };
+    opcionesSubida: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The upload's id (the last segment of `Location`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's tus capabilities. */
+            204: {
+                headers: {
+                    "Tus-Version": components["headers"]["TusVersion"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    consultarSubida: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tus protocol version: '1.0.0' (412 otherwise). */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+            };
+            path: {
+                /** @description The upload's id (the last segment of `Location`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's state (no body). */
+            200: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    /** @description The declared size. */
+                    "Upload-Length": number;
+                    /** @description The metadata as declared (filename and filetype cleaned). */
+                    "Upload-Metadata"?: string;
+                    /** @description 'no-store'. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["SubidaExpirada"];
+            412: components["responses"]["TusVersionNotSupported"];
+        };
+    };
+    continuarSubida: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The tus protocol version: '1.0.0' (412 otherwise). */
+                "Tus-Resumable": components["parameters"]["TusResumable"];
+                "Upload-Offset": number;
+            };
+            path: {
+                /** @description The upload's id (the last segment of `Location`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Chunk stored. */
+            204: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    "Upload-Expires": components["headers"]["UploadExpires"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description 'Upload-Offset no coincide con lo recibido; consulte con HEAD desde dónde continuar'. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            410: components["responses"]["SubidaExpirada"];
+            412: components["responses"]["TusVersionNotSupported"];
+            /** @description 'Los datos superan el tamaño declarado de la subida' (nothing past it is stored). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not `application/offset+octet-stream`: 'Envíe los datos como application/offset+octet-stream'. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHealth: {

@@ -47,9 +47,13 @@ export const SIZES_TARJETA = [
   '17rem',
 ].join(', ');
 
-/** The `src` (the small variant) and `srcset` of a thumbnail at `base` (e.g. '/miniaturas/manuales/3/'). */
-export function fuentesMiniatura(base: string, fechaCreacion: string): { src: string; srcset: string } {
+/**
+ * The `src` (the small variant) and `srcset` of a thumbnail at `base` (e.g. '/miniaturas/manuales/3/').
+ * With the data saver ('Ahorro de datos', issue 20) only the small one: no `srcset` to pick from.
+ */
+export function fuentesMiniatura(base: string, fechaCreacion: string, ahorro = false): { src: string; srcset?: string } {
   const v = versionMiniatura(fechaCreacion);
   const url = (ancho: AnchoMiniatura) => `${base}?ancho=${ancho}&v=${v}`;
+  if (ahorro) return { src: url(320) };
   return { src: url(320), srcset: ANCHOS_MINIATURA.map((a) => `${url(a)} ${a}w`).join(', ') };
 }

@@ -25,7 +25,30 @@ const schema = z.object({
   ADMIN_EMAIL: optional.pipe(z.email().optional()),
   ADMIN_PASSWORD: optional,
   JWT_SECRET: optional.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
+  /**
+   * Where files live (issue 19, decision 0042): `file:` (DATA_DIR/files) or an S3-compatible
+   * bucket, `s3://bucket?endpoint=https://...&region=...&forcePathStyle=true`, with the
+   * credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
+   */
+  STORAGE_URL: z
+    .string()
+    .trim()
+    .default('file:')
+    .refine((v) => v === '' || v === 'file:' || /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\?.*)?$/.test(v), {
+      message: 'STORAGE_URL must be file: or s3://bucket?endpoint=...&region=...',
+    })
+    .transform((v) => v || 'file:'),
+  /**
+   * Seconds a direct link to the bucket lives (0, the default: the server streams every file).
+   * Above 0, with an s3:// STORAGE_URL, downloads, manuals and video segments answer with a
+   * redirect to a presigned URL that lives this long, after the same permission checks.
+   */
+  STORAGE_PRESIGNED_SECONDS: z.coerce.number().int().min(0).max(3600).default(0),
+  /** A CDN in front of the bucket: presigned links point at it instead of the bucket's endpoint. */
+  STORAGE_PUBLIC_URL: optional.pipe(z.url().optional()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Open reports from different people that hide an item until an admin decides (issue 17). */
+  DENUNCIAS_PARA_OCULTAR: z.coerce.number().int().min(1).max(1000).default(3),
   /** Upload limits in megabytes. */
   MAX_VIDEO_MB: z.coerce.number().positive().default(2048),
   MAX_MANUAL_MB: z.coerce.number().positive().default(200),
@@ -64,4 +87,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const { data } = parsed;
   return { ...data, PUBLIC_URL: data.PUBLIC_URL ?? `http://localhost:${data.PORT}`, dataDir: path.resolve(data.DATA_DIR) };
+}
+
+/**
+ * For the processes that sign or check sessions (web servers, workers, the runtime of a CLI).
+ * Several processes on one PostgreSQL must use the same key: a secret generated in each one's
+ * data directory would sign a person out whenever a request changed server. Tools that only read
+ * files (`npm run miniaturas`, `npm run migrate-storage`) do not ask for it.
+ */
+export function exigirSecretoCompartido(config: Pick<Config, 'DATABASE_URL' | 'JWT_SECRET'>): void {
+  if (config.DATABASE_URL && !config.JWT_SECRET) {
+    throw new Error('Invalid configuration:\n  JWT_SECRET: required with DATABASE_URL (every server and worker must share it)');
+  }
 }

@@ -10,8 +10,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PRODUCTO } from '../marca.ts';
-import { type Config, loadConfig } from './config.server.ts';
+import { type Config, exigirSecretoCompartido, loadConfig } from './config.server.ts';
 import { acquireLock, DataDirBusyError, type Lock, paths } from './data-dir.server.ts';
+import { createApiHandler } from './http/api-node.server.ts';
 import { answerJson, configureServer, currentRequestId, guard, type HttpLimits } from './http/guard.server.ts';
 import { esRutaApi, esRutaApiEnrutable } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
@@ -82,6 +83,7 @@ async function main() {
   let config: Config;
   try {
     config = loadConfig();
+    exigirSecretoCompartido(config);
   } catch (error) {
     throw new StartupError(error instanceof Error ? error.message : String(error));
   }
@@ -96,6 +98,7 @@ async function main() {
 
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const serveStatic = createStaticHandler(path.join(root, 'dist/client'));
+  const serveApi = createApiHandler(runtime.api.app, config.TRUST_PROXY);
 
   const limits = httpLimits(config);
   const limpieza = limpiarAlQuedarOcioso();
@@ -109,11 +112,14 @@ async function main() {
     });
     const serve = async () => {
       try {
-        // API requests (video segments above all) skip the file lookups: no built file is there.
+        // API requests (video segments above all) go straight to the API: no built file or page
+        // is there, and Astro's handler would only pass them on (decision 0040).
         const pathname = (req.url ?? '/').split('?')[0] ?? '/';
         if (esRutaApi(pathname)) {
           if (!esRutaApiEnrutable(pathname)) return answerJson(res, 404, `No existe el recurso ${req.method} ${pathname}`);
-        } else if (await serveStatic(req, res)) return;
+          return await serveApi(req, res);
+        }
+        if (await serveStatic(req, res)) return;
         await handler(req, res);
       } catch (error) {
         log.error('request failed', { error, url: req.url, requestId: currentRequestId() });
@@ -177,7 +183,11 @@ async function main() {
     );
   }
   lines.push('', 'Invitar docentes: npm run usuarios -- crear --email ... --nombres ... --apellidos ...');
-  if (!config.SMTP_URL) lines.push(`Sin SMTP_URL: los correos quedan en ${paths(config.dataDir).outbox}`);
+  if (!config.SMTP_URL) {
+    // The mail goes out from whichever process runs the jobs: with JOBS_IN_SERVER=false, the worker.
+    const donde = config.JOBS_IN_SERVER ? paths(config.dataDir).outbox : 'la carpeta outbox del DATA_DIR del worker (npm run worker)';
+    lines.push(`Sin SMTP_URL: los correos quedan en ${donde}`);
+  }
   banner(lines);
 }
 

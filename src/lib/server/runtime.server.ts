@@ -4,7 +4,7 @@
  * entry point and the pages import this same module instance.
  */
 import { type Api, createApi } from './api/app.server.ts';
-import type { Config } from './config.server.ts';
+import { type Config, exigirSecretoCompartido } from './config.server.ts';
 import { paths, persistentSecret } from './data-dir.server.ts';
 import { type Database, openDatabase } from './db/client.server.ts';
 import { type AdminSeed, seedAdmin, seedCatalogos } from './db/seed.server.ts';
@@ -13,7 +13,7 @@ import { createHealth } from './jobs/salud.server.ts';
 import type { Logger } from './log.server.ts';
 import { createMailer, type Mailer } from './mail/mailer.server.ts';
 import { createOutbox } from './mail/outbox.server.ts';
-import { createDiskStorage, type Storage } from './storage/storage.server.ts';
+import { createStorage, type Storage } from './storage/storage.server.ts';
 
 export interface Runtime {
   config: Config;
@@ -33,18 +33,26 @@ export interface Runtime {
 const dominio = (from: string) => /@([^>\s]+)/.exec(from)?.[1] ?? 'entredocentes.cl';
 
 export async function createRuntime(config: Config, log: Logger, options: { servicio?: 'web' | 'worker' | 'cli' } = {}): Promise<Runtime> {
+  exigirSecretoCompartido(config);
   const dirs = paths(config.dataDir);
   const database = await openDatabase(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { pgliteDir: dirs.pglite });
   try {
-    await database.migrate();
-    await seedCatalogos(database.db);
-    const admin = await seedAdmin(database.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    const admin = await database.exclusivo(async () => {
+      await database.migrate();
+      await seedCatalogos(database.db);
+      return seedAdmin(database.db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD });
+    });
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: dirs.outbox, log });
     const jobsLog = log.child({ component: 'jobs' });
     const outbox = createOutbox({ db: database.db, mailer, log: jobsLog, domain: dominio(config.MAIL_FROM) });
     const jobs = createJobRunner({ db: database.db, log: jobsLog, outbox, servicio: options.servicio ?? 'web' });
     const adminKey = persistentSecret(config.dataDir, 'admin-key');
-    const storage = createDiskStorage(dirs.files);
+    const storage = await createStorage({
+      url: config.STORAGE_URL,
+      filesDir: dirs.files,
+      presignedSeconds: config.STORAGE_PRESIGNED_SECONDS,
+      publicUrl: config.STORAGE_PUBLIC_URL,
+    });
     // A worker, or a web server that runs the jobs, answers for its own runner; a web server with
     // JOBS_IN_SERVER=false answers for the freshest worker's heartbeat.
     const ownRunner = options.servicio === 'worker' || config.JOBS_IN_SERVER;
@@ -62,6 +70,8 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
     });
     // The recurring job that mails notifications (it queues its own next run; idempotent).
     await api.services.notificaciones.programar();
+    // The recurring job that removes expired resumable uploads (issue 18).
+    await api.services.subidas.programar();
     return {
       config,
       log,

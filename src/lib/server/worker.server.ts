@@ -4,7 +4,7 @@
  * JOBS_IN_SERVER=false. SIGTERM (or SIGINT) lets the running job finish within STOP_GRACE_MS,
  * otherwise gives it back to the queue for another worker, then exits.
  */
-import { loadConfig } from './config.server.ts';
+import { exigirSecretoCompartido, loadConfig } from './config.server.ts';
 import { STOP_GRACE_MS } from './jobs/runner.server.ts';
 import { createLogger } from './log.server.ts';
 import { createRuntime } from './runtime.server.ts';
@@ -12,6 +12,12 @@ import { createRuntime } from './runtime.server.ts';
 const config = loadConfig();
 if (!config.DATABASE_URL) {
   process.stderr.write('npm run worker needs DATABASE_URL: with the embedded database the server runs the jobs itself.\n');
+  process.exit(2);
+}
+try {
+  exigirSecretoCompartido(config);
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
 const log = createLogger(config.LOG_LEVEL, { service: 'worker' });

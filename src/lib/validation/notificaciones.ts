@@ -15,7 +15,14 @@ export const ETIQUETAS_PREFERENCIA: Record<PreferenciaCorreo, string> = {
 
 export const preferenciasSchema = z.object({
   preferencia_correo: z.enum(PREFERENCIAS_CORREO, { error: 'Elija una opción válida' }),
+  /** 'Ahorro de datos' (issue 20). */
+  ahorro_datos: z.boolean({ error: 'Indique sí o no' }),
 });
+
+/** A change of preferences: any of them, at least one (PUT /api/usuarios/{id}/preferencias/). */
+export const cambioPreferenciasSchema = preferenciasSchema
+  .partial()
+  .refine((p) => Object.keys(p).length > 0, { error: 'Indique al menos una preferencia' });
 
 export const listaNotificacionesQuery = z.object({
   no_leidas: z

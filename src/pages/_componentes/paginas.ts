@@ -1,13 +1,13 @@
 /** What the protected pages share on the server: the user and actor, path ids, the 404 of a service. */
 import { ApiError } from '../../lib/server/api/errors.server.ts';
 import type { Actor } from '../../lib/server/services/foro.server.ts';
-import type { Usuario } from '../../lib/server/services/usuarios.server.ts';
+import type { UsuarioPagina } from '../../lib/server/services/usuario-actual.server.ts';
 
 /**
  * The signed-in user of a protected page. The middleware redirects to /ingresar/?siguiente=…
  * before such a page renders without a session, so a missing user here is a bug, not a visitor.
  */
-export function usuarioDe(locals: App.Locals): Usuario {
+export function usuarioDe(locals: App.Locals): UsuarioPagina {
   if (!locals.usuario) throw new Error('protected page rendered without a session');
   return locals.usuario;
 }

@@ -13,7 +13,9 @@ export const prerender = false;
 
 export const POST: APIRoute = async ({ request, locals, redirect }) => {
   const usuario = usuarioDe(locals);
-  const datos = preferenciasSchema.safeParse(Object.fromEntries(new URLSearchParams((await request.text()).slice(0, 1024))));
+  const datos = preferenciasSchema
+    .pick({ preferencia_correo: true })
+    .safeParse(Object.fromEntries(new URLSearchParams((await request.text()).slice(0, 1024))));
   if (!datos.success) return new Response('Solicitud no válida', { status: 400 });
   await getRuntime().api.services.notificaciones.cambiarPreferencias(usuario.id, datos.data);
   return redirect('/perfil/editar?correos=guardado#correos', 303);

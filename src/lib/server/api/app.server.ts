@@ -19,13 +19,17 @@ import { createCatalogosService } from '../services/catalogos.server.ts';
 import { createComunidadService } from '../services/comunidad.server.ts';
 import type { ServiceContext } from '../services/context.server.ts';
 import { createCuentasService } from '../services/cuentas.server.ts';
+import { createDenunciasService } from '../services/denuncias.server.ts';
 import { createForoService } from '../services/foro.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
 import { createNotificacionesService } from '../services/notificaciones.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
 import { createRegistroService } from '../services/registro.server.ts';
+import { createSubidasService } from '../services/subidas.server.ts';
+import { createSubtitulosService } from '../services/subtitulos.server.ts';
 import { createUsuarioActual } from '../services/usuario-actual.server.ts';
+import { createBloqueoSubidas } from '../storage/bloqueo-subidas.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { adminOperacionesRoutes } from './admin-operaciones.server.ts';
 import { authRoutes } from './auth.server.ts';
@@ -33,6 +37,7 @@ import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.serve
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
 import { responder } from './contrato.server.ts';
+import { adminDenunciasRoutes, denunciasRoutes } from './denuncias.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
@@ -40,6 +45,8 @@ import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
+import { subidasRoutes } from './subidas.server.ts';
+import { subtitulosRoutes } from './subtitulos.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
 
 export interface ApiDeps extends ServiceContext {
@@ -67,6 +74,9 @@ export function createApi(deps: ApiDeps) {
   const adminUsuarios = createAdminUsuariosService(deps, { cuentas, invitaciones });
   const registro = createRegistroService(deps.db);
   const notificaciones = createNotificacionesService(deps);
+  const subidas = createSubidasService(deps);
+  const subtitulos = createSubtitulosService(deps);
+  const denuncias = createDenunciasService(deps, { capsulas, biblioteca, manuales, foro, adminUsuarios });
 
   const app = new Hono<AppEnv>({ strict: false });
   const renovarSesion = renovador(cuentas, { secureCookies: deps.secureCookies });
@@ -124,22 +134,27 @@ export function createApi(deps: ApiDeps) {
     adminRoutes({ invitaciones, adminUsuarios, registro, keys, adminKey: deps.adminKey, tempDir: deps.storage.tempDir }),
   );
   app.route('/api/admin', adminOperacionesRoutes({ adminOperaciones, keys, adminKey: deps.adminKey }));
-  app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage }));
+  app.route('/api/admin', adminDenunciasRoutes({ denuncias, keys, adminKey: deps.adminKey }));
+  app.route('/api/denuncias', denunciasRoutes(denuncias, keys));
+  app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage, subidas }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
   app.route('/api/notificaciones', notificacionesRoutes(notificaciones, keys));
   app.route('/api/usuarios', preferenciasRoutes(notificaciones, keys));
   // Community and profiles after usuariosRoutes, so the account routes match first.
-  app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage: deps.storage }));
+  app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage: deps.storage, subidas }));
   app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'grande'));
   app.route('/miniaturas/usuarios_min', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'min'));
   // The library (/api/bdocente) after catalogosRoutes, whose /api/bdocente/tipo/ must match first.
-  app.route('/api/bdocente', bibliotecaRoutes(biblioteca, { keys, storage: deps.storage }));
+  app.route('/api/bdocente', bibliotecaRoutes(biblioteca, { keys, storage: deps.storage, subidas }));
   app.route('/miniaturas/bdocente', miniaturasBibliotecaRoutes(biblioteca, { keys, storage: deps.storage }));
-  app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage: deps.storage }));
-  app.route('/streaming', streamingRoutes(capsulas, { keys, storage: deps.storage }));
+  app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage: deps.storage, subidas }));
+  app.route('/api/capsulas', subtitulosRoutes(subtitulos, { keys, tempDir: deps.storage.tempDir }));
+  app.route('/streaming', streamingRoutes(capsulas, { keys, storage: deps.storage, subtitulos }));
   app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage: deps.storage }));
-  app.route('/api/foro', foroRoutes(foro, { keys, storage: deps.storage, now: deps.now }));
+  app.route('/api/foro', foroRoutes(foro, { keys, storage: deps.storage, now: deps.now, subidas }));
   app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage: deps.storage }));
+  // Resumable uploads (tus, issue 18): a finished one is sent as `id_subida` to the forms above.
+  app.route('/api/subidas', subidasRoutes(subidas, { keys, locker: createBloqueoSubidas(deps.db, { log: deps.log }) }));
 
   return {
     app,
@@ -161,6 +176,9 @@ export function createApi(deps: ApiDeps) {
       adminUsuarios,
       registro,
       notificaciones,
+      subidas,
+      subtitulos,
+      denuncias,
     },
   };
 }

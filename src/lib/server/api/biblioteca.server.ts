@@ -5,11 +5,12 @@ import type { Esquema } from '../../api/contrato.ts';
 import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/biblioteca.ts';
 import { consultaMiniaturaSchema } from '../../validation/miniaturas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
-import { fileResponse } from '../http/file-response.server.ts';
-import { withUpload } from '../http/upload.server.ts';
+import { withUploadOrSubida } from '../http/archivo-o-subida.server.ts';
+import { descarga } from '../http/file-response.server.ts';
 import { responderMiniatura } from '../media/miniaturas.server.ts';
 import type { BibliotecaService } from '../services/biblioteca.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
+import type { SubidasService } from '../services/subidas.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado } from './env.server.ts';
@@ -32,17 +33,18 @@ const comentarioMaterial = (c: Comentario): Esquema<'ComentarioRecurso'> => ({ .
 
 type Deps = { keys: TokenKeys; storage: Storage };
 
-export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps) {
+export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps & { subidas: SubidasService }) {
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
   const conCookie = autenticado(deps.keys, { cookie: true });
   return new Hono<AppEnv>({ strict: false })
     .get('/', auth, query(consulta('GET /api/bdocente/', busquedaMaterialesSchema)), async (c) =>
-      responder(c, 'GET /api/bdocente/', 200, await materiales.listar(c.req.valid('query'))),
+      responder(c, 'GET /api/bdocente/', 200, await materiales.listar(c.req.valid('query'), actor(c))),
     )
     .post('/', auth, async (c) => {
       const form = formulario('POST /api/bdocente/', { maxFileBytes: materiales.limiteBytes(), fields: materialSchema, file: 'archivo' });
-      const material = await withUpload(c.req.raw, deps.storage.tempDir, form, (input, archivo) =>
+      const subida = deps.subidas.para(actor(c), 'material');
+      const material = await withUploadOrSubida(c.req.raw, deps.storage.tempDir, form, subida, (input, archivo) =>
         materiales.crear(actor(c), input, archivo),
       );
       return responder(c, 'POST /api/bdocente/', 201, material);
@@ -62,15 +64,15 @@ export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps) {
       }),
     )
     .get('/:id', auth, params(idParam), async (c) =>
-      responder(c, 'GET /api/bdocente/{id}/', 200, await materiales.obtener(c.req.valid('param').id, c.var.auth.sub)),
+      responder(c, 'GET /api/bdocente/{id}/', 200, await materiales.obtener(c.req.valid('param').id, actor(c))),
     )
     .delete('/:id', auth, params(idParam), async (c) => {
       await materiales.eliminar(actor(c), c.req.valid('param').id);
       return sinContenido(c, 'DELETE /api/bdocente/{id}/');
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {
-      const { key, nombre } = await materiales.archivo(c.req.valid('param').id);
-      return fileResponse(deps.storage, { key, contentType: 'application/octet-stream', filename: nombre, range: c.req.header('range') });
+      const { key, nombre } = await materiales.archivo(c.req.valid('param').id, actor(c));
+      return descarga(deps.storage, key, nombre, c.req.header('range'));
     });
 }
 
@@ -83,7 +85,7 @@ export function miniaturasBibliotecaRoutes(materiales: BibliotecaService, deps: 
     params(idParam),
     consultaMiniatura,
     async (c) => {
-      const thumb = await materiales.miniatura(c.req.valid('param').id);
+      const thumb = await materiales.miniatura(c.req.valid('param').id, actor(c));
       const pedido = 'etiqueta' in thumb ? { clave: null, etiqueta: thumb.etiqueta } : { clave: thumb.key, etiqueta: 'PDF' as const };
       return responderMiniatura(deps.storage, { ...pedido, ...c.req.valid('query') });
     },

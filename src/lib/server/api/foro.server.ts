@@ -12,9 +12,10 @@ import {
   listaConversacionesSchema,
 } from '../../validation/foro.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
+import { withUploadOrSubida } from '../http/archivo-o-subida.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
-import { withUpload } from '../http/upload.server.ts';
 import { esReaccion, esReaccionComentario, type ForoService } from '../services/foro.server.ts';
+import type { SubidasService } from '../services/subidas.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, mismoUsuario, soloAdmin } from './env.server.ts';
@@ -66,7 +67,7 @@ const reaccionComentarioEntrada = entrada(
   }),
 );
 
-export function foroRoutes(foro: ForoService, deps: { keys: TokenKeys; storage: Storage; now: () => Date }) {
+export function foroRoutes(foro: ForoService, deps: { keys: TokenKeys; storage: Storage; now: () => Date; subidas: SubidasService }) {
   const auth = autenticado(deps.keys);
   const { categorias, conversaciones, comentarios } = foro;
   // Multipart category forms: each route refuses a caller who is no admin before receiving them.
@@ -87,7 +88,8 @@ export function foroRoutes(foro: ForoService, deps: { keys: TokenKeys; storage: 
     )
     .post('/categorias', auth, async (c) => {
       soloAdmin(c);
-      const categoria = await withUpload(c.req.raw, deps.storage.tempDir, categoriaNueva, (input, archivo) =>
+      const subida = deps.subidas.para(actor(c), 'categoria');
+      const categoria = await withUploadOrSubida(c.req.raw, deps.storage.tempDir, categoriaNueva, subida, (input, archivo) =>
         categorias.crear(actor(c), input, archivo),
       );
       return responder(c, 'POST /api/foro/categorias/', 201, categoria);
@@ -97,7 +99,8 @@ export function foroRoutes(foro: ForoService, deps: { keys: TokenKeys; storage: 
     )
     .put('/categorias/:id', auth, params(idParam), async (c) => {
       soloAdmin(c);
-      await withUpload(c.req.raw, deps.storage.tempDir, categoriaEdicion, (input, archivo) =>
+      const subida = deps.subidas.para(actor(c), 'categoria');
+      await withUploadOrSubida(c.req.raw, deps.storage.tempDir, categoriaEdicion, subida, (input, archivo) =>
         categorias.editar(actor(c), c.req.valid('param').id, input, archivo),
       );
       return sinContenido(c, 'PUT /api/foro/categorias/{id}/');

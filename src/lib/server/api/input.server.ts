@@ -55,6 +55,26 @@ async function readLimited(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   return out;
 }
 
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return bytes.length === 0 ? {} : JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new ApiError(400, 'El cuerpo de la solicitud no es un JSON válido');
+  }
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError(400, 'El cuerpo de la solicitud debe ser un objeto JSON');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A JSON object body read within the API's size limit, for handlers that read their body themselves. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  return asObject(parseJson(await readLimited(request)));
+}
+
 async function readBody(c: Context): Promise<unknown> {
   const type = c.req.header('content-type') ?? '';
   const isJson = type.startsWith('application/json');
@@ -63,13 +83,7 @@ async function readBody(c: Context): Promise<unknown> {
   if (type === '') return {};
   if (!isJson && !isForm) throw new ApiError(415, 'Tipo de contenido no soportado; envíe JSON o un formulario');
   const bytes = await readLimited(c.req.raw);
-  if (isJson) {
-    try {
-      return bytes.length === 0 ? {} : JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      throw new ApiError(400, 'El cuerpo de la solicitud no es un JSON válido');
-    }
-  }
+  if (isJson) return parseJson(bytes);
   try {
     const form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
     const out: Record<string, string | string[]> = {};
@@ -92,10 +106,7 @@ export function body<S extends z.ZodType>(
   schema: S,
 ): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
   return async (c, next) => {
-    const value = await readBody(c);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new ApiError(400, 'El cuerpo de la solicitud debe ser un objeto JSON');
-    }
+    const value = asObject(await readBody(c));
     c.req.addValidatedData('json', parseWith(schema, value) as object);
     await next();
   };

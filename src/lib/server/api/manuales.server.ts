@@ -5,11 +5,12 @@ import type { Esquema } from '../../api/contrato.ts';
 import { busquedaManualesSchema, manualEdicionSchema, manualSchema } from '../../validation/manuales.ts';
 import { consultaMiniaturaSchema } from '../../validation/miniaturas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
-import { fileResponse } from '../http/file-response.server.ts';
-import { withUpload } from '../http/upload.server.ts';
+import { withUploadOrSubida } from '../http/archivo-o-subida.server.ts';
+import { descarga, fileResponse } from '../http/file-response.server.ts';
 import { responderMiniatura } from '../media/miniaturas.server.ts';
 import type { ManualesService } from '../services/manuales.server.ts';
 import type { Comentario } from '../services/recursos.server.ts';
+import type { SubidasService } from '../services/subidas.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, soloAdmin } from './env.server.ts';
@@ -30,19 +31,22 @@ const likeEntrada = entrada(
 
 const comentarioManual = (c: Comentario): Esquema<'ComentarioRecurso'> => ({ ...c, tipo_recurso: 'id_manual' });
 
-export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKeys; storage: Storage }) {
+export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKeys; storage: Storage; subidas: SubidasService }) {
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
   const conCookie = autenticado(deps.keys, { cookie: true });
   return new Hono<AppEnv>({ strict: false })
     .get('/', auth, query(consulta('GET /api/manuales/', busquedaManualesSchema)), async (c) =>
-      responder(c, 'GET /api/manuales/', 200, await manuales.listar(c.req.valid('query'))),
+      responder(c, 'GET /api/manuales/', 200, await manuales.listar(c.req.valid('query'), actor(c))),
     )
     .post('/', auth, async (c) => {
       // Refuse before receiving a large body nobody may send.
       soloAdmin(c);
       const form = formulario('POST /api/manuales/', { maxFileBytes: manuales.limiteBytes(), fields: manualSchema, file: 'archivo' });
-      const manual = await withUpload(c.req.raw, deps.storage.tempDir, form, (input, archivo) => manuales.crear(actor(c), input, archivo));
+      const subida = deps.subidas.para(actor(c), 'manual');
+      const manual = await withUploadOrSubida(c.req.raw, deps.storage.tempDir, form, subida, (input, archivo) =>
+        manuales.crear(actor(c), input, archivo),
+      );
       return responder(c, 'POST /api/manuales/', 201, manual);
     })
     .put('/', auth, body(entrada('PUT /api/manuales/', manualEdicionSchema)), async (c) => {
@@ -60,29 +64,25 @@ export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKey
       }),
     )
     .get('/:id', auth, params(idParam), async (c) =>
-      responder(c, 'GET /api/manuales/{id}/', 200, await manuales.obtener(c.req.valid('param').id, c.var.auth.sub)),
+      responder(c, 'GET /api/manuales/{id}/', 200, await manuales.obtener(c.req.valid('param').id, actor(c))),
     )
     .delete('/:id', auth, params(idParam), async (c) => {
       await manuales.eliminar(actor(c), c.req.valid('param').id);
       return sinContenido(c, 'DELETE /api/manuales/{id}/');
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {
-      const { key, titulo } = await manuales.archivo(c.req.valid('param').id);
-      return fileResponse(deps.storage, {
-        key,
-        contentType: 'application/octet-stream',
-        filename: `${titulo}.pdf`,
-        range: c.req.header('range'),
-      });
+      const { key, titulo } = await manuales.archivo(c.req.valid('param').id, actor(c));
+      return descarga(deps.storage, key, `${titulo}.pdf`, c.req.header('range'));
     })
     .get('/:id/leer', conCookie, params(idParam), async (c) => {
-      const { key, titulo } = await manuales.archivo(c.req.valid('param').id);
+      const { key, titulo } = await manuales.archivo(c.req.valid('param').id, actor(c));
       return fileResponse(deps.storage, {
         key,
         contentType: 'application/pdf',
         filename: `${titulo}.pdf`,
         disposition: 'inline',
         range: c.req.header('range'),
+        directa: true,
       });
     });
 }
@@ -96,7 +96,7 @@ export function miniaturasManualesRoutes(manuales: ManualesService, deps: { keys
     params(idParam),
     consultaMiniatura,
     async (c) => {
-      const clave = await manuales.miniatura(c.req.valid('param').id);
+      const clave = await manuales.miniatura(c.req.valid('param').id, actor(c));
       return responderMiniatura(deps.storage, { clave, etiqueta: 'PDF', ...c.req.valid('query') });
     },
   );

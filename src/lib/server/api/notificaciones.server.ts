@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { PRODUCTO } from '../../marca.ts';
-import { listaNotificacionesQuery, marcarLeidasSchema, preferenciasSchema } from '../../validation/notificaciones.ts';
+import { cambioPreferenciasSchema, listaNotificacionesQuery, marcarLeidasSchema } from '../../validation/notificaciones.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { NotificacionesService } from '../services/notificaciones.server.ts';
 import { consulta, entrada, responder } from './contrato.server.ts';
@@ -76,7 +76,7 @@ export function preferenciasRoutes(notificaciones: NotificacionesService, keys: 
       '/:id/preferencias',
       autenticado(keys),
       params(idParam),
-      body(entrada('PUT /api/usuarios/{id}/preferencias/', preferenciasSchema)),
+      body(entrada('PUT /api/usuarios/{id}/preferencias/', cambioPreferenciasSchema)),
       async (c) => {
         const { id } = c.req.valid('param');
         mismoUsuario(c, id);

@@ -9,10 +9,11 @@ import { contactoSchema } from '../../validation/cuentas.ts';
 import { areaPerfilSchema, busquedaProfesoresSchema, datosPersonalesSchema, especialidadSchema } from '../../validation/perfil.ts';
 import { cadena } from '../../validation/texto.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
+import { withUploadOrSubida } from '../http/archivo-o-subida.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
-import { withUpload } from '../http/upload.server.ts';
 import type { ComunidadService } from '../services/comunidad.server.ts';
 import type { PerfilesService } from '../services/perfiles.server.ts';
+import type { SubidasService } from '../services/subidas.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, mismoUsuario } from './env.server.ts';
@@ -41,13 +42,19 @@ const fotoEntrada = z.object({});
 /** Digits only: '/activar-cuenta' and the other account routes are not user ids. */
 const ID = ':id{[0-9]+}';
 
-export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: PerfilesService; keys: TokenKeys; storage: Storage }) {
+export function perfilesRoutes(deps: {
+  comunidad: ComunidadService;
+  perfiles: PerfilesService;
+  keys: TokenKeys;
+  storage: Storage;
+  subidas: SubidasService;
+}) {
   const { comunidad, perfiles } = deps;
   const auth = autenticado(deps.keys);
 
   return new Hono<AppEnv>({ strict: false })
     .get('/profesores', auth, query(consulta('GET /api/usuarios/profesores/', busquedaProfesoresSchema)), async (c) =>
-      responder(c, 'GET /api/usuarios/profesores/', 200, await comunidad.buscar(c.req.valid('query'))),
+      responder(c, 'GET /api/usuarios/profesores/', 200, await comunidad.buscar(c.req.valid('query'), actor(c))),
     )
     .get('/profesores/especialidades', auth, async (c) =>
       responder(c, 'GET /api/usuarios/profesores/especialidades/', 200, await perfiles.especialidades()),
@@ -122,7 +129,8 @@ export function perfilesRoutes(deps: { comunidad: ComunidadService; perfiles: Pe
         fields: fotoEntrada,
         file: 'foto',
       });
-      const url = await withUpload(c.req.raw, deps.storage.tempDir, form, (_, foto) =>
+      const subida = deps.subidas.para(actor(c), 'foto');
+      const url = await withUploadOrSubida(c.req.raw, deps.storage.tempDir, form, subida, (_, foto) =>
         perfiles.subirFoto(actor(c), c.req.valid('param').id, foto),
       );
       return responder(c, 'POST /api/usuarios/{id}/foto/', 201, {

@@ -59,11 +59,44 @@ export function signAccessToken(claims: AccessClaims, keys: SigningKeys): string
   return `${data}.${mac(keys.secret, data).toString('base64url')}`;
 }
 
+/** Most tokens whose checked claims are kept; beyond it the oldest goes first. */
+const VERIFIED_MAX = 10_000;
+
+/**
+ * Tokens already checked, per signing key: the same token comes with every request of its
+ * session for 15 minutes, and checking it again (an HMAC, base64 and JSON) was a tenth of a list
+ * call's time (decision 0040). Only correctly signed tokens get here, and each is still refused
+ * once it expires, by the same clock; whether its session holds is asked every time (`verificarAcceso`).
+ */
+const verified = new WeakMap<SigningKeys, Map<string, { claims: AccessClaims; exp: number }>>();
+
 /**
  * The claims of a correctly signed, unexpired access token that names its session, or null.
  * Signature and expiry only: guards use `verificarAcceso`, which also asks whether the session holds.
  */
 export function verifyAccessToken(token: string, keys: SigningKeys): AccessClaims | null {
+  let known = verified.get(keys);
+  const hit = known?.get(token);
+  if (hit) {
+    if (hit.exp > seconds(keys)) return hit.claims;
+    known?.delete(token);
+    return null;
+  }
+  const checked = checkAccessToken(token, keys);
+  if (!checked) return null;
+  if (!known) {
+    known = new Map();
+    verified.set(keys, known);
+  }
+  if (known.size >= VERIFIED_MAX) {
+    const oldest = known.keys().next();
+    if (!oldest.done) known.delete(oldest.value);
+  }
+  known.set(token, checked);
+  return checked.claims;
+}
+
+function checkAccessToken(token: string, keys: SigningKeys): { claims: AccessClaims; exp: number } | null {
   const [header, payload, signature, extra] = token.split('.');
   if (header !== HEADER || !payload || !signature || extra !== undefined) return null;
   const expected = mac(keys.secret, `${header}.${payload}`);
@@ -81,7 +114,8 @@ export function verifyAccessToken(token: string, keys: SigningKeys): AccessClaim
   if (typ !== 'access' || !Number.isSafeInteger(id) || typeof exp !== 'number' || exp <= seconds(keys)) return null;
   // Tokens issued before sessions were named carry no `sid`: refused (the refresh cookie renews them).
   if (typeof sid !== 'string' || sid === '') return null;
-  return { sub: id, groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [], sid };
+  const checked = { sub: id, groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [], sid };
+  return { claims: checked, exp };
 }
 
 /** The claims of an access token that is valid and whose session still holds (not signed out or revoked). */

@@ -2,14 +2,16 @@
  * `npm run miniaturas [-- --forzar]`
  *
  * Makes the list cards' WebP thumbnails of content uploaded before they existed (issue 15,
- * docs/decisions/0031) and reports each one. It works on the files of DATA_DIR alone (see
- * media/regenerar.server.ts): with the server running or stopped, on PGlite or PostgreSQL, and
- * again after an interruption, doing only what is still missing.
+ * docs/decisions/0031) and reports each one. It works on the stored files alone, wherever
+ * STORAGE_URL keeps them (DATA_DIR/files or a bucket, issue 19; see media/regenerar.server.ts):
+ * with the servers running or stopped, on PGlite or PostgreSQL, and again after an interruption,
+ * doing only what is still missing.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.server.ts';
 import { paths } from '../data-dir.server.ts';
 import { type Informe, type Resultado, regenerarMiniaturas } from '../media/regenerar.server.ts';
+import { createStorage } from '../storage/storage.server.ts';
 
 const USO = `Uso:
   npm run miniaturas              crea las miniaturas que faltan (se puede repetir sin riesgo)
@@ -24,13 +26,16 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${USO}\n`);
     return 0;
   }
-  const raiz = paths(loadConfig().dataDir).files;
-  process.stdout.write(`Miniaturas de ${raiz}${values.forzar ? ' (todas de nuevo)' : ''}\n`);
+  const config = loadConfig();
+  const raiz = paths(config.dataDir).files;
+  const storage = await createStorage({ url: config.STORAGE_URL, filesDir: raiz });
+  const donde = storage.tipo === 'disco' ? raiz : config.STORAGE_URL;
+  process.stdout.write(`Miniaturas de ${donde}${values.forzar ? ' (todas de nuevo)' : ''}\n`);
   const alAvanzar = ({ contenido, resultado, detalle }: Informe) => {
     // Only what changed or needs a look; what was already there is only counted.
     if (resultado !== 'ya estaba') process.stdout.write(`${contenido}: ${resultado}${detalle ? ` (${detalle})` : ''}\n`);
   };
-  const informes = await regenerarMiniaturas(raiz, { forzar: values.forzar, alAvanzar });
+  const informes = await regenerarMiniaturas(storage, { forzar: values.forzar, alAvanzar });
   const cuenta = (r: Resultado) => informes.filter((i) => i.resultado === r).length;
   process.stdout.write(
     `Hechas: ${cuenta('hecha')}; ya estaban: ${cuenta('ya estaba')}; sin miniatura: ${cuenta('sin miniatura')}; fallidas: ${cuenta('fallida')}.\n`,

@@ -24,10 +24,18 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Apply the committed migrations in ./drizzle. */
   migrate(): Promise<void>;
+  /**
+   * Runs `fn` while no other process sharing the database runs its own (start-up's migrations and
+   * seeding): several servers and workers started at once after an upgrade migrate once, in turn.
+   */
+  exclusivo<T>(fn: () => Promise<T>): Promise<T>;
   /** True when a trivial query answers. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** The advisory lock key of start-up (any fixed 64-bit number, unique to this application). */
+const CLAVE_ARRANQUE = 7_319_204_551;
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../../drizzle');
 
@@ -51,6 +59,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       migrate: () => migrateNodePg(db, { migrationsFolder }),
+      async exclusivo(fn) {
+        // A session-level advisory lock on a client of its own, released even if fn throws (and by
+        // PostgreSQL itself if this process dies holding it).
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [CLAVE_ARRANQUE]);
+          try {
+            return await fn();
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [CLAVE_ARRANQUE]);
+          }
+        } finally {
+          client.release();
+        }
+      },
       ping: async () =>
         pool.query('select 1').then(
           () => true,
@@ -82,6 +105,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    // One process owns the embedded database (the data directory's lock).
+    exclusivo: (fn) => fn(),
     ping: async () =>
       client.query('select 1').then(
         () => true,

@@ -22,6 +22,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { ACCIONES_MODERACION, MOTIVOS_DENUNCIA, TIPOS_DENUNCIA } from '../../validation/denuncias.ts';
+import { DESTINOS_SUBIDA } from '../../validation/subidas.ts';
 
 const creado = () => timestamp('fecha_creacion', { withTimezone: true }).notNull().defaultNow();
 const ref = (name: string) => integer(name).notNull();
@@ -129,6 +131,13 @@ export const usuarios = pgTable(
     preferencia_correo: text('preferencia_correo', { enum: ['cada_vez', 'diario', 'nunca'] })
       .notNull()
       .default('diario'),
+    /** The profile hidden by moderation (issue 17): out of the directory, its page seen only by the person and admins. */
+    oculto: boolean('oculto').notNull().default(false),
+    /**
+     * 'Ahorro de datos' (issue 20): no autoplay, video at or below 360p, a short buffer, the
+     * smallest thumbnails. Off by default; the browser's Save-Data or a slow link also turns it on.
+     */
+    ahorro_datos: boolean('ahorro_datos').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [uniqueIndex('usuarios_email_idx').on(t.email)],
@@ -243,9 +252,45 @@ export const capsulas = pgTable(
       .references(() => niveles.codigo),
     id_metodologia: ref('id_metodologia').references(() => metodologias.id),
     id_usuario: ref('id_usuario').references(() => usuarios.id),
+    /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
+    oculto: boolean('oculto').notNull().default(false),
+    /**
+     * Bytes of the light version (issue 20): a 234p MP4 the video job makes beside the rendition,
+     * offered as 'Versión liviana' for watching offline; null until made.
+     */
+    tamano_liviana: bigint('tamano_liviana', { mode: 'number' }),
     fecha_creacion: creado(),
   },
   (t) => [index('capsulas_fecha_idx').on(t.fecha_creacion), index('capsulas_usuario_idx').on(t.id_usuario)],
+);
+
+/** One cue of a caption file: from `inicio` to `fin` (seconds), its text without markup. */
+export interface LineaSubtitulo {
+  inicio: number;
+  fin: number;
+  texto: string;
+}
+
+/**
+ * A capsule's captions in one language (issue 20): the WebVTT as served (an SRT is converted on
+ * upload), its cues for the transcript, and their text for the search. Small (at most 1 MB), so
+ * kept in the database: every server has it, and no storage key outlives its capsule.
+ */
+export const subtitulos = pgTable(
+  'subtitulos',
+  {
+    id_capsula: integer('id_capsula')
+      .notNull()
+      .references(() => capsulas.id, { onDelete: 'cascade' }),
+    /** A language of IDIOMAS_SUBTITULOS (src/lib/validation/subtitulos.ts): 'es', 'arn'... */
+    idioma: text('idioma').notNull(),
+    vtt: text('vtt').notNull(),
+    lineas: jsonb('lineas').$type<LineaSubtitulo[]>().notNull(),
+    /** Every cue's text, one line each, for the capsule search (its index: drizzle/0011, by hand). */
+    texto: text('texto').notNull(),
+    fecha_creacion: creado(),
+  },
+  (t) => [primaryKey({ columns: [t.id_capsula, t.idioma] })],
 );
 
 export const materiales = pgTable(
@@ -267,6 +312,8 @@ export const materiales = pgTable(
     id_tipo_material: ref('id_tipo_material').references(() => tiposMaterial.id),
     id_usuario: ref('id_usuario').references(() => usuarios.id),
     n_visitas: integer('n_visitas').notNull().default(0),
+    /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
+    oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [index('materiales_fecha_idx').on(t.fecha_creacion), index('materiales_usuario_idx').on(t.id_usuario)],
@@ -295,6 +342,8 @@ export const manuales = pgTable(
     id_area: ref('id_area').references(() => areas.id),
     id_usuario: ref('id_usuario').references(() => usuarios.id),
     n_visitas: integer('n_visitas').notNull().default(0),
+    /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
+    oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [index('manuales_fecha_idx').on(t.fecha_creacion)],
@@ -338,6 +387,8 @@ export const comentarios = pgTable(
      * thread keeps its shape. A comment without replies is deleted for real.
      */
     eliminado: boolean('eliminado').notNull().default(false),
+    /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
+    oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [
@@ -388,6 +439,8 @@ export const foroConversaciones = pgTable(
     n_visitas: integer('n_visitas').notNull().default(0),
     /** Changed by its author (or an admin) after it was published: shows '(editado)'. */
     editado: boolean('editado').notNull().default(false),
+    /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
+    oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [index('foro_conversaciones_categoria_idx').on(t.id_categoria, t.fecha_creacion)],
@@ -407,6 +460,8 @@ export const foroComentarios = pgTable(
     editado: boolean('editado').notNull().default(false),
     /** As comentarios.eliminado. */
     eliminado: boolean('eliminado').notNull().default(false),
+    /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
+    oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
   (t) => [index('foro_comentarios_conversacion_idx').on(t.id_conversacion)],
@@ -556,7 +611,7 @@ export const registroAdmin = pgTable(
 
 /**
  * One event for one person: a reply to their comment, a comment on their content or conversation,
- * a like or reaction on their content, their content hidden or restored, their report resolved.
+ * a like or reaction on their content, their content hidden, restored or deleted by moderation, their report resolved.
  * Grouped when shown ('Ana y 3 más reaccionaron a tu conversación') by (tipo, recurso_tipo,
  * id_recurso). `enlace` is the page the notification opens.
  */
@@ -567,7 +622,7 @@ export const notificaciones = pgTable(
     /** Who is notified. */
     id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
     tipo: text('tipo', {
-      enum: ['respuesta', 'comentario', 'me_gusta', 'reaccion', 'oculto', 'restaurado', 'denuncia_resuelta'],
+      enum: ['respuesta', 'comentario', 'me_gusta', 'reaccion', 'oculto', 'restaurado', 'eliminado', 'denuncia_resuelta'],
     }).notNull(),
     /** Who caused it; null for the moderation team. */
     id_actor: integer('id_actor').references(() => usuarios.id, { onDelete: 'cascade' }),
@@ -577,7 +632,7 @@ export const notificaciones = pgTable(
     /** The title of what it is about, as it was, for the text ('… a tu conversación «…»'). */
     titulo: text('titulo').notNull().default(''),
     enlace: text('enlace').notNull(),
-    /** A moderator's reason, for 'oculto', 'restaurado' and 'denuncia_resuelta'. */
+    /** A moderator's reason, for 'oculto', 'restaurado', 'eliminado' and 'denuncia_resuelta'. */
     detalle: text('detalle').notNull().default(''),
     leida_en: timestamp('leida_en', { withTimezone: true }),
     /** When it went out by email (each one or in a digest); null while not sent. */
@@ -585,6 +640,38 @@ export const notificaciones = pgTable(
     fecha: timestamp('fecha', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('notificaciones_usuario_idx').on(t.id_usuario, t.fecha)],
+);
+
+// ── Reports and moderation (issue 17) ───────────────────────────────────────────────────────────
+
+/**
+ * One person's report of one item (at most one per person per item, ever). `DENUNCIAS_PARA_OCULTAR`
+ * open reports from different people hide the item until an admin decides. An admin's decision
+ * closes every open report of the item at once: `accion`, `motivo_resolucion`, who and when.
+ */
+export const denuncias = pgTable(
+  'denuncias',
+  {
+    id: serial('id').primaryKey(),
+    tipo: text('tipo', { enum: TIPOS_DENUNCIA }).notNull(),
+    id_recurso: integer('id_recurso').notNull(),
+    /** Who reported. */
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    motivo: text('motivo', { enum: MOTIVOS_DENUNCIA }).notNull(),
+    detalle: text('detalle').notNull().default(''),
+    estado: text('estado', { enum: ['abierta', 'resuelta'] })
+      .notNull()
+      .default('abierta'),
+    accion: text('accion', { enum: ACCIONES_MODERACION }),
+    motivo_resolucion: text('motivo_resolucion').notNull().default(''),
+    id_admin: integer('id_admin').references(() => usuarios.id, { onDelete: 'set null' }),
+    fecha_resolucion: timestamp('fecha_resolucion', { withTimezone: true }),
+    fecha_creacion: creado(),
+  },
+  (t) => [
+    uniqueIndex('denuncias_una_por_persona_idx').on(t.tipo, t.id_recurso, t.id_usuario),
+    index('denuncias_estado_idx').on(t.estado, t.fecha_creacion),
+  ],
 );
 
 /** One row per running job runner (web server or `npm run worker`), its heartbeat every ~10 s. */
@@ -596,4 +683,43 @@ export const ejecutores = pgTable('ejecutores', {
   pid: integer('pid').notNull(),
   iniciado: timestamp('iniciado', { withTimezone: true }).notNull().defaultNow(),
   latido: timestamp('latido', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// ── Resumable uploads (tus, issue 18) ───────────────────────────────────────────────────────────
+
+/**
+ * One resumable upload: whose it is, which form it is for and its declared size. The bytes live
+ * in the upload store (storage/subidas.server.ts) under the same id. `terminada` is set when the
+ * last byte arrives; `usada` while a create call holds it (the row goes once the call succeeds),
+ * so an upload is used once. Unfinished rows expire 24 h after creation, finished ones 24 h after
+ * finishing (the 'subidas-limpieza' job).
+ */
+export const subidas = pgTable(
+  'subidas',
+  {
+    id: text('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    destino: text('destino', { enum: DESTINOS_SUBIDA }).notNull(),
+    nombre: text('nombre').notNull(),
+    tipo: text('tipo').notNull(),
+    tamano: bigint('tamano', { mode: 'number' }).notNull(),
+    terminada: timestamp('terminada', { withTimezone: true }),
+    usada: timestamp('usada', { withTimezone: true }),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('subidas_usuario_idx').on(t.id_usuario), index('subidas_fecha_idx').on(t.fecha_creacion)],
+);
+
+/**
+ * Locks on resumable uploads held across web servers (storage/bloqueo-subidas.server.ts): one row
+ * per upload being read or written, whose lease (`hasta`, the database's clock) its holder renews
+ * while it works, so a dead server's lock frees itself. `liberar` is another server's request that
+ * the holder let go, as tus asks of an older request for the same upload.
+ */
+export const bloqueos = pgTable('bloqueos', {
+  clave: text('clave').primaryKey(),
+  /** The holding request's random token: only it renews or deletes the row. */
+  dueno: text('dueno').notNull(),
+  hasta: timestamp('hasta', { withTimezone: true }).notNull(),
+  liberar: boolean('liberar').notNull().default(false),
 });

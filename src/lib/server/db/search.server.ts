@@ -25,13 +25,26 @@ export function terminos(q: string): string[] {
     .slice(0, 12);
 }
 
-/** `busqueda_es(a || ' ' || b) @@ query`, or undefined when the query has no words. */
-export function coincideTexto(columns: [PgColumn, PgColumn], q: string | undefined): SQL | undefined {
+/**
+ * `q` as a tsquery for to_tsquery('spanish', f_unaccent(...)): every word (`&`), or any of them
+ * (`|`), the last one as a prefix. Undefined when the query has no words.
+ */
+export function consultaTs(q: string | undefined, union: '&' | '|' = '&'): string | undefined {
   const words = terminos(q ?? '');
   if (words.length === 0) return undefined;
-  const query = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+  return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(` ${union} `);
+}
+
+/** `busqueda_es(documento) @@ query`, or undefined when the query has no words. */
+export function coincideDocumento(documento: SQLWrapper, q: string | undefined): SQL | undefined {
+  const query = consultaTs(q);
+  return query === undefined ? undefined : sql`busqueda_es(${documento}) @@ to_tsquery('spanish', f_unaccent(${query}))`;
+}
+
+/** `busqueda_es(a || ' ' || b) @@ query`, or undefined when the query has no words. */
+export function coincideTexto(columns: [PgColumn, PgColumn], q: string | undefined): SQL | undefined {
   const [a, b] = columns;
-  return sql`busqueda_es(${a} || ' ' || ${b}) @@ to_tsquery('spanish', f_unaccent(${query}))`;
+  return coincideDocumento(sql`${a} || ' ' || ${b}`, q);
 }
 
 /**

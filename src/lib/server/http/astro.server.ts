@@ -1,4 +1,8 @@
-/** The bridge from Astro's catch-all endpoints to the Hono app. */
+/**
+ * The bridge from Astro's catch-all endpoints to the Hono app. The server of `npm start`
+ * (main.server.ts) hands API paths to the app before Astro (api-node.server.ts, decision 0040),
+ * so these endpoints only answer if Astro's handler is ever given an API path directly.
+ */
 import type { APIContext } from 'astro';
 import { getRuntime } from '../runtime.server.ts';
 

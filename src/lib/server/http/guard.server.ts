@@ -51,8 +51,10 @@ export function configureServer(server: Server, limits: HttpLimits): void {
   });
 }
 
+/** Multipart forms, and the chunks of resumable uploads (tus PATCH, issue 18): only the idle timeout applies. */
+const UPLOAD_TYPES = ['multipart/form-data', 'application/offset+octet-stream'];
 const isUpload = (req: IncomingMessage) =>
-  req.method !== 'GET' && req.method !== 'HEAD' && (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+  req.method !== 'GET' && req.method !== 'HEAD' && UPLOAD_TYPES.some((type) => (req.headers['content-type'] ?? '').startsWith(type));
 
 const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
@@ -72,6 +74,36 @@ function expire(req: IncomingMessage, res: ServerResponse, onTimeout: (kind: str
   if (!res.headersSent && socket.writable) {
     socket.end(rawAnswer(408, 'Request Timeout', 'La solicitud tardó demasiado en llegar; inténtelo nuevamente'), () => socket.destroy());
   } else socket.destroy();
+}
+
+/**
+ * The most of a body still on its way that is read and thrown away after an early answer, so the
+ * connection stays open for the client's next request (what Node does by itself). Closing it
+ * instead raced the client: the answer says keep-alive, and a client that sent its next request
+ * before the close arrived got 'other side closed' (decision 0040).
+ */
+const DRAIN_MAX_BYTES = 1024 * 1024;
+
+/**
+ * After an answer sent before the body arrived: a small body nobody started reading is read to
+ * its end (within `lingerMs`); a large one, or one a reader still holds, is cut.
+ */
+function settle(req: IncomingMessage, lingerMs: number): void {
+  if (req.complete) return;
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  // A 'readable' listener (an iterator over the body) keeps `resume` from draining it.
+  if (!(declared <= DRAIN_MAX_BYTES) || req.listenerCount('readable') > 0) {
+    linger(req, lingerMs);
+    return;
+  }
+  const socket = req.socket;
+  const timer = setTimeout(() => {
+    if (!req.complete) socket.destroy();
+  }, lingerMs);
+  const done = () => clearTimeout(timer);
+  req.once('end', done);
+  socket.once('close', done);
+  req.resume();
 }
 
 /** Closes the connection of an answer sent before its body was read: drained briefly, then cut. */
@@ -139,7 +171,7 @@ export function guard(
     });
     res.once('close', bodyDone);
     res.once('finish', () => {
-      if (!req.complete) linger(req, limits.lingerMs);
+      settle(req, limits.lingerMs);
     });
   }
   return requests.run({ requestId }, next);

@@ -52,9 +52,22 @@ export const API_CACHE_CONTROL = 'private, no-store';
  * player allows inline <style> elements (scripts stay strict). Call it from the page's frontmatter,
  * before the policy is sent with the first bytes.
  */
-export function allowPlayerStyles(csp: NonNullable<APIContext['csp']>): void {
-  csp.insertStyleResource({ resource: "'self'", kind: 'element' });
-  csp.insertStyleResource({ resource: "'unsafe-inline'", kind: 'element' });
+export function allowPlayerStyles(csp: APIContext['csp']): void {
+  // Without a policy (CSP off in the config) there is nothing to allow.
+  csp?.insertStyleResource({ resource: "'self'", kind: 'element' });
+  csp?.insertStyleResource({ resource: "'unsafe-inline'", kind: 'element' });
+}
+
+/**
+ * A page whose scripts or media fetch files that may be answered by a redirect to the bucket or
+ * its CDN (the capsule player: hls.js fetches segments, Safari's native HLS loads them as media)
+ * allows that origin, given by file-response.server.ts `origenDirecto`; nothing when files go
+ * through this server. Call it from the page's frontmatter, like allowPlayerStyles.
+ */
+export function allowStorageOrigin(csp: APIContext['csp'], origen: string | null): void {
+  if (!origen) return;
+  csp?.insertDirective(`connect-src ${origen}`);
+  csp?.insertDirective(`media-src ${origen}`);
 }
 
 /** Adds the page headers, and the fallback policy when the response has none. */

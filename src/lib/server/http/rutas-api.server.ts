@@ -1,6 +1,7 @@
 /**
- * The paths the Hono API answers (Astro's catch-all endpoints hand them over): no page and no
- * built file lives under them, so neither the static handler nor the page session runs there.
+ * The paths the Hono API answers (the HTTP server hands them to it before Astro,
+ * api-node.server.ts): no page and no built file lives under them, so
+ * neither the static handler nor the page session runs there.
  */
 export const API_PREFIXES = ['/api/', '/auth/', '/streaming/', '/miniaturas/'] as const;
 

@@ -8,7 +8,7 @@ import type { Api } from '../api/app.server.ts';
 import { ACCESS_COOKIE, applyCookies, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
 import { verificarAcceso } from '../auth/tokens.server.ts';
 import { getRuntime } from '../runtime.server.ts';
-import type { Usuario } from '../services/usuarios.server.ts';
+import type { UsuarioPagina } from '../services/usuario-actual.server.ts';
 
 /** The part of Astro's cookies a session reads and writes. */
 export interface SessionCookies {
@@ -20,7 +20,7 @@ export interface SessionDeps {
   api: Pick<Api, 'keys' | 'renovarSesion' | 'usuarioActual'>;
 }
 
-export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCookies): Promise<Usuario | null> {
+export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCookies): Promise<UsuarioPagina | null> {
   const claims = await verificarAcceso(cookies.get(ACCESS_COOKIE)?.value, deps.api.keys);
   if (claims) {
     const usuario = await deps.api.usuarioActual.obtener(claims);
@@ -30,9 +30,9 @@ export async function sessionFromCookies(deps: SessionDeps, cookies: SessionCook
   if (!refresh) return null;
   const renovada = await deps.api.renovarSesion(refresh);
   applyCookies((name, value, options) => cookies.set(name, value, options), renovada.cookies);
-  return renovada.sesion?.usuario ?? null;
+  return renovada.sesion ? deps.api.usuarioActual.deSesion(renovada.sesion.usuario) : null;
 }
 
-export function resolveSession(cookies: AstroCookies): Promise<Usuario | null> {
+export function resolveSession(cookies: AstroCookies): Promise<UsuarioPagina | null> {
   return sessionFromCookies({ api: getRuntime().api }, cookies);
 }

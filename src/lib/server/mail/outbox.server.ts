@@ -108,6 +108,8 @@ export function createOutbox({
     if (!row) return false;
     const mailLog = log.child({ mailId: row.id, attempt: row.intentos });
     const mine = and(eq(correos.id, row.id), eq(correos.intentos, row.intentos), eq(correos.estado, 'pendiente'));
+    // A notification mail's action link is its unsubscribe link: List-Unsubscribe (RFC 8058).
+    const headers = cabecerasBaja(row.enlace);
     try {
       await mailer.send({
         to: row.para,
@@ -117,8 +119,7 @@ export function createOutbox({
         messageId: `<${row.message_id}@${domain}>`,
         ...(row.responder_a ? { replyTo: row.responder_a } : {}),
         ...(row.enlace ? { link: row.enlace } : {}),
-        // A notification mail's action link is its unsubscribe link: List-Unsubscribe (RFC 8058).
-        ...(cabecerasBaja(row.enlace) ? { headers: cabecerasBaja(row.enlace) } : {}),
+        ...(headers ? { headers } : {}),
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

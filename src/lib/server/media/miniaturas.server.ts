@@ -4,8 +4,9 @@
  * 320x180 and 640x360, named after it: 'manuales/3/miniatura.jpg' has 'manuales/3/miniatura-320-v1.webp'
  * and '-640-v1.webp'. No column records them: the name is derived, so the database is not involved.
  *
- * Every file is written under a temporary name and renamed into place, so a crash never leaves
- * half a picture under a real name: a variant that exists is complete.
+ * The pictures are made in a work folder (trabajo.server.ts) and adopted into storage once
+ * finished (issue 19), so a variant that is stored is complete; inside the folder each file is
+ * still written under a temporary name and renamed, so a failed one is never adopted.
  */
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
@@ -39,8 +40,11 @@ export function esVarianteVieja(nombre: string, base: string): boolean {
   return m !== null && m[2] !== VERSION_MINIATURAS;
 }
 
-/** The mark of a file still being written (`limpiarIntentos` of video.server.ts and the CLI remove leftovers). */
+/** The mark of a file still being written; stored ones were left by versions before issue 19 (regenerar.server.ts removes them). */
 export const EN_CURSO = '.intento-';
+
+/** The work folders (trabajo.server.ts) where thumbnails are made before they are adopted. */
+export const TRABAJO_MINIATURAS = 'miniaturas-';
 
 /** A page is read from its top (its title); a video frame is cut around its centre. */
 export type Encuadre = 'top' | 'centre';
@@ -91,7 +95,7 @@ export async function hacerVariantes(fuente: string, destino: (ancho: AnchoMinia
  * beside it. False when poppler cannot render the file (the pages then show a placeholder).
  */
 export async function miniaturasPdf(pdf: string, jpg: string): Promise<boolean> {
-  // Beside the thumbnail, so a crash's leftover is found (and removed) with the rest.
+  // Beside the thumbnail, in the same work folder, which goes with whatever is left in it.
   const png = `${jpg}${EN_CURSO}${randomUUID()}.png`;
   try {
     if (!(await renderPrimeraPagina(pdf, png, ANCHO_RENDER))) return false;

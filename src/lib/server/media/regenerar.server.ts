@@ -1,18 +1,21 @@
 /**
  * Makes the cards' variants (miniaturas.server.ts) of content stored before they existed: every
  * manual and PDF material (from the PDF itself, whose 640-px render the old 480-px JPEG cannot
- * give) and every capsule poster. It reads only the files under DATA_DIR/files, whose layout the
- * services fix (manuales/{id}/manual.pdf, materiales/{id}/material.{ext}, capsulas/{id}/poster.jpg),
- * so it needs no database: the same on PGlite and PostgreSQL, with the server running or not.
+ * give) and every capsule poster. It reads only the stored files, through the storage STORAGE_URL
+ * names (issue 19), whose layout the services fix (manuales/{id}/manual.pdf,
+ * materiales/{id}/material.{ext}, capsulas/{id}/poster.jpg), so it needs no database: the same on
+ * PGlite and PostgreSQL, on disk or in a bucket, with the servers running or not.
  *
- * Idempotent: content whose two variants exist is left alone (a variant that exists is complete,
- * see miniaturas.server.ts), unless `forzar`. Safe after a crash: what a dead run left half
- * written is removed once it is old enough not to be another process's work in progress.
+ * Each content's sources are fetched with `storage.local`, its pictures made in a work folder and
+ * adopted (trabajo.server.ts). Idempotent: content whose two variants exist is left alone (a
+ * stored file is always complete), unless `forzar`. Safe after a crash: a dead run's work folder
+ * is removed once it is old enough not to be another process's work in progress.
  */
-import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ANCHOS_MINIATURA } from '../../format/miniaturas.ts';
-import { claveVariante, EN_CURSO, esVarianteVieja, hacerVariantes, miniaturasPdf } from './miniaturas.server.ts';
+import type { Storage } from '../storage/storage.server.ts';
+import { claveVariante, EN_CURSO, esVarianteVieja, hacerVariantes, miniaturasPdf, TRABAJO_MINIATURAS } from './miniaturas.server.ts';
+import { conDirectorioTrabajo, limpiarTrabajos } from './trabajo.server.ts';
 
 export type Resultado = 'hecha' | 'ya estaba' | 'sin miniatura' | 'fallida';
 
@@ -28,130 +31,125 @@ export interface Opciones {
   forzar?: boolean;
   /** Called once per content, as it is done. */
   alAvanzar?: (informe: Informe) => void;
-  /** Leftovers younger than this may belong to a running upload or job: they are left alone. */
+  /** Work folders younger than this may belong to a running upload or run: they are left alone. */
   restosMinutos?: number;
   /** Contents done at the same time (pdftoppm and sharp each take a core). */
   concurrencia?: number;
 }
 
-/** One content to look at: its folder and how its thumbnails are made. */
+type Seccion = 'manuales' | 'materiales' | 'capsulas';
+
+/** One content to look at: its folder, the names stored directly in it, and how its pictures are made. */
 interface Tarea {
   contenido: string;
+  /** The content's folder key, 'manuales/3'. */
   carpeta: string;
-  /** The thumbnail the variants are named after. */
+  nombres: Set<string>;
+  /** The thumbnail the variants are named after ('miniatura.jpg', 'poster.jpg'). */
   miniatura: string;
-  /** What to make from; null when the content has no picture (an Office file, a capsule still processing). */
-  fuente: () => Promise<{ hacer: () => Promise<boolean> } | { sin: string }>;
-  /** The thumbnail's name without its extension ('miniatura', 'poster'): its variants start with it. */
+  /** The thumbnail's name without its extension: its variants start with it. */
   base: string;
-  /** Files of another writer that start like ours (the video job's poster.jpg.intento-…). */
-  ajenos?: string;
+  /** What to make from (a name in the folder), or why there is nothing to make. */
+  fuente: { nombre: string; tipo: 'pdf' | 'poster' } | { sin: string };
 }
 
-const existe = async (archivo: string) => (await stat(archivo).catch(() => null))?.isFile() ?? false;
-
-async function carpetas(raiz: string, seccion: string): Promise<string[]> {
-  const nombres = await readdir(path.join(raiz, seccion)).catch(() => [] as string[]);
-  return nombres.filter((n) => /^\d+$/.test(n)).sort((a, b) => Number(a) - Number(b));
+/** The names stored directly in each numbered folder of a section ('hls/…' of a capsule is not). */
+async function carpetas(storage: Storage, seccion: Seccion): Promise<Map<string, Set<string>>> {
+  const porId = new Map<string, Set<string>>();
+  for await (const { key } of storage.list(seccion)) {
+    const [, id = '', ...resto] = key.split('/');
+    if (!/^\d+$/.test(id)) continue;
+    const nombres = porId.get(id) ?? new Set<string>();
+    if (resto.length === 1 && resto[0]) nombres.add(resto[0]);
+    porId.set(id, nombres);
+  }
+  return new Map([...porId].sort(([a], [b]) => Number(a) - Number(b)));
 }
 
-async function tareas(raiz: string): Promise<Tarea[]> {
+function fuenteDe(seccion: Seccion, nombres: Set<string>): Tarea['fuente'] {
+  if (seccion === 'manuales') return nombres.has('manual.pdf') ? { nombre: 'manual.pdf', tipo: 'pdf' } : { sin: 'no tiene su PDF' };
+  if (seccion === 'capsulas')
+    return nombres.has('poster.jpg') ? { nombre: 'poster.jpg', tipo: 'poster' } : { sin: 'sin póster (procesándose o con error)' };
+  const archivo = [...nombres].find((n) => n.startsWith('material.'));
+  if (!archivo) return { sin: 'no tiene su archivo' };
+  // Word, Excel and PowerPoint files show their type's picture.
+  if (archivo !== 'material.pdf') return { sin: `es ${path.extname(archivo).slice(1)}` };
+  return { nombre: archivo, tipo: 'pdf' };
+}
+
+async function tareas(storage: Storage): Promise<Tarea[]> {
   const lista: Tarea[] = [];
-  for (const id of await carpetas(raiz, 'manuales')) {
-    const carpeta = path.join(raiz, 'manuales', id);
-    const miniatura = path.join(carpeta, 'miniatura.jpg');
-    const pdf = path.join(carpeta, 'manual.pdf');
-    lista.push({
-      contenido: `manuales/${id}`,
-      carpeta,
-      miniatura,
-      fuente: async () => ((await existe(pdf)) ? { hacer: () => miniaturasPdf(pdf, miniatura) } : { sin: 'no tiene su PDF' }),
-      base: 'miniatura',
-    });
-  }
-  for (const id of await carpetas(raiz, 'materiales')) {
-    const carpeta = path.join(raiz, 'materiales', id);
-    const miniatura = path.join(carpeta, 'miniatura.jpg');
-    lista.push({
-      contenido: `materiales/${id}`,
-      carpeta,
-      miniatura,
-      fuente: async () => {
-        const archivo = (await readdir(carpeta)).find((n) => n.startsWith('material.'));
-        if (!archivo) return { sin: 'no tiene su archivo' };
-        // Word, Excel and PowerPoint files show their type's picture.
-        if (archivo !== 'material.pdf') return { sin: `es ${path.extname(archivo).slice(1)}` };
-        return { hacer: () => miniaturasPdf(path.join(carpeta, archivo), miniatura) };
-      },
-      base: 'miniatura',
-    });
-  }
-  for (const id of await carpetas(raiz, 'capsulas')) {
-    const carpeta = path.join(raiz, 'capsulas', id);
-    const poster = path.join(carpeta, 'poster.jpg');
-    lista.push({
-      contenido: `capsulas/${id}`,
-      carpeta,
-      miniatura: poster,
-      fuente: async () =>
-        (await existe(poster))
-          ? {
-              hacer: async () => {
-                await hacerVariantes(poster, (ancho) => claveVariante(poster, ancho), 'centre');
-                return true;
-              },
-            }
-          : { sin: 'sin póster (procesándose o con error)' },
-      base: 'poster',
-      ajenos: 'poster.jpg',
-    });
+  for (const seccion of ['manuales', 'materiales', 'capsulas'] as const) {
+    const miniatura = seccion === 'capsulas' ? 'poster.jpg' : 'miniatura.jpg';
+    for (const [id, nombres] of await carpetas(storage, seccion)) {
+      lista.push({
+        contenido: `${seccion}/${id}`,
+        carpeta: `${seccion}/${id}`,
+        nombres,
+        miniatura,
+        base: miniatura.replace(/\.jpg$/, ''),
+        fuente: fuenteDe(seccion, nombres),
+      });
+    }
   }
   return lista;
 }
 
 /**
- * Removes the variants of other pipeline versions (never served again) and what a dead run left
- * half written, once older than `antesDe`. Only this module's own files: a capsule's folder also
- * holds the video job's leftovers (`ajenos`), which limpiarIntentos handles.
+ * Removes the variants of other pipeline versions (never served again) and the half-written
+ * pictures versions before issue 19 left beside the thumbnail (nothing is written in place since).
  */
-async function limpiar(tarea: Tarea, antesDe: number): Promise<void> {
-  const { base, carpeta, ajenos } = tarea;
-  const resto = (nombre: string) => nombre.startsWith(base) && nombre.includes(EN_CURSO) && !(ajenos && nombre.startsWith(ajenos));
-  const nombres = await readdir(carpeta).catch(() => [] as string[]);
-  for (const nombre of nombres) {
-    const archivo = path.join(carpeta, nombre);
-    if (esVarianteVieja(nombre, base)) await rm(archivo, { force: true });
-    else if (resto(nombre) && ((await stat(archivo).catch(() => null))?.mtimeMs ?? Number.POSITIVE_INFINITY) < antesDe)
-      await rm(archivo, { recursive: true, force: true });
+async function limpiar(storage: Storage, tarea: Tarea): Promise<void> {
+  for (const nombre of tarea.nombres) {
+    const viejo = esVarianteVieja(nombre, tarea.base) || (nombre.startsWith(tarea.base) && nombre.includes(EN_CURSO));
+    if (!viejo) continue;
+    await storage.remove(`${tarea.carpeta}/${nombre}`);
+    tarea.nombres.delete(nombre);
   }
 }
 
-async function hacer(tarea: Tarea, opciones: Opciones, antesDe: number): Promise<Informe> {
+/** Makes the thumbnails of one content in a work folder and adopts them into its folder. */
+async function dibujar(storage: Storage, tarea: Tarea, fuente: { nombre: string; tipo: 'pdf' | 'poster' }): Promise<boolean> {
+  return conDirectorioTrabajo(storage.tempDir, TRABAJO_MINIATURAS, async (trabajo) => {
+    const hecha = await storage.local(`${tarea.carpeta}/${fuente.nombre}`, async (archivo) => {
+      if (fuente.tipo === 'pdf') return miniaturasPdf(archivo, path.join(trabajo, tarea.miniatura));
+      await hacerVariantes(archivo, (ancho) => path.join(trabajo, claveVariante(tarea.miniatura, ancho)), 'centre');
+      return true;
+    });
+    if (hecha) await storage.adoptDir(tarea.carpeta, trabajo);
+    return hecha;
+  });
+}
+
+async function hacer(storage: Storage, tarea: Tarea, opciones: Opciones): Promise<Informe> {
   const { contenido } = tarea;
   try {
-    await limpiar(tarea, antesDe);
-    const hechas = await Promise.all(ANCHOS_MINIATURA.map((ancho) => existe(claveVariante(tarea.miniatura, ancho))));
-    if (!opciones.forzar && hechas.every(Boolean)) return { contenido, resultado: 'ya estaba' };
-    const fuente = await tarea.fuente();
+    await limpiar(storage, tarea);
+    const hechas = ANCHOS_MINIATURA.every((ancho) => tarea.nombres.has(claveVariante(tarea.miniatura, ancho)));
+    if (!opciones.forzar && hechas) return { contenido, resultado: 'ya estaba' };
+    const { fuente } = tarea;
     if ('sin' in fuente) return { contenido, resultado: 'sin miniatura', detalle: fuente.sin };
-    if (!(await fuente.hacer())) return { contenido, resultado: 'fallida', detalle: 'poppler no pudo dibujar la primera página' };
+    if (!(await dibujar(storage, tarea, fuente)))
+      return { contenido, resultado: 'fallida', detalle: 'poppler no pudo dibujar la primera página' };
     return { contenido, resultado: 'hecha' };
   } catch (error) {
     return { contenido, resultado: 'fallida', detalle: error instanceof Error ? error.message : String(error) };
   }
 }
 
-/** Walks the stored files under `raiz` (DATA_DIR/files) and makes the variants that are missing. */
-export async function regenerarMiniaturas(raiz: string, opciones: Opciones = {}): Promise<Informe[]> {
-  const pendientes = await tareas(raiz);
+/** Walks the stored files and makes the variants that are missing. */
+export async function regenerarMiniaturas(storage: Storage, opciones: Opciones = {}): Promise<Informe[]> {
   const antesDe = Date.now() - (opciones.restosMinutos ?? 10) * 60_000;
+  // What a dead run or upload on this machine left: work folders untouched for a while.
+  await limpiarTrabajos(storage.tempDir, TRABAJO_MINIATURAS, (_, cambiadoMs) => cambiadoMs < antesDe);
+  const pendientes = await tareas(storage);
   const informes: Informe[] = [];
   let siguiente = 0;
   const trabajador = async () => {
     for (let i = siguiente++; i < pendientes.length; i = siguiente++) {
       const tarea = pendientes[i];
       if (!tarea) continue;
-      const informe = await hacer(tarea, opciones, antesDe);
+      const informe = await hacer(storage, tarea, opciones);
       informes.push(informe);
       opciones.alAvanzar?.(informe);
     }

@@ -4,11 +4,11 @@
  * ladder capped at the source's height with a low rung first (about 416x234 near 200 kbps) so a
  * teacher on mobile data starts playing at once, then 360p and 720p.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { agruparSegmentos, ajustarListas, cuadrosPorSegundo } from './hls.server.ts';
 import { ejecutar } from './proceso.server.ts';
+import { limpiarTrabajos } from './trabajo.server.ts';
 
 export interface VideoInfo {
   width: number;
@@ -78,38 +78,29 @@ export interface Ejecucion {
   onSpawn?: ((pid: number) => void) | undefined;
 }
 
-/** Names of what an attempt writes beside its final files (a folder or a poster in progress). */
-const EN_CURSO = /\.(partial|intento-[0-9a-f-]+|viejo-[0-9a-f-]+)(\.jpg)?$|\.tmp\.jpg$/;
+/** The work folders of a capsule's transcode attempts (trabajo.server.ts): 'capsula-12-Ab3xYz'. */
+const PREFIJO = 'capsula-';
+export const prefijoTrabajo = (idCapsula: number) => `${PREFIJO}${idCapsula}-`;
 
-const intento = (target: string, extension = '') => `${target}.intento-${randomUUID()}${extension}`;
+/** A transcode's folder that has not changed for this long belongs to a dead process. */
+const ABANDONADO_MS = 24 * 60 * 60_000;
 
 /**
- * Removes what earlier attempts left in `dir` (a dead worker's half-made ladder or poster), so a
- * new attempt starts clean; returns the names removed.
+ * What earlier attempts left in the local temporary folder: every work folder of this capsule (an
+ * attempt starts only when the earlier one died or was released, whose ffmpeg the job's signal
+ * stopped) and any other capsule's untouched for a day (a worker killed on this machine whose job
+ * another machine finished). Each attempt removes its own folder when it ends, however it ends;
+ * this sweep is for the ones killed before they could. Returns the names removed.
  */
-export async function limpiarIntentos(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const stale = names.filter((n) => EN_CURSO.test(n));
-  await Promise.all(stale.map((n) => rm(path.join(dir, n), { recursive: true, force: true })));
-  return stale;
-}
-
-/** Puts a finished folder at `target`, replacing what was there with two renames. */
-async function ponerEnSuLugar(work: string, target: string): Promise<void> {
-  const viejo = `${target}.viejo-${randomUUID()}`;
-  try {
-    await rename(target, viejo);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  await rename(work, target);
-  await rm(viejo, { recursive: true, force: true });
+export function limpiarIntentos(tempDir: string, idCapsula: number, ahora = Date.now()): Promise<string[]> {
+  const propio = prefijoTrabajo(idCapsula);
+  return limpiarTrabajos(tempDir, PREFIJO, (nombre, cambiadoMs) => (nombre.startsWith(propio) ? true : ahora - cambiadoMs > ABANDONADO_MS));
 }
 
 /**
  * Writes manifest.m3u8 (the master playlist, low rung first), one playlist per rung and its
- * segments into `outDir`, atomically: this attempt writes into its own sibling folder, measures
- * the segments into the playlists and only then renames the folder into place.
+ * segments into `outDir`, a new folder inside the attempt's work folder, and measures the segments
+ * into the playlists; on failure or abort nothing is left of it.
  */
 export async function transcodificarHls(
   input: string,
@@ -119,8 +110,7 @@ export async function transcodificarHls(
   ejecucion: Ejecucion = {},
 ): Promise<Rung[]> {
   const rungs = escalera(info.height);
-  const work = intento(outDir);
-  await mkdir(work, { recursive: true });
+  await mkdir(outDir, { recursive: true });
   const gop = Math.round(info.fps * CLAVE_S);
   const split = rungs.length > 1 ? `[0:v]split=${rungs.length}${rungs.map((_, i) => `[s${i}]`).join('')};` : '[0:v]null[s0];';
   const scales = rungs.map((r, i) => `[s${i}]scale=-2:${r.height}[v${i}]`).join(';');
@@ -166,38 +156,74 @@ export async function transcodificarHls(
     '-hls_flags',
     'independent_segments',
     '-hls_segment_filename',
-    path.join(work, '%v_pieza%03d.ts'),
+    path.join(outDir, '%v_pieza%03d.ts'),
     '-master_pl_name',
     'manifest.m3u8',
     '-var_stream_map',
     rungs.map((r, i) => (info.hasAudio ? `v:${i},a:${i},name:${r.name}` : `v:${i},name:${r.name}`)).join(' '),
-    path.join(work, '%v.m3u8'),
+    path.join(outDir, '%v.m3u8'),
   );
   try {
     // Allow roughly real time on a slow machine, plus a margin.
     await ejecutar(ffmpeg, args, { timeoutMs: Math.max(120_000, info.duration * 6_000), ...ejecucion });
-    await agruparSegmentos(work, 'manifest.m3u8', SEGMENTO_S);
-    await ajustarListas(work, 'manifest.m3u8', ffprobeOf(ffmpeg), ejecucion.signal);
-    await ponerEnSuLugar(work, outDir);
+    await agruparSegmentos(outDir, 'manifest.m3u8', SEGMENTO_S);
+    await ajustarListas(outDir, 'manifest.m3u8', ffprobeOf(ffmpeg), ejecucion.signal);
   } catch (error) {
-    await rm(work, { recursive: true, force: true });
+    await rm(outDir, { recursive: true, force: true });
     throw error;
   }
   return rungs;
 }
 
+/**
+ * The light version (issue 20, 'Versión liviana'): an MP4 of the ladder's low rung for watching
+ * offline, made from the rung's finished segments rather than a second encode. They are H.264 and
+ * AAC already (about 200 + 48 kbps at 234p), pieces of one muxer's continuous stream, so ffmpeg's
+ * HLS reader plays them back to back with their own timestamps and the MP4 muxer only rewraps them
+ * (`-c copy`, ADTS to MP4 audio), with the index first (`+faststart`) so a player can start it
+ * before the whole file is read. Takes well under a second for a 10-minute class. Call it before
+ * the playlists leave `hlsDir`; on failure or abort nothing is left of `outFile`.
+ */
+export async function versionLiviana(
+  hlsDir: string,
+  rung: Rung,
+  outFile: string,
+  ffmpeg = 'ffmpeg',
+  ejecucion: Ejecucion = {},
+): Promise<void> {
+  const args = ['-hide_banner', '-nostdin', '-y', '-i', path.join(hlsDir, `${rung.name}.m3u8`), '-map', '0:v:0', '-map', '0:a:0?'];
+  args.push('-c', 'copy', '-bsf:a', 'aac_adtstoasc', '-movflags', '+faststart', '-f', 'mp4', outFile);
+  await ejecutar(ffmpeg, args, { timeoutMs: 120_000, ...ejecucion }).catch(async (error: unknown) => {
+    await rm(outFile, { force: true });
+    throw error;
+  });
+}
+
 /** A JPEG poster from about a tenth into the video (not a black first frame), 360 px high at most. */
 export async function poster(input: string, outFile: string, info: VideoInfo, ffmpeg = 'ffmpeg', ejecucion: Ejecucion = {}): Promise<void> {
-  const tmp = intento(outFile, '.jpg');
   const at = Math.min(Math.max(info.duration * 0.1, 0), Math.max(info.duration - 0.1, 0));
   const height = Math.min(360, info.height - (info.height % 2));
   await ejecutar(
     ffmpeg,
-    ['-hide_banner', '-nostdin', '-y', '-ss', at.toFixed(2), '-i', input, '-frames:v', '1', '-vf', `scale=-2:${height}`, '-q:v', '4', tmp],
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-y',
+      '-ss',
+      at.toFixed(2),
+      '-i',
+      input,
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale=-2:${height}`,
+      '-q:v',
+      '4',
+      outFile,
+    ],
     { timeoutMs: 60_000, ...ejecucion },
   ).catch(async (error: unknown) => {
-    await rm(tmp, { force: true });
+    await rm(outFile, { force: true });
     throw error;
   });
-  await rename(tmp, outFile);
 }

@@ -3,6 +3,7 @@
  * curriculum. Every teacher uploads (pdf, Word, Excel, PowerPoint, checked from the bytes); the
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
+import path from 'node:path';
 import { and, asc, eq, exists, inArray } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
@@ -19,13 +20,14 @@ import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
-import { miniaturasPdf } from '../media/miniaturas.server.ts';
+import { miniaturasPdf, TRABAJO_MINIATURAS } from '../media/miniaturas.server.ts';
 import { contarPaginas } from '../media/pdf.server.ts';
 import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
+import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
+import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
 
@@ -106,6 +108,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
           comentarios: cuentas.comentarios(id),
           tamano: r.m.tamano,
           paginas: r.m.paginas,
+          oculto: r.m.oculto,
         },
       ];
     });
@@ -121,8 +124,12 @@ export function createBibliotecaService(ctx: ServiceContext) {
     }
   }
 
-  async function fila(id: number) {
-    const [row] = await db.select().from(materiales).where(eq(materiales.id, id));
+  /** The row, if this person may see it (a hidden one is its author's and admins' only). */
+  async function fila(id: number, actor: Actor) {
+    const [row] = await db
+      .select()
+      .from(materiales)
+      .where(and(eq(materiales.id, id), visibleA(actor, materiales)));
     if (!row) throw new ApiError(404, NO_ENCONTRADO);
     return row;
   }
@@ -157,8 +164,9 @@ export function createBibliotecaService(ctx: ServiceContext) {
   return {
     recursos,
 
-    async listar(f: FiltrosMateriales): Promise<Esquema<'MaterialLista'>> {
+    async listar(f: FiltrosMateriales, actor: Actor): Promise<Esquema<'MaterialLista'>> {
       const where = and(
+        visibleA(actor, materiales),
         coincideTexto([materiales.titulo, materiales.descripcion], f.titulo),
         f.tipo_material_docente ? eq(materiales.id_tipo_material, f.tipo_material_docente) : undefined,
         f.id_nivel ? eq(materiales.codigo_nivel, f.id_nivel) : undefined,
@@ -196,9 +204,9 @@ export function createBibliotecaService(ctx: ServiceContext) {
       return row ?? null;
     },
 
-    async obtener(id: number, visitante?: number): Promise<Material> {
-      await fila(id);
-      if (visitante !== undefined) await recursos.visitar('material', id, visitante);
+    async obtener(id: number, actor: Actor, contarVisita = true): Promise<Material> {
+      await fila(id, actor);
+      if (contarVisita) await recursos.visitar('material', id, actor.id);
       const [material] = await componer([id]);
       if (!material) throw new ApiError(404, NO_ENCONTRADO);
       return material;
@@ -241,8 +249,12 @@ export function createBibliotecaService(ctx: ServiceContext) {
       });
       const keys = claves(id, extension);
       try {
-        await storage.adopt(keys.archivo, archivo.tmpPath);
-        if (familia === 'pdf') await miniaturas(id, storage.path(keys.archivo), storage.path(keys.miniatura));
+        // Thumbnails from the upload itself, into a work folder adopted with the file: no storage path is read.
+        await conDirectorioTrabajo(storage.tempDir, TRABAJO_MINIATURAS, async (trabajo) => {
+          if (familia === 'pdf') await miniaturas(id, archivo.tmpPath, path.join(trabajo, path.posix.basename(keys.miniatura)));
+          await storage.adopt(keys.archivo, archivo.tmpPath);
+          await storage.adoptDir(keys.carpeta, trabajo);
+        });
         await db.update(materiales).set({ archivo: keys.archivo }).where(eq(materiales.id, id));
       } catch (error) {
         await db.delete(materiales).where(eq(materiales.id, id));
@@ -250,11 +262,11 @@ export function createBibliotecaService(ctx: ServiceContext) {
         throw error;
       }
       ctx.log.info('material created', { materialId: id, userId: actor.id, bytes: archivo.size, extension });
-      return this.obtener(id);
+      return this.obtener(id, actor, false);
     },
 
     async editar(actor: Actor, input: MaterialEdicionInput): Promise<void> {
-      const row = await fila(input.id);
+      const row = await fila(input.id, actor);
       exigirAutorOAdmin(actor, row.id_usuario);
       await coherencia(input);
       await db.transaction(async (tx) => {
@@ -275,7 +287,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
     },
 
     async eliminar(actor: Actor, id: number): Promise<string> {
-      const row = await fila(id);
+      const row = await fila(id, actor);
       exigirAutorOAdmin(actor, row.id_usuario);
       await db.transaction(async (tx) => {
         await recursos.olvidar('material', id, tx);
@@ -286,14 +298,14 @@ export function createBibliotecaService(ctx: ServiceContext) {
       return row.titulo;
     },
 
-    async archivo(id: number) {
-      const row = await fila(id);
+    async archivo(id: number, actor: Actor) {
+      const row = await fila(id, actor);
       return { key: row.archivo, nombre: `${row.titulo}.${row.extension}` };
     },
 
     /** The first-page thumbnail of a PDF, or the type picture for Office files. */
-    async miniatura(id: number): Promise<{ key: string } | { etiqueta: Etiqueta }> {
-      const row = await fila(id);
+    async miniatura(id: number, actor: Actor): Promise<{ key: string } | { etiqueta: Etiqueta }> {
+      const row = await fila(id, actor);
       const key = claves(id, row.extension).miniatura;
       return (await storage.size(key)) ? { key } : { etiqueta: etiquetaDe(row.extension) };
     },

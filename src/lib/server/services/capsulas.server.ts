@@ -3,22 +3,26 @@
  * into HLS for slow connections, and only then does it appear in the list. Authors (and admins,
  * for moderation) edit and delete; everyone signed in watches, likes, comments and downloads.
  */
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
-import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, usuarios } from '../db/schema.server.ts';
+import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, subtitulos, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
 import { claveVariante, hacerVariantes } from '../media/miniaturas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
-import { limpiarIntentos, poster, probarVideo, transcodificarHls } from '../media/video.server.ts';
-import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
+import { crearDirectorioTrabajo } from '../media/trabajo.server.ts';
+import { limpiarIntentos, poster, prefijoTrabajo, probarVideo, transcodificarHls, versionLiviana } from '../media/video.server.ts';
+import { type Actor, esAdmin, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { autorColumns, capsulaVisible, createRecursosService, toAutor } from './recursos.server.ts';
+import { autorColumns, capsulaVisible, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
+import { coincideEnSubtitulos, menciones } from './subtitulos.server.ts';
 
 const NO_ENCONTRADA = 'No se encontró capsula';
 /** The job type of a capsule's video transcode (its datos: { id }). */
@@ -44,7 +48,10 @@ const claves = (id: number, extension = 'mp4') => ({
   original: `capsulas/${id}/original.${extension}`,
   hls: `capsulas/${id}/hls`,
   poster: `capsulas/${id}/poster.jpg`,
+  liviana: `capsulas/${id}/liviana.mp4`,
 });
+
+const LIVIANA_NO_DISPONIBLE = 'La versión liviana aún no está disponible';
 
 export function createCapsulasService(ctx: ServiceContext) {
   const { db, storage } = ctx;
@@ -56,11 +63,16 @@ export function createCapsulasService(ctx: ServiceContext) {
    * capsule, a like or a comment shows at once; another server's change within 2 s.
    */
   const paginas = cacheDeLecturas<Esquema<'CapsulaLista'>>(db, {
-    tablas: [capsulas, comentarios, likesCapsulas, usuarios, areas, niveles, metodologias],
+    tablas: [capsulas, comentarios, likesCapsulas, usuarios, areas, niveles, metodologias, subtitulos],
     segundos: 2,
     max: 500,
     now: ctx.now,
   });
+  /**
+   * Whether a person has ready capsules hidden by moderation: only they (and admins) get a list
+   * of their own; everyone else shares the pages without hidden ones.
+   */
+  const conOcultas = cacheDeLecturas<boolean>(db, { tablas: [capsulas], segundos: 2, max: 5_000, now: ctx.now });
   /** Each author's capsules in processing, which /capsulas/ shows them on every visit. */
   const enProceso = cacheDeLecturas<Esquema<'CapsulasProcesando'>>(db, {
     tablas: [capsulas, comentarios, likesCapsulas, usuarios, areas, niveles, metodologias],
@@ -108,21 +120,56 @@ export function createCapsulasService(ctx: ServiceContext) {
           tamano: r.c.tamano,
           duracion: r.c.duracion,
           mensaje_error: r.c.mensaje_error,
+          oculto: r.c.oculto,
+          tamano_liviana: r.c.tamano_liviana,
         },
       ];
     });
   }
 
-  async function leerPagina(f: FiltrosCapsulas): Promise<Esquema<'CapsulaLista'>> {
+  /**
+   * The search reads titles and descriptions, and what the captions say (issue 20): a capsule
+   * found only by its captions carries where they say it (`mencion`).
+   */
+  async function leerPagina(f: FiltrosCapsulas, actor: Actor): Promise<Esquema<'CapsulaLista'>> {
+    const enTitulo = coincideTexto([capsulas.titulo, capsulas.descripcion], f.titulo);
     const where = and(
       eq(capsulas.estado, 'listo'),
-      coincideTexto([capsulas.titulo, capsulas.descripcion], f.titulo),
+      visibleA(actor, capsulas),
+      enTitulo ? or(enTitulo, coincideEnSubtitulos(f.titulo)) : undefined,
       f.area ? eq(capsulas.id_area, f.area) : undefined,
       f.metodologia ? eq(capsulas.id_metodologia, f.metodologia) : undefined,
       f.nivel ? eq(capsulas.codigo_nivel, f.nivel) : undefined,
     );
     const { ids, num_pages, num_results } = await paginaDeIds(db, capsulas, where, f);
-    return { capsula: await componer(ids), num_pages, num_results };
+    const capsula = await componer(ids);
+    if (!enTitulo || ids.length === 0) return { capsula, num_pages, num_results };
+    const porTitulo = await db
+      .select({ id: capsulas.id })
+      .from(capsulas)
+      .where(and(inArray(capsulas.id, ids), enTitulo));
+    const encontradas = new Set(porTitulo.map((c) => c.id));
+    const dichas = await menciones(
+      db,
+      ids.filter((id) => !encontradas.has(id)),
+      f.titulo,
+    );
+    const conMencion = capsula.map((c) => {
+      const mencion = dichas.get(c.id);
+      return mencion ? { ...c, mencion } : c;
+    });
+    return { capsula: conMencion, num_pages, num_results };
+  }
+
+  function tieneOcultas(idUsuario: number): Promise<boolean> {
+    return conOcultas.leer(String(idUsuario), async () => {
+      const [fila] = await db
+        .select({ id: capsulas.id })
+        .from(capsulas)
+        .where(and(eq(capsulas.id_usuario, idUsuario), eq(capsulas.oculto, true)))
+        .limit(1);
+      return fila !== undefined;
+    });
   }
 
   /** The row, if this person may see it: a capsule not ready yet is its author's and admins' only. */
@@ -160,37 +207,79 @@ export function createCapsulasService(ctx: ServiceContext) {
   }
 
   /**
-   * Each attempt first removes what an earlier one left (a dead worker's half-made ladder), then
-   * writes into its own folder; ffmpeg stops when the job's signal aborts (released or taken over).
+   * The ladder, the poster and its variants, made from the original (a local copy when it is in a
+   * bucket) into `rendicion`, and the light version from the ladder's low rung; the playlists are
+   * moved to `listas` so they can be adopted last. Answers the video's figures and the light
+   * version's bytes.
+   */
+  async function hacerRendicion(id: number, original: string, dirs: { rendicion: string; listas: string }, signal?: AbortSignal) {
+    const ejecucion = { signal };
+    const hls = path.join(dirs.rendicion, 'hls');
+    const { info, bajo } = await storage.local(original, async (input) => {
+      const info = await probarVideo(input, ffmpeg);
+      if (!info) throw new Error('ffprobe found no video stream');
+      const [bajo] = await transcodificarHls(input, hls, info, ffmpeg, ejecucion);
+      if (!bajo) throw new Error('the ladder has no rung');
+      await poster(input, path.join(dirs.rendicion, 'poster.jpg'), info, ffmpeg, ejecucion);
+      return { info, bajo };
+    });
+    const liviana = path.join(dirs.rendicion, 'liviana.mp4');
+    await versionLiviana(hls, bajo, liviana, ffmpeg, ejecucion);
+    await variantesPoster(id, path.join(dirs.rendicion, 'poster.jpg'));
+    await mkdir(path.join(dirs.listas, 'hls'), { recursive: true });
+    for (const nombre of await readdir(path.join(dirs.rendicion, 'hls'))) {
+      if (nombre.endsWith('.m3u8')) await rename(path.join(dirs.rendicion, 'hls', nombre), path.join(dirs.listas, 'hls', nombre));
+    }
+    return { ...info, tamanoLiviana: (await stat(liviana)).size };
+  }
+
+  /** Removes every file under the capsule's folder but its original: an earlier rendition, whole or half adopted. */
+  async function quitarRendicion(carpeta: string, original: string) {
+    const quitar = new Set<string>();
+    for await (const { key } of storage.list(carpeta)) {
+      if (key !== original) quitar.add(`${carpeta}/${key.slice(carpeta.length + 1).split('/')[0]}`);
+    }
+    for (const key of quitar) await storage.remove(key);
+  }
+
+  /**
+   * One attempt, in a work folder of its own under the storage's local temporary folder: it first
+   * removes what earlier attempts left there (limpiarIntentos), makes the rendition, then replaces
+   * the stored one with it, playlists last. The work folder goes however the attempt ends; ffmpeg
+   * stops when the job's signal aborts (released or taken over), and a released attempt publishes
+   * nothing. The state turns 'listo' only once every file is stored.
    */
   const procesar: JobHandler = async (datos, job) => {
     const id = Number((datos as { id?: unknown }).id);
     const [row] = await db.select().from(capsulas).where(eq(capsulas.id, id));
     if (!row) return; // deleted before its turn
     const keys = claves(id, row.extension);
-    const ejecucion = { signal: job.signal };
+    let trabajo: string | undefined;
     try {
-      const restos = await limpiarIntentos(storage.path(keys.carpeta));
+      const restos = await limpiarIntentos(storage.tempDir, id);
       if (restos.length > 0) ctx.log.info('earlier attempt output removed', { capsulaId: id, attempt: job.intento, removed: restos });
-      const input = storage.path(keys.original);
-      const info = await probarVideo(input, ffmpeg);
-      if (!info) throw new Error('ffprobe found no video stream');
-      await transcodificarHls(input, storage.path(keys.hls), info, ffmpeg, ejecucion);
-      await poster(input, storage.path(keys.poster), info, ffmpeg, ejecucion);
-      await variantesPoster(id, storage.path(keys.poster));
+      trabajo = await crearDirectorioTrabajo(storage.tempDir, prefijoTrabajo(id));
+      const dirs = { rendicion: path.join(trabajo, 'rendicion'), listas: path.join(trabajo, 'listas') };
+      const info = await hacerRendicion(id, keys.original, dirs, job.signal);
+      job.signal?.throwIfAborted();
+      await quitarRendicion(keys.carpeta, keys.original);
+      await storage.adoptDir(keys.carpeta, dirs.rendicion);
+      await storage.adoptDir(keys.carpeta, dirs.listas);
       const updated = await db
         .update(capsulas)
-        .set({ estado: 'listo', mensaje_error: null, duracion: info.duration })
+        .set({ estado: 'listo', mensaje_error: null, duracion: info.duration, tamano_liviana: info.tamanoLiviana })
         .where(eq(capsulas.id, id))
         .returning({ id: capsulas.id });
       if (updated.length === 0) await storage.remove(keys.carpeta); // deleted while transcoding
-      ctx.log.info('capsule ready', { capsulaId: id, seconds: info.duration });
+      ctx.log.info('capsule ready', { capsulaId: id, seconds: info.duration, lightBytes: info.tamanoLiviana });
     } catch (error) {
       // A released job is not a failure: another attempt follows.
       if (job.ultimo && !job.signal?.aborted) {
         await db.update(capsulas).set({ estado: 'error', mensaje_error: ERROR_PROCESO }).where(eq(capsulas.id, id));
       }
       throw error;
+    } finally {
+      if (trabajo) await rm(trabajo, { recursive: true, force: true });
     }
   };
   ctx.jobs.register(TRABAJO_HLS, procesar);
@@ -198,9 +287,11 @@ export function createCapsulasService(ctx: ServiceContext) {
   return {
     recursos,
 
-    listar(f: FiltrosCapsulas): Promise<Esquema<'CapsulaLista'>> {
-      const clave = JSON.stringify([f.titulo, f.area, f.metodologia, f.nivel, f.pagina, f.tamano_pagina, f.order]);
-      return paginas.leer(clave, () => leerPagina(f));
+    /** Ready capsules; hidden ones only for their author and admins. */
+    async listar(f: FiltrosCapsulas, actor: Actor): Promise<Esquema<'CapsulaLista'>> {
+      const lector = esAdmin(actor) ? 'admin' : (await tieneOcultas(actor.id)) ? actor.id : 'todos';
+      const clave = JSON.stringify([lector, f.titulo, f.area, f.metodologia, f.nivel, f.pagina, f.tamano_pagina, f.order]);
+      return paginas.leer(clave, () => leerPagina(f, lector === 'todos' ? { id: 0, groups: [] } : actor));
     },
 
     /** The author's capsules still processing or failed (admins may ask for anyone's). */
@@ -298,6 +389,13 @@ export function createCapsulasService(ctx: ServiceContext) {
     async original(id: number, actor: Actor) {
       const row = await visible(id, actor);
       return { key: row.archivo, nombre: `${row.titulo}.${row.extension}` };
+    },
+
+    /** The light version (a 234p MP4), once the video job has made it: the same people as the original. */
+    async liviana(id: number, actor: Actor) {
+      const row = await visible(id, actor);
+      if (row.tamano_liviana === null) throw new ApiError(404, LIVIANA_NO_DISPONIBLE);
+      return { key: claves(id).liviana, nombre: `${row.titulo} (liviana).mp4` };
     },
 
     /** A playlist or segment of a ready capsule. */

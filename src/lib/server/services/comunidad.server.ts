@@ -15,7 +15,9 @@ import { limitesIntentos, mensajesContacto, perfilAreas, perfilColegios, perfile
 import { terminos } from '../db/search.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
+import type { Actor } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { visibleA } from './recursos.server.ts';
 import { cargarPerfiles, fotoUrl, nombreCorto } from './usuarios.server.ts';
 
 export const USUARIO_NO_ENCONTRADO = 'Usuario no encontrado';
@@ -80,17 +82,22 @@ export function createComunidadService(ctx: ServiceContext) {
   const { db } = ctx;
   const limiter = createRateLimiter(db, ctx.now);
 
-  async function usuarioActivo(id: number) {
-    const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
+  /** An active account whose profile this person sees (a hidden profile is its owner's and admins' only). */
+  async function usuarioActivo(id: number, actor: Actor) {
+    const [row] = await db
+      .select()
+      .from(usuarios)
+      .where(and(eq(usuarios.id, id), visibleA(actor, usuarios)));
     if (!row?.activo) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
     return row;
   }
 
   return {
-    /** Active teachers (users with a teacher profile), by surname then first name. */
-    async buscar(f: FiltrosProfesores): Promise<Esquema<'ProfesorLista'>> {
+    /** Active teachers (users with a teacher profile), by surname then first name; hidden profiles only for admins and themselves. */
+    async buscar(f: FiltrosProfesores, actor: Actor): Promise<Esquema<'ProfesorLista'>> {
       const where = and(
         eq(usuarios.activo, true),
+        visibleA(actor, usuarios),
         coincideNombre(f.profesor),
         f.colegio
           ? exists(
@@ -151,8 +158,8 @@ export function createComunidadService(ctx: ServiceContext) {
     },
 
     /** Who the contact form writes to (the page's heading): an active user, public fields only. */
-    async destinatario(id: number): Promise<UsuarioPublico> {
-      const u = await usuarioActivo(id);
+    async destinatario(id: number, actor: Actor): Promise<UsuarioPublico> {
+      const u = await usuarioActivo(id, actor);
       return {
         id: u.id,
         primer_nombre: u.primer_nombre,
@@ -169,9 +176,9 @@ export function createComunidadService(ctx: ServiceContext) {
      */
     async contactar(idSender: number, idReceiver: number, input: ContactoInput): Promise<void> {
       if (idSender === idReceiver) throw new ApiError(400, 'No puedes enviarte un mensaje a ti mismo');
-      const receiver = await usuarioActivo(idReceiver);
       const [sender] = await db.select().from(usuarios).where(eq(usuarios.id, idSender));
       if (!sender) throw new ApiError(401, 'Debe iniciar sesión para continuar');
+      const receiver = await usuarioActivo(idReceiver, sender);
       const rendered = plantillas.contacto(
         { nombre: nombreCorto(sender), email: sender.email },
         receiver.primer_nombre,

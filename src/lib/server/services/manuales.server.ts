@@ -2,6 +2,7 @@
  * Pedagogical manuals (SPEC.md sections 2, 5, 6, 7): PDFs uploaded by admins, listed and searched
  * by everyone, edited and deleted by their owner (and admins, for moderation).
  */
+import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
@@ -10,13 +11,14 @@ import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
 import type { UploadedFile } from '../http/upload.server.ts';
-import { miniaturasPdf } from '../media/miniaturas.server.ts';
+import { miniaturasPdf, TRABAJO_MINIATURAS } from '../media/miniaturas.server.ts';
 import { contarPaginas } from '../media/pdf.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
+import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { autorColumns, createRecursosService, toAutor } from './recursos.server.ts';
+import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró manual';
 
@@ -70,6 +72,7 @@ export function createManualesService(ctx: ServiceContext) {
           archivo: `/api/manuales/${id}/descargar/`,
           tamano: r.m.tamano,
           paginas: r.m.paginas,
+          oculto: r.m.oculto,
         },
       ];
     });
@@ -84,8 +87,12 @@ export function createManualesService(ctx: ServiceContext) {
     }
   }
 
-  async function fila(id: number) {
-    const [row] = await db.select().from(manuales).where(eq(manuales.id, id));
+  /** The row, if this person may see it (a hidden one is its author's and admins' only). */
+  async function fila(id: number, actor: Actor) {
+    const [row] = await db
+      .select()
+      .from(manuales)
+      .where(and(eq(manuales.id, id), visibleA(actor, manuales)));
     if (!row) throw new ApiError(404, NO_ENCONTRADO);
     return row;
   }
@@ -99,8 +106,9 @@ export function createManualesService(ctx: ServiceContext) {
   return {
     recursos,
 
-    async listar(f: FiltrosManuales): Promise<Esquema<'ManualLista'>> {
+    async listar(f: FiltrosManuales, actor: Actor): Promise<Esquema<'ManualLista'>> {
       const where = and(
+        visibleA(actor, manuales),
         coincideTexto([manuales.titulo, manuales.descripcion], f.titulo),
         f.area ? eq(manuales.id_area, f.area) : undefined,
       );
@@ -108,10 +116,10 @@ export function createManualesService(ctx: ServiceContext) {
       return { manuales: await componer(ids), num_pages, num_results };
     },
 
-    /** One manual; with `visitante`, the view is counted (once per person per visit). */
-    async obtener(id: number, visitante?: number): Promise<Manual> {
-      await fila(id);
-      if (visitante !== undefined) await recursos.visitar('manual', id, visitante);
+    /** One manual this person may see; the view is counted (once per person per visit) unless `contarVisita` is false. */
+    async obtener(id: number, actor: Actor, contarVisita = true): Promise<Manual> {
+      await fila(id, actor);
+      if (contarVisita) await recursos.visitar('manual', id, actor.id);
       const [manual] = await componer([id]);
       if (!manual) throw new ApiError(404, NO_ENCONTRADO);
       return manual;
@@ -146,8 +154,12 @@ export function createManualesService(ctx: ServiceContext) {
       if (!row) throw new Error('manual not stored');
       const keys = clave(row.id);
       try {
-        await storage.adopt(keys.archivo, archivo.tmpPath);
-        await miniaturas(row.id, storage.path(keys.archivo), storage.path(keys.miniatura));
+        // Thumbnails from the upload itself, into a work folder adopted with the file: no storage path is read.
+        await conDirectorioTrabajo(storage.tempDir, TRABAJO_MINIATURAS, async (trabajo) => {
+          await miniaturas(row.id, archivo.tmpPath, path.join(trabajo, path.posix.basename(keys.miniatura)));
+          await storage.adopt(keys.archivo, archivo.tmpPath);
+          await storage.adoptDir(keys.carpeta, trabajo);
+        });
         await db.update(manuales).set({ archivo: keys.archivo }).where(eq(manuales.id, row.id));
       } catch (error) {
         await db.delete(manuales).where(eq(manuales.id, row.id));
@@ -155,11 +167,11 @@ export function createManualesService(ctx: ServiceContext) {
         throw error;
       }
       ctx.log.info('manual created', { manualId: row.id, userId: actor.id, bytes: archivo.size, pages: paginas });
-      return this.obtener(row.id);
+      return this.obtener(row.id, actor, false);
     },
 
     async editar(actor: Actor, input: ManualEdicionInput): Promise<void> {
-      const row = await fila(input.id);
+      const row = await fila(input.id, actor);
       exigirAutorOAdmin(actor, row.id_usuario);
       const idArea =
         (await areaPorNombre(db, input.id_area)) ?? (/^\d+$/.test(input.id_area) ? await areaValida(Number(input.id_area)) : undefined);
@@ -172,7 +184,7 @@ export function createManualesService(ctx: ServiceContext) {
 
     /** Removes the manual with its comments, likes (cascade), its views and files. */
     async eliminar(actor: Actor, id: number): Promise<string> {
-      const row = await fila(id);
+      const row = await fila(id, actor);
       exigirAutorOAdmin(actor, row.id_usuario);
       await db.transaction(async (tx) => {
         await recursos.olvidar('manual', id, tx);
@@ -183,13 +195,13 @@ export function createManualesService(ctx: ServiceContext) {
       return row.titulo;
     },
 
-    async archivo(id: number) {
-      const row = await fila(id);
+    async archivo(id: number, actor: Actor) {
+      const row = await fila(id, actor);
       return { key: row.archivo, titulo: row.titulo };
     },
 
-    async miniatura(id: number): Promise<string | null> {
-      await fila(id);
+    async miniatura(id: number, actor: Actor): Promise<string | null> {
+      await fila(id, actor);
       const key = clave(id).miniatura;
       return (await storage.size(key)) ? key : null;
     },

@@ -32,6 +32,7 @@ import { USUARIO_NO_ENCONTRADO } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
 import type { ManualesService } from './manuales.server.ts';
+import { veOculto, visibleA } from './recursos.server.ts';
 import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
 const FOTO_REQUERIDA = 'Debe subir una imagen';
@@ -75,6 +76,17 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     return row;
   }
 
+  /**
+   * A profile this person may see: an inactive account exists only for admins, one hidden by
+   * moderation only for its owner and admins (404 otherwise, the same as a missing one).
+   */
+  async function visible(actor: Actor, id: number): Promise<UsuarioRow> {
+    const row = await fila(id);
+    if (!row.activo && !esAdmin(actor) && actor.id !== id) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+    if (row.oculto && !veOculto(actor, id)) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+    return row;
+  }
+
   /** The signed-in teacher editing their own profile (rol Profesor with a profile), else 403. */
   async function docentePropio(actor: Actor, id: number): Promise<void> {
     exigirMismo(actor, id);
@@ -86,12 +98,14 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
   return {
     /**
      * A profile. The person and admins see every field; others see the private ones empty
-     * (openapi.yaml getUsuario). An inactive account does not exist for non-admins.
+     * (openapi.yaml getUsuario). An inactive account does not exist for non-admins, nor a hidden
+     * profile for anyone but its owner and admins.
      */
     async obtener(actor: Actor, id: number): Promise<Usuario> {
       const row = await fila(id);
       const propio = actor.id === id || esAdmin(actor);
       if (!row.activo && !esAdmin(actor)) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+      if (row.oculto && !propio) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
       const usuario = toUsuario(row, (await cargarPerfiles(db, [id])).get(id));
       if (propio) return usuario;
       return { ...usuario, rut: '', email: '', genero: '', nacionalidad: '', telefono: '', fecha_nacimiento: null };
@@ -165,8 +179,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
 
     /** 'Mis publicaciones': capsules (only ready ones for others), manuals and materials. */
     async contenidosSubidos(actor: Actor, id: number): Promise<Esquema<'ContenidosSubidos'>> {
-      const row = await fila(id);
-      if (!row.activo && !esAdmin(actor) && actor.id !== id) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+      const row = await visible(actor, id);
       return componerContenidos(db, row, actor, deps);
     },
 
@@ -285,20 +298,21 @@ async function componerContenidos(db: Db, row: UsuarioRow, actor: Actor, seccion
     db
       .select({ id: manuales.id })
       .from(manuales)
-      .where(eq(manuales.id_usuario, row.id))
+      .where(and(eq(manuales.id_usuario, row.id), visibleA(actor, manuales)))
       .orderBy(...masNuevos(manuales)),
     db
       .select({ id: capsulas.id })
       .from(capsulas)
-      .where(and(eq(capsulas.id_usuario, row.id), propio ? undefined : eq(capsulas.estado, 'listo')))
+      .where(and(eq(capsulas.id_usuario, row.id), propio ? undefined : eq(capsulas.estado, 'listo'), visibleA(actor, capsulas)))
       .orderBy(...masNuevos(capsulas)),
     db
       .select({ id: materiales.id })
       .from(materiales)
-      .where(eq(materiales.id_usuario, row.id))
+      .where(and(eq(materiales.id_usuario, row.id), visibleA(actor, materiales)))
       .orderBy(...masNuevos(materiales)),
   ]);
-  // One batch per section (the ids above already leave out the capsules others may not see).
+  // One batch per section (the ids above already leave out what others may not see: capsules not
+  // ready, items hidden by moderation).
   // Listing one's publications is not a visit: no view is counted.
   const [capsulasSubidas, manualesSubidos, materialesSubidos] = await Promise.all([
     secciones.capsulas.porIds(idsCapsulas.map((c) => c.id)),

@@ -10,6 +10,7 @@ import {
   capsulas,
   comentarios,
   foroCategorias,
+  foroComentarios,
   foroConversaciones,
   likesCapsulas,
   likesManuales,
@@ -33,11 +34,35 @@ export type TipoRecurso = 'capsula' | 'material' | 'manual';
 export type Persona = Actor | number;
 const comoActor = (p: Persona | undefined): Actor => (typeof p === 'object' ? p : { id: p ?? 0, groups: [] });
 
-/** A capsule not ready yet (processing or failed) is its author's and admins' only. */
+/** What moderation may hide (issue 17), each with the column that names its author. */
+const moderables = [
+  { tabla: capsulas, autor: capsulas.id_usuario },
+  { tabla: materiales, autor: materiales.id_usuario },
+  { tabla: manuales, autor: manuales.id_usuario },
+  { tabla: comentarios, autor: comentarios.id_usuario },
+  { tabla: foroConversaciones, autor: foroConversaciones.id_usuario_creador },
+  { tabla: foroComentarios, autor: foroComentarios.id_usuario },
+  { tabla: usuarios, autor: usuarios.id },
+] as const;
+export type Moderable = (typeof moderables)[number]['tabla'];
+
+/**
+ * An item hidden by moderation (`oculto`) is its author's and admins' only: for everyone else it
+ * is not there. The condition for a query's where; undefined (no condition) for admins.
+ */
+export function visibleA(actor: Actor, tabla: Moderable): SQL | undefined {
+  if (esAdmin(actor)) return undefined;
+  const moderable = moderables.find((m) => m.tabla === tabla);
+  if (!moderable) throw new Error('not a moderated table');
+  return or(eq(tabla.oculto, false), eq(moderable.autor, actor.id));
+}
+
+/** Whether this person sees a hidden item of this author as it is (its author, or an admin). */
+export const veOculto = (actor: Actor, idAutor: number): boolean => esAdmin(actor) || actor.id === idAutor;
+
+/** A capsule not ready yet (processing or failed), or hidden, is its author's and admins' only. */
 export const capsulaVisible = (actor: Actor): SQL | undefined =>
-  esAdmin(actor) ? undefined : or(eq(capsulas.estado, 'listo'), eq(capsulas.id_usuario, actor.id));
-/** Materials and manuals: everyone signed in sees every one. */
-const todos = (_: Actor): SQL | undefined => undefined;
+  esAdmin(actor) ? undefined : and(or(eq(capsulas.estado, 'listo'), eq(capsulas.id_usuario, actor.id)), visibleA(actor, capsulas));
 
 const recursos = {
   capsula: {
@@ -52,14 +77,14 @@ const recursos = {
     columna: comentarios.id_material,
     likes: likesMateriales,
     noEncontrado: 'No se encontró material',
-    visible: todos,
+    visible: (actor: Actor) => visibleA(actor, materiales),
   },
   manual: {
     tabla: manuales,
     columna: comentarios.id_manual,
     likes: likesManuales,
     noEncontrado: 'No se encontró manual',
-    visible: todos,
+    visible: (actor: Actor) => visibleA(actor, manuales),
   },
 } as const;
 
@@ -95,6 +120,39 @@ export const toAutor = (u: { id: number; primer_nombre: string; apellido_paterno
 
 export const COMENTARIO_NO_ENCONTRADO = 'No se encontró comentario';
 
+type ComentarioRow = typeof comentarios.$inferSelect;
+type AutorRow = Parameters<typeof toAutor>[0];
+
+const aComentario = (c: ComentarioRow, autor: AutorRow, idRecurso: number): Comentario => ({
+  id: c.id,
+  contenido: c.contenido,
+  fecha_creacion: c.fecha_creacion.toISOString(),
+  id_usuario: toAutor(autor),
+  id_respuesta_comentario: c.id_respuesta_comentario,
+  id_recurso: idRecurso,
+  editado: c.editado,
+  eliminado: c.eliminado,
+  oculto: c.oculto,
+});
+
+/**
+ * A thread as this reader sees it. A comment hidden by moderation that is not theirs (and they no
+ * admin) is treated as a deleted one: gone, or, while it has replies they see, a placeholder with
+ * empty text (and `oculto`) so the thread keeps its shape; a deleted placeholder whose replies
+ * they no longer see goes too.
+ */
+export function hiloParaLector(actor: Actor, base: Comentario[], hijos: Comentario[]) {
+  const ajeno = (c: Comentario) => c.oculto && !veOculto(actor, c.id_usuario.id);
+  const comentarios_hijos = hijos.filter((h) => !ajeno(h));
+  const conRespuestas = new Set(comentarios_hijos.map((h) => h.id_respuesta_comentario));
+  const comentarios_base = base.flatMap((c) => {
+    if (!ajeno(c) && !c.eliminado) return [c];
+    if (!conRespuestas.has(c.id)) return [];
+    return [ajeno(c) ? { ...c, contenido: '', editado: false } : c];
+  });
+  return { comentarios_base, comentarios_hijos };
+}
+
 /** A visit ends after this long away: a reload within it does not count again. */
 const VISITA_MINUTOS = 30;
 
@@ -122,16 +180,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         ),
       )
       .orderBy(desc(comentarios.fecha_creacion), desc(comentarios.id));
-    return rows.map(({ c, autor }) => ({
-      id: c.id,
-      contenido: c.contenido,
-      fecha_creacion: c.fecha_creacion.toISOString(),
-      id_usuario: toAutor(autor),
-      id_respuesta_comentario: c.id_respuesta_comentario,
-      id_recurso: id,
-      editado: c.editado,
-      eliminado: c.eliminado,
-    }));
+    return rows.map(({ c, autor }) => aComentario(c, autor, id));
   }
 
   /**
@@ -157,15 +206,15 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
   }
 
   return {
-    /** Top-level comments and replies, newest first (a new reply shows at the top). */
+    /** Top-level comments and replies, newest first (a new reply shows at the top), as this reader sees them. */
     async comentarios(
       tipo: TipoRecurso,
       id: number,
       lector?: Persona,
     ): Promise<{ comentarios_base: Comentario[]; comentarios_hijos: Comentario[] }> {
       await existe(tipo, id, lector);
-      const [comentarios_base, comentarios_hijos] = await Promise.all([comentariosDe(tipo, id, 'base'), comentariosDe(tipo, id, 'hijos')]);
-      return { comentarios_base, comentarios_hijos };
+      const [base, hijos] = await Promise.all([comentariosDe(tipo, id, 'base'), comentariosDe(tipo, id, 'hijos')]);
+      return hiloParaLector(comoActor(lector), base, hijos);
     },
 
     async comentar(tipo: TipoRecurso, id: number, autor: Persona, contenido: string, padre: number | null): Promise<Comentario> {
@@ -176,8 +225,10 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         const [parent] = await db
           .select()
           .from(comentarios)
-          // A 'Comentario eliminado' placeholder takes no new replies: it is gone for everyone.
-          .where(and(eq(comentarios.id, padre), eq(columna, id), eq(comentarios.eliminado, false)));
+          // A 'Comentario eliminado' placeholder takes no new replies: it is gone for everyone; so is a hidden one for all but its author and admins.
+          .where(
+            and(eq(comentarios.id, padre), eq(columna, id), eq(comentarios.eliminado, false), visibleA(comoActor(autor), comentarios)),
+          );
         if (!parent)
           throw new ApiError(400, 'El comentario que responde no existe', {
             errors: { id_respuesta_comentario: ['El comentario que responde no existe'] },
@@ -199,16 +250,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       });
       const [escritor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, idUsuario));
       if (!row || !escritor) throw new Error('comment not stored');
-      return {
-        id: row.id,
-        contenido: row.contenido,
-        fecha_creacion: row.fecha_creacion.toISOString(),
-        id_usuario: toAutor(escritor),
-        id_respuesta_comentario: row.id_respuesta_comentario,
-        id_recurso: id,
-        editado: row.editado,
-        eliminado: row.eliminado,
-      };
+      return aComentario(row, escritor, id);
     },
 
     /** Its author (or an admin) rewrites a comment; it shows '(editado)' from then on. */
@@ -226,16 +268,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
           idComentario,
           `Editó un comentario (${tipo} ${idRecurso})`,
         );
-        return {
-          id: row.id,
-          contenido: row.contenido,
-          fecha_creacion: row.fecha_creacion.toISOString(),
-          id_usuario: toAutor(escritor),
-          id_respuesta_comentario: row.id_respuesta_comentario,
-          id_recurso: idRecurso,
-          editado: row.editado,
-          eliminado: row.eliminado,
-        };
+        return aComentario(row, escritor, idRecurso);
       });
     },
 
@@ -283,7 +316,8 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
         db
           .select({ id: columna, n: count() })
           .from(comentarios)
-          .where(and(inArray(columna, ids), eq(comentarios.eliminado, false)))
+          // Placeholders and hidden comments are not counted (the count is the same for everyone).
+          .where(and(inArray(columna, ids), eq(comentarios.eliminado, false), eq(comentarios.oculto, false)))
           .groupBy(columna),
         db
           .select({ id: likes.id_recurso, usuario: likes.id_usuario })

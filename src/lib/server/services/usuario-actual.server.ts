@@ -7,20 +7,46 @@
  * The displayed data is read again after any write to its tables in this process (db/cambios),
  * and after `CACHE_SECONDS` at most when other servers share the database.
  */
+import { eq } from 'drizzle-orm';
 import type { AccessClaims } from '../auth/tokens.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
-import { obtenerUsuario, TABLAS_USUARIO, type Usuario } from './usuarios.server.ts';
+import { usuarios } from '../db/schema.server.ts';
+import { cargarPerfiles, TABLAS_USUARIO, toUsuario, type Usuario } from './usuarios.server.ts';
 
 export const CACHE_SECONDS = 10;
 
+/**
+ * The person as pages see them: the contract's Usuario and the preferences a page applies as it
+ * renders ('Ahorro de datos', issue 20: the capsule player and the list thumbnails).
+ */
+export type UsuarioPagina = Usuario & { ahorro_datos: boolean };
+
+async function leerUsuario(db: Db, id: number): Promise<UsuarioPagina | null> {
+  const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
+  if (!row) return null;
+  const perfiles = await cargarPerfiles(db, [row.id]);
+  return { ...toUsuario(row, perfiles.get(row.id)), ahorro_datos: row.ahorro_datos };
+}
+
 export function createUsuarioActual(ctx: { db: Db; now: () => Date }) {
-  const cache = cacheDeLecturas<Usuario | null>(ctx.db, { tablas: TABLAS_USUARIO, segundos: CACHE_SECONDS, max: 5_000, now: ctx.now });
+  const cache = cacheDeLecturas<UsuarioPagina | null>(ctx.db, {
+    tablas: TABLAS_USUARIO,
+    segundos: CACHE_SECONDS,
+    max: 5_000,
+    now: ctx.now,
+  });
+  const leer = (id: number) => cache.leer(String(id), () => leerUsuario(ctx.db, id));
   return {
     /** The user of claims that `sesiones.vigente` just confirmed, with those claims' groups. */
-    async obtener(claims: AccessClaims): Promise<Usuario | null> {
-      const usuario = await cache.leer(String(claims.sub), () => obtenerUsuario(ctx.db, claims.sub));
+    async obtener(claims: AccessClaims): Promise<UsuarioPagina | null> {
+      const usuario = await leer(claims.sub);
       return usuario && { ...usuario, groups: claims.groups };
+    },
+    /** The same for a user a session renewal just answered (its groups are current). */
+    async deSesion(usuario: Usuario): Promise<UsuarioPagina> {
+      const pagina = await leer(usuario.id);
+      return { ...usuario, ahorro_datos: pagina?.ahorro_datos ?? false };
     },
   };
 }

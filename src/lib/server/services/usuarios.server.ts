@@ -78,6 +78,7 @@ export function toUsuario(row: UsuarioRow, perfil: PerfilDocente | undefined): U
     rol: row.rol,
     groups: row.groups,
     usuario_asociado: perfil ?? null,
+    oculto: row.oculto,
   };
 }
 

@@ -3,10 +3,31 @@
  * Spanish names of account states and the query strings of its lists. A bad query value is
  * dropped (the list shows without it), as on the other lists.
  */
+import type { AstroGlobal } from 'astro';
 import { z } from 'zod';
-import { pagina, tamanoPagina, texto } from '../../../lib/validation/listas.ts';
+import { filtrosPagina, pagina, tamanoPagina, texto } from '../../../lib/validation/listas.ts';
+import { usuarioDe } from '../../_componentes/paginas.ts';
 
 export const esAdmin = (usuario: { groups: string[] }) => usuario.groups.includes('admin');
+
+type Usuario = ReturnType<typeof usuarioDe>;
+
+/**
+ * What every console page starts with: whether the signed-in person may see it (a 403 status
+ * otherwise; the page then shows SIN_PERMISOS) and, given its query schema, the filters of the
+ * URL with what is wrong dropped.
+ */
+export function accesoAdmin(astro: AstroGlobal): { usuario: Usuario; permitido: boolean };
+export function accesoAdmin<S extends z.ZodType>(
+  astro: AstroGlobal,
+  schema: S,
+): { usuario: Usuario; permitido: boolean; filtros: z.output<S> };
+export function accesoAdmin(astro: AstroGlobal, schema?: z.ZodType) {
+  const usuario = usuarioDe(astro.locals);
+  const permitido = esAdmin(usuario);
+  if (!permitido) astro.response.status = 403;
+  return schema ? { usuario, permitido, filtros: filtrosPagina(schema, astro.url.searchParams) } : { usuario, permitido };
+}
 
 export const SIN_PERMISOS = {
   titulo: 'No tienes permisos',
@@ -15,6 +36,7 @@ export const SIN_PERMISOS = {
 
 export const SECCIONES_ADMIN = [
   { href: '/admin/usuarios', nombre: 'Usuarios' },
+  { href: '/admin/moderacion', nombre: 'Moderación' },
   { href: '/admin/trabajos', nombre: 'Trabajos y correos' },
   { href: '/admin/estadisticas', nombre: 'Estadísticas' },
   { href: '/admin/registro', nombre: 'Registro' },
@@ -65,6 +87,10 @@ const ACCIONES: Record<string, string> = {
   cambiar_colegio: 'Cambiar colegio',
   reintentar_trabajo: 'Reintentar trabajo',
   reintentar_correo: 'Reintentar correo',
+  moderar_ocultar: 'Moderación: ocultar',
+  moderar_restaurar: 'Moderación: restaurar',
+  moderar_eliminar: 'Moderación: eliminar',
+  moderar_descartar: 'Moderación: descartar',
 };
 
 /** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code. */

@@ -41,6 +41,8 @@ export function createCategoriasForo(ctx: ServiceContext, { categoriaVisible, vi
       ultimo: sql`max(${foroConversaciones.fecha_creacion})`.as('conv_ultimo'),
     })
     .from(foroConversaciones)
+    // Hidden conversations and comments count for no one (the counters are the same for everyone).
+    .where(eq(foroConversaciones.oculto, false))
     .groupBy(foroConversaciones.id_categoria)
     .as('conv');
   const com = db
@@ -48,7 +50,7 @@ export function createCategoriasForo(ctx: ServiceContext, { categoriaVisible, vi
     .from(foroComentarios)
     .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
     // Placeholders of deleted comments ('Comentario eliminado') are not comments any more.
-    .where(eq(foroComentarios.eliminado, false))
+    .where(and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false), eq(foroConversaciones.oculto, false)))
     .groupBy(foroConversaciones.id_categoria)
     .as('com');
   const rc = foroReaccionesConversacion.id_like;
@@ -64,6 +66,7 @@ export function createCategoriasForo(ctx: ServiceContext, { categoriaVisible, vi
     })
     .from(foroReaccionesConversacion)
     .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroReaccionesConversacion.id_conversacion))
+    .where(eq(foroConversaciones.oculto, false))
     .groupBy(foroConversaciones.id_categoria)
     .as('reac');
 

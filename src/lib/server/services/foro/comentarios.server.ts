@@ -10,13 +10,44 @@ import { foroComentarios, foroReaccionesComentario, usuarios } from '../../db/sc
 import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { notificarComentarioForo, olvidarNotificaciones } from '../notificaciones.server.ts';
-import { autorColumns, COMENTARIO_NO_ENCONTRADO, toAutor } from '../recursos.server.ts';
+import { autorColumns, COMENTARIO_NO_ENCONTRADO, toAutor, veOculto, visibleA } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
 import { entero, type ForoComun, porReaccion } from './comun.server.ts';
 
 type ComentarioForo = Esquema<'ComentarioForo'>;
 
 const error400 = (campo: string, detalle: string) => new ApiError(400, detalle, { errors: { [campo]: [detalle] } });
+
+type ComentarioRow = typeof foroComentarios.$inferSelect;
+
+const aComentarioForo = (c: ComentarioRow, autor: Parameters<typeof toAutor>[0], g = 0, m = 0): ComentarioForo => ({
+  id: c.id,
+  contenido: c.contenido,
+  fecha_creacion: c.fecha_creacion.toISOString(),
+  id_usuario: toAutor(autor),
+  n_me_gusta: g,
+  n_me_interesa: m,
+  respuestas: [],
+  editado: c.editado,
+  eliminado: c.eliminado,
+  oculto: c.oculto,
+});
+
+/**
+ * The tree as this reader sees it, the rule of comments on content (hiloParaLector) at any depth:
+ * a comment hidden by moderation that is not theirs (and they no admin) is gone, or, while it has
+ * replies they see, a placeholder with empty text; a deleted placeholder left with no replies they
+ * see goes too.
+ */
+export function arbolParaLector(actor: Actor, nodos: ComentarioForo[]): ComentarioForo[] {
+  return nodos.flatMap((n) => {
+    const respuestas = arbolParaLector(actor, n.respuestas);
+    const ajeno = n.oculto && !veOculto(actor, n.id_usuario.id);
+    if (!ajeno && !n.eliminado) return [{ ...n, respuestas }];
+    if (respuestas.length === 0) return [];
+    return [ajeno ? { ...n, contenido: '', editado: false, n_me_gusta: 0, n_me_interesa: 0, respuestas } : { ...n, respuestas }];
+  });
+}
 
 export function createComentariosForo(ctx: ServiceContext, { conversacionVisible, limitar }: ForoComun) {
   const { db } = ctx;
@@ -75,19 +106,7 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
         .where(eq(foroComentarios.id_conversacion, idConversacion))
         .orderBy(asc(foroComentarios.fecha_creacion), asc(foroComentarios.id));
       const nodos = new Map<number, ComentarioForo>();
-      for (const f of filas) {
-        nodos.set(f.c.id, {
-          id: f.c.id,
-          contenido: f.c.contenido,
-          fecha_creacion: f.c.fecha_creacion.toISOString(),
-          id_usuario: toAutor(f.autor),
-          n_me_gusta: f.g,
-          n_me_interesa: f.m,
-          respuestas: [],
-          editado: f.c.editado,
-          eliminado: f.c.eliminado,
-        });
-      }
+      for (const f of filas) nodos.set(f.c.id, aComentarioForo(f.c, f.autor, f.g, f.m));
       const raices: ComentarioForo[] = [];
       for (const f of filas) {
         const nodo = nodos.get(f.c.id);
@@ -95,7 +114,7 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
         const padre = f.c.comentario_padre === null ? undefined : nodos.get(f.c.comentario_padre);
         (padre ? padre.respuestas : raices).push(nodo);
       }
-      return raices;
+      return arbolParaLector(actor, raices);
     },
 
     async comentar(actor: Actor, input: Esquema<'ComentarioForoEntrada'>): Promise<ComentarioForo> {
@@ -111,8 +130,9 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
             and(
               eq(foroComentarios.id, comentarioPadre),
               eq(foroComentarios.id_conversacion, conversacion.id),
-              // A 'Comentario eliminado' placeholder takes no new replies.
+              // A 'Comentario eliminado' placeholder takes no new replies, nor does a hidden one but from its author and admins.
               eq(foroComentarios.eliminado, false),
+              visibleA(actor, foroComentarios),
             ),
           );
         if (!padre) throw error400('comentario_padre', 'El comentario que responde no existe');
@@ -134,17 +154,7 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
       });
       const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, actor.id));
       if (!row || !autor) throw new Error('forum comment not stored');
-      return {
-        id: row.id,
-        contenido: row.contenido,
-        fecha_creacion: row.fecha_creacion.toISOString(),
-        id_usuario: toAutor(autor),
-        n_me_gusta: 0,
-        n_me_interesa: 0,
-        respuestas: [],
-        editado: row.editado,
-        eliminado: row.eliminado,
-      };
+      return aComentarioForo(row, autor);
     },
 
     /** Its author (or an admin) rewrites a comment; it shows '(editado)' from then on. */
@@ -159,17 +169,7 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
           .select({ g: porReaccion(foroReaccionesComentario.id_like, 1), m: porReaccion(foroReaccionesComentario.id_like, 3) })
           .from(foroReaccionesComentario)
           .where(eq(foroReaccionesComentario.id_comentario, id));
-        return {
-          id: row.id,
-          contenido: row.contenido,
-          fecha_creacion: row.fecha_creacion.toISOString(),
-          id_usuario: toAutor(autor),
-          n_me_gusta: conteo?.g ?? 0,
-          n_me_interesa: conteo?.m ?? 0,
-          respuestas: [],
-          editado: row.editado,
-          eliminado: row.eliminado,
-        };
+        return aComentarioForo(row, autor, conteo?.g, conteo?.m);
       });
     },
 

@@ -12,7 +12,7 @@ import { createRateLimiter, type Limit } from '../../auth/rate-limit.server.ts';
 import { foroCategorias, foroConversaciones } from '../../db/schema.server.ts';
 import { type Actor, esAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
-import { createRecursosService } from '../recursos.server.ts';
+import { createRecursosService, visibleA } from '../recursos.server.ts';
 
 export const CATEGORIA_NO_ENCONTRADA = 'No se encontró categoria';
 export const CONVERSACION_NO_ENCONTRADA = 'No se encontró conversación';
@@ -63,12 +63,13 @@ export function createForoComun(ctx: ServiceContext) {
     return row;
   }
 
+  /** A conversation in a category this person sees, and not hidden from them by moderation. */
   async function conversacionVisible(actor: Actor, id: number) {
     const [row] = await db
       .select({ id: foroConversaciones.id, id_categoria: foroConversaciones.id_categoria })
       .from(foroConversaciones)
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-      .where(and(eq(foroConversaciones.id, id), categoriasVisibles(actor)));
+      .where(and(eq(foroConversaciones.id, id), categoriasVisibles(actor), visibleA(actor, foroConversaciones)));
     if (!row) throw new ApiError(404, CONVERSACION_NO_ENCONTRADA);
     return row;
   }

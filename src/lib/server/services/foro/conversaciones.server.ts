@@ -15,7 +15,7 @@ import { renderMarkdown } from '../../markdown.server.ts';
 import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { olvidarNotificaciones } from '../notificaciones.server.ts';
-import { autorColumns } from '../recursos.server.ts';
+import { autorColumns, visibleA } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
 import { fotoUrl } from '../usuarios.server.ts';
 import { CONVERSACION_NO_ENCONTRADA, type ForoComun, porReaccion } from './comun.server.ts';
@@ -65,7 +65,8 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
       db
         .select({ id: foroComentarios.id_conversacion, n: sql<number>`count(*)::int` })
         .from(foroComentarios)
-        .where(and(inArray(foroComentarios.id_conversacion, ids), eq(foroComentarios.eliminado, false)))
+        // Placeholders and hidden comments are not counted (the count is the same for everyone).
+        .where(and(inArray(foroComentarios.id_conversacion, ids), eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false)))
         .groupBy(foroComentarios.id_conversacion),
       db
         .select({
@@ -103,6 +104,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
           autor: { id: f.autor.id, nombre: `${f.autor.primer_nombre} ${f.autor.apellido_paterno}`.trim(), foto_perfil: fotoUrl(f.autor) },
           id_usuario_creador: f.c.id_usuario_creador,
           editado: f.c.editado,
+          oculto: f.c.oculto,
         },
       ];
     });
@@ -115,6 +117,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
       const dia = sql`(${foroConversaciones.fecha_creacion} at time zone 'America/Santiago')::date`;
       const where = and(
         eq(foroConversaciones.id_categoria, idCategoria),
+        visibleA(actor, foroConversaciones),
         coincideTexto([foroConversaciones.titulo, foroConversaciones.contenido], f.palabra_clave),
         f.fecha_desde ? sql`${dia} >= ${f.fecha_desde}::date` : undefined,
         f.fecha_hasta ? sql`${dia} <= ${f.fecha_hasta}::date` : undefined,

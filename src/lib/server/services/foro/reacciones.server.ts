@@ -17,6 +17,7 @@ import {
 import type { Actor } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { notificarReaccion } from '../notificaciones.server.ts';
+import { visibleA } from '../recursos.server.ts';
 import {
   type Accion,
   categoriasVisibles,
@@ -40,7 +41,9 @@ export function createReaccionesForo(ctx: ServiceContext, { conversacionVisible 
       .from(foroComentarios)
       .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-      .where(and(eq(foroComentarios.id, id), categoriasVisibles(actor)));
+      .where(
+        and(eq(foroComentarios.id, id), categoriasVisibles(actor), visibleA(actor, foroConversaciones), visibleA(actor, foroComentarios)),
+      );
     if (!row) throw new ApiError(404, COMENTARIO_NO_ENCONTRADO);
   }
 
