@@ -134,6 +134,37 @@ describe('the video job makes the light version', () => {
     expect(erroresAlDecodificar(await aArchivo(res, 'de-nuevo.mp4'))).toBe('');
   });
 
+  it('publishes the capsule without it when it cannot be made, as with the poster sizes', { timeout: 60_000 }, async () => {
+    // An ffmpeg that makes everything but the light version's copy: the fault cannot be caused
+    // from outside, the rest of the job runs the real ffmpeg.
+    const bin = path.join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const falso = '#!/bin/sh\nfor a in "$@"; do [ "$a" = aac_adtstoasc ] && { echo refused >&2; exit 1; }; done\nexec ffmpeg "$@"\n';
+    writeFileSync(
+      path.join(bin, 'ffmpeg'),
+      falso.replace('exec ffmpeg', `exec ${spawnSync('sh', ['-c', 'command -v ffmpeg'], { encoding: 'utf8' }).stdout.trim()}`),
+      {
+        mode: 0o755,
+      },
+    );
+    const antes = process.env.PATH;
+    process.env.PATH = `${bin}:${antes}`;
+    let id: number;
+    try {
+      id = await lista();
+    } finally {
+      process.env.PATH = antes;
+    }
+    const row = await fila(id);
+    expect(row?.estado).toBe('listo');
+    expect(row?.tamano_liviana).toBeNull();
+    expect(await t.storage.size(`capsulas/${id}/liviana.mp4`)).toBeNull();
+    expect(await t.storage.size(`capsulas/${id}/hls/manifest.m3u8`)).toBeGreaterThan(0);
+    const res = await liviana(id);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ detail: NO_DISPONIBLE });
+  });
+
   it('leaves nothing behind when the ladder it reads is broken', async () => {
     const hls = path.join(dir, 'roto');
     mkdirSync(hls, { recursive: true });

@@ -18,7 +18,15 @@ import type { JobHandler } from '../jobs/runner.server.ts';
 import { claveVariante, hacerVariantes } from '../media/miniaturas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { crearDirectorioTrabajo } from '../media/trabajo.server.ts';
-import { limpiarIntentos, poster, prefijoTrabajo, probarVideo, transcodificarHls, versionLiviana } from '../media/video.server.ts';
+import {
+  limpiarIntentos,
+  poster,
+  prefijoTrabajo,
+  probarVideo,
+  type Rung,
+  transcodificarHls,
+  versionLiviana,
+} from '../media/video.server.ts';
 import { type Actor, esAdmin, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { autorColumns, capsulaVisible, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
@@ -223,14 +231,30 @@ export function createCapsulasService(ctx: ServiceContext) {
       await poster(input, path.join(dirs.rendicion, 'poster.jpg'), info, ffmpeg, ejecucion);
       return { info, bajo };
     });
-    const liviana = path.join(dirs.rendicion, 'liviana.mp4');
-    await versionLiviana(hls, bajo, liviana, ffmpeg, ejecucion);
+    const tamanoLiviana = await hacerLiviana(id, hls, bajo, path.join(dirs.rendicion, 'liviana.mp4'), signal);
     await variantesPoster(id, path.join(dirs.rendicion, 'poster.jpg'));
     await mkdir(path.join(dirs.listas, 'hls'), { recursive: true });
     for (const nombre of await readdir(path.join(dirs.rendicion, 'hls'))) {
       if (nombre.endsWith('.m3u8')) await rename(path.join(dirs.rendicion, 'hls', nombre), path.join(dirs.listas, 'hls', nombre));
     }
-    return { ...info, tamanoLiviana: (await stat(liviana)).size };
+    return { ...info, tamanoLiviana };
+  }
+
+  /**
+   * The light version's bytes, or null when it could not be made: like the poster's variants it is
+   * an extra, so the capsule is published without it (Descargar then offers only the original)
+   * rather than failing the whole attempt. A stopped job still stops.
+   */
+  async function hacerLiviana(id: number, hls: string, bajo: Rung, salida: string, signal?: AbortSignal): Promise<number | null> {
+    try {
+      await versionLiviana(hls, bajo, salida, ffmpeg, { signal });
+      return (await stat(salida)).size;
+    } catch (error) {
+      signal?.throwIfAborted();
+      ctx.log.warn('capsule light version not made', { capsulaId: id, error });
+      await rm(salida, { force: true });
+      return null;
+    }
   }
 
   /** Removes every file under the capsule's folder but its original: an earlier rendition, whole or half adopted. */
