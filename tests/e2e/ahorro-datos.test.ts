@@ -7,11 +7,10 @@
  * only for their 320 px pictures; the profile's switch works without JavaScript.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, it as base, beforeAll, describe, expect, inject, vi } from 'vitest';
+import { afterAll, it as base, beforeAll, describe, expect, inject } from 'vitest';
 import { DESKTOP, MOBILE } from '../support/browser.ts';
-import { multipart } from '../support/form.ts';
 import { video } from '../support/video.ts';
-import { apiComo, correoNuevo, docenteActivo, ingresarPorApi, navegador } from './helpers.ts';
+import { apiComo, correoNuevo, docenteActivo, ingresarPorApi, navegador, publicarCapsula } from './helpers.ts';
 
 let browser: Browser;
 const CLAVE = 'Docente2026';
@@ -34,36 +33,13 @@ afterAll(async () => {
 /** A ready 720p capsule (rungs 234p, 360p and 720p), 40 s long, uploaded as the admin. */
 async function capsula720(): Promise<number> {
   const { api } = await apiComo();
-  const [{ data: areas = [] }, { data: metodologias = [] }, { data: niveles = [] }] = await Promise.all([
-    api.GET('/api/curriculum_escolar/areas/'),
-    api.GET('/api/metodologias/'),
-    api.GET('/api/curriculum_escolar/niveles/'),
-  ]);
-  const [area, metodologia, nivel] = [areas[0], metodologias[0], niveles[0]];
-  if (!area || !metodologia || !nivel) throw new Error('the curriculum catalogues are empty');
-  const { data: creada, response } = await api.POST('/api/capsulas/', {
-    body: {
-      titulo: `Ahorro de datos en la sala ${Date.now()}`,
-      descripcion: 'Una cápsula en 720p para medir lo que se descarga.',
-      id_area: area.id,
-      id_metodologia: metodologia.id,
-      id_nivel: nivel.codigo,
-      extension: 'mp4',
-      archivo: 'clase.mp4',
-    },
-    bodySerializer: multipart({ data: video({ width: 1280, height: 720, seconds: 40 }), name: 'clase.mp4', type: 'video/mp4' }),
+  const capsula = await publicarCapsula(api, {
+    titulo: `Ahorro de datos en la sala ${Date.now()}`,
+    descripcion: 'Una cápsula en 720p para medir lo que se descarga.',
+    video: video({ width: 1280, height: 720, seconds: 40 }),
+    espera: PROCESO_MS,
   });
-  expect(response.status).toBe(201);
-  const id = creada?.id ?? 0;
-  await vi.waitUntil(
-    async () => {
-      const { data } = await api.GET('/api/capsulas/{id}/', { params: { path: { id } } });
-      if (data?.estado === 'error') throw new Error('the capsule failed to process');
-      return data?.estado === 'listo';
-    },
-    { timeout: PROCESO_MS, interval: 1000 },
-  );
-  return id;
+  return capsula.id;
 }
 
 const it = base.extend<{ capsula: number }>({

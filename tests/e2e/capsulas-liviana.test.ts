@@ -4,16 +4,25 @@
  * 'Descargar', that download with or without JavaScript, at desktop and phone widths. A capsule
  * whose light version would weigh no less than its original offers the original alone.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOBILE } from '../support/browser.ts';
-import { multipart } from '../support/form.ts';
 import { ffprobe, video } from '../support/video.ts';
-import { ANCHOS, apiComo, correoNuevo, docenteActivo, ingresarPorApi, navegador, url, violacionesGraves } from './helpers.ts';
+import {
+  ANCHOS,
+  apiComo,
+  correoNuevo,
+  docenteActivo,
+  ingresarPorApi,
+  navegador,
+  PROCESO_MS,
+  publicarCapsula,
+  url,
+  violacionesGraves,
+} from './helpers.ts';
 
 let browser: Browser;
 const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-liviana-e2e-'));
@@ -21,85 +30,18 @@ const CLAVE = 'Docente2026';
 let docente: { email: string; password: string };
 let pesada: { id: number; titulo: string; tamano: number; tamano_liviana: number };
 
-const PROCESO_MS = 120_000;
-
-/**
- * A camera-like video: test patterns under moving grain, which the original keeps at high quality
- * (about 3 MB for 6 seconds) and the light version brings down to about 250 kbps.
- */
-function videoPesado(): Buffer {
-  const file = path.join(carpeta, 'pesado.mp4');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=1280x720:rate=25:duration=6',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=330:duration=6',
-    '-vf',
-    'noise=alls=8:allf=t',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-crf',
-    '28',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-shortest',
-    file,
-  ]);
-  return readFileSync(file);
-}
-
 /** Uploads a capsule through the API as an admin and waits until its video job is done. */
 async function publicar(titulo: string, data: Buffer) {
   const { api } = await apiComo();
-  const [{ data: areas = [] }, { data: metodologias = [] }, { data: niveles = [] }] = await Promise.all([
-    api.GET('/api/curriculum_escolar/areas/'),
-    api.GET('/api/metodologias/'),
-    api.GET('/api/curriculum_escolar/niveles/'),
-  ]);
-  const [area, metodologia, nivel] = [areas[0], metodologias[0], niveles[0]];
-  if (!area || !metodologia || !nivel) throw new Error('the curriculum catalogues are empty');
-  const { data: creada, response } = await api.POST('/api/capsulas/', {
-    body: {
-      titulo,
-      descripcion: 'Para ver sin conexión en la sala.',
-      id_area: area.id,
-      id_metodologia: metodologia.id,
-      id_nivel: nivel.codigo,
-      extension: 'mp4',
-      archivo: 'clase.mp4',
-    },
-    bodySerializer: multipart({ data, name: 'clase.mp4', type: 'video/mp4' }),
-  });
-  expect(response.status).toBe(201);
-  const id = creada?.id ?? 0;
-  await vi.waitUntil(
-    async () => {
-      const { data: procesando } = await api.GET('/api/capsulas/procesando');
-      return !(procesando?.capsulas ?? []).some((c) => c.id === id);
-    },
-    { timeout: PROCESO_MS, interval: 1000 },
-  );
-  const { data: capsula } = await api.GET('/api/capsulas/{id}/', { params: { path: { id } } });
-  expect(capsula?.estado).toBe('listo');
-  return { id, titulo, tamano: capsula?.tamano ?? 0, tamano_liviana: capsula?.tamano_liviana ?? 0 };
+  const capsula = await publicarCapsula(api, { titulo, descripcion: 'Para ver sin conexión en la sala.', video: data });
+  return { id: capsula.id, titulo, tamano: capsula.tamano, tamano_liviana: capsula.tamano_liviana ?? 0 };
 }
 
 beforeAll(async () => {
   browser = await navegador();
   docente = { email: correoNuevo('liviana.docente'), password: CLAVE };
   await docenteActivo(docente.email, CLAVE);
-  pesada = await publicar(`Clase para la sala sin conexión ${Date.now()}`, videoPesado());
+  pesada = await publicar(`Clase para la sala sin conexión ${Date.now()}`, video({ width: 1280, height: 720, seconds: 6, grano: true }));
 }, PROCESO_MS + 60_000);
 afterAll(async () => {
   await browser?.close();

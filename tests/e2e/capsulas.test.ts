@@ -12,8 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, it as base, beforeAll, describe, expect, inject, vi } from 'vitest';
-import { multipart } from '../support/form.ts';
+import { afterAll, it as base, beforeAll, describe, expect, inject } from 'vitest';
 import { video } from '../support/video.ts';
 import {
   ANCHOS,
@@ -27,6 +26,8 @@ import {
   ingresarPorApi,
   mensajeDe,
   navegador,
+  PROCESO_MS,
+  publicarCapsula,
   responder,
   retener,
   url,
@@ -39,42 +40,16 @@ const VIDEO = path.join(carpeta, 'clase.mp4');
 const CLAVE_DOCENTE = 'Docente2026';
 let docente: string;
 
-// ffmpeg and the HLS job share the machine's two cores with the browser: processing takes a while.
-const PROCESO_MS = 120_000;
-
 /** Uploads a capsule (a `segundos`-long video) as the admin's form would and waits until its video is ready. */
 async function capsulaPorApi(titulo: string, segundos = 2): Promise<{ id: number; titulo: string; area: number }> {
   const { api } = await apiComo();
-  const [{ data: areas = [] }, { data: metodologias = [] }, { data: niveles = [] }] = await Promise.all([
-    api.GET('/api/curriculum_escolar/areas/'),
-    api.GET('/api/metodologias/'),
-    api.GET('/api/curriculum_escolar/niveles/'),
-  ]);
-  const area = areas.find((a) => a.nombre === 'Matemática') ?? areas[0];
-  const [metodologia, nivel] = [metodologias[0], niveles[4]];
-  if (!area || !metodologia || !nivel) throw new Error('the curriculum catalogues are empty');
-  const { data: creada, response } = await api.POST('/api/capsulas/', {
-    body: {
-      titulo,
-      descripcion: 'Modelamos **fracciones** con material concreto y las llevamos a la recta numérica.',
-      id_area: area.id,
-      id_metodologia: metodologia.id,
-      id_nivel: nivel.codigo,
-      extension: 'mp4',
-      archivo: 'fracciones.mp4',
-    },
-    bodySerializer: multipart({ data: video({ seconds: segundos }), name: 'fracciones.mp4', type: 'video/mp4' }),
+  const capsula = await publicarCapsula(api, {
+    titulo,
+    descripcion: 'Modelamos **fracciones** con material concreto y las llevamos a la recta numérica.',
+    video: video({ seconds: segundos }),
+    area: 'Matemática',
   });
-  expect(response.status).toBe(201);
-  const id = creada?.id ?? 0;
-  const listo = async () => {
-    const { data } = await api.GET('/api/capsulas/procesando');
-    return !(data?.capsulas ?? []).some((c) => c.id === id);
-  };
-  await vi.waitUntil(listo, { timeout: PROCESO_MS, interval: 1000 });
-  const { data: capsula } = await api.GET('/api/capsulas/{id}/', { params: { path: { id } } });
-  expect(capsula?.estado).toBe('listo');
-  return { id, titulo, area: area.id };
+  return { id: capsula.id, titulo, area: capsula.area.id };
 }
 
 beforeAll(async () => {

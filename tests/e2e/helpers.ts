@@ -7,9 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterEach, expect, inject } from 'vitest';
+import { afterEach, expect, inject, vi } from 'vitest';
 import { DESKTOP, launchBrowser, MOBILE, newPage, violacionesCsp } from '../support/browser.ts';
 import { type ApiClient, apiClient, signIn } from '../support/client.ts';
+import { multipart } from '../support/form.ts';
 import { erroresHtml } from '../support/html.ts';
 import { ADMIN, lastLinkTo, runCli } from '../support/server.ts';
 
@@ -109,6 +110,60 @@ export function correoNuevo(prefijo: string): string {
 export async function apiComo(credenciales: { email: string; password: string } = ADMIN): Promise<{ api: ApiClient; id: number }> {
   const sesion = await signIn(inject('baseUrl'), credenciales);
   return { api: apiClient(inject('baseUrl'), sesion.access), id: sesion.usuarioId };
+}
+
+/** ffmpeg and the HLS job share the machine's two cores with the browser: processing takes a while. */
+export const PROCESO_MS = 120_000;
+
+export interface CapsulaPorPublicar {
+  titulo: string;
+  descripcion?: string;
+  video: Buffer;
+  /** The area's name; the first area by default. */
+  area?: string;
+  /** The level's codigo; the fifth level of the catalogue by default. */
+  nivel?: string;
+  /** Runs once the capsule exists, before its video is ready (to add captions, say). */
+  alCrear?: (id: number) => Promise<void>;
+  /** How long its video may take to be ready. */
+  espera?: number;
+}
+
+/** Publishes a capsule through the API as the upload form would, and waits until its video is ready. */
+export async function publicarCapsula(api: ApiClient, c: CapsulaPorPublicar) {
+  const [{ data: areas = [] }, { data: metodologias = [] }, { data: niveles = [] }] = await Promise.all([
+    api.GET('/api/curriculum_escolar/areas/'),
+    api.GET('/api/metodologias/'),
+    api.GET('/api/curriculum_escolar/niveles/'),
+  ]);
+  const area = c.area === undefined ? areas[0] : areas.find((a) => a.nombre === c.area);
+  const nivel = c.nivel === undefined ? niveles[4] : niveles.find((n) => n.codigo === c.nivel);
+  const [metodologia] = metodologias;
+  if (!area || !metodologia || !nivel) throw new Error('the curriculum catalogues lack what the capsule asks for');
+  const { data: creada, response } = await api.POST('/api/capsulas/', {
+    body: {
+      titulo: c.titulo,
+      descripcion: c.descripcion ?? 'Una cápsula de prueba para la sala.',
+      id_area: area.id,
+      id_metodologia: metodologia.id,
+      id_nivel: nivel.codigo,
+      extension: 'mp4',
+      archivo: 'clase.mp4',
+    },
+    bodySerializer: multipart({ data: c.video, name: 'clase.mp4', type: 'video/mp4' }),
+  });
+  expect(response.status).toBe(201);
+  const id = creada?.id ?? 0;
+  await c.alCrear?.(id);
+  const capsula = await vi.waitUntil(
+    async () => {
+      const { data } = await api.GET('/api/capsulas/{id}/', { params: { path: { id } } });
+      if (data?.estado === 'error') throw new Error(`the capsule's video failed to process: ${data.mensaje_error}`);
+      return data?.estado === 'listo' ? data : undefined;
+    },
+    { timeout: c.espera ?? PROCESO_MS, interval: 1000 },
+  );
+  return { ...capsula, area };
 }
 
 /** Invites a teacher with the admin CLI and returns the activation link mailed to them. */
