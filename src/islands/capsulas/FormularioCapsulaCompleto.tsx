@@ -61,7 +61,7 @@ const validacion = validacionDiferida<z.input<typeof capsulaSchema>, CapsulaInpu
 
 /** The toast when the capsule went up and its captions did not. */
 const subtitulosRechazados = (titulo: string, motivo: string | undefined) =>
-  [`La cápsula ${titulo} se subió, pero sus subtítulos no se guardaron.`, motivo, 'Puede agregarlos en esta página.']
+  [`La cápsula ${titulo} se subió, pero sus subtítulos no se guardaron.`, motivo, 'Puedes agregarlos en esta página.']
     .filter(Boolean)
     .join(' ');
 
@@ -267,7 +267,7 @@ export default function FormularioCapsula({
         <fieldset className="subtitulos-subida">
           <legend>Subtítulos (opcional)</legend>
           <p className="ayuda-campo">
-            Para quien ve la cápsula sin sonido o no escucha bien. Puede agregarlos o cambiarlos después, al editarla.
+            Para quien ve la cápsula sin sonido o no escucha bien. Puedes agregarlos o cambiarlos después, al editarla.
           </p>
           <CamposSubtitulo
             id="subtitulo"
