@@ -1,5 +1,5 @@
 /**
- * Community directory, contact and profiles (SPEC.md sections 2 to 9): every call of
+ * Community directory, contact and profiles (SPEC.md sections 2 to 9, levels from issue 21): every call of
  * openapi.yaml's Community tag for /api/usuarios/profesores/ and /api/usuarios/{id}/..., and the
  * profile photos under /miniaturas. Every response is checked against openapi.yaml by `call`.
  */
@@ -195,7 +195,7 @@ describe('GET /api/usuarios/{id}/ (a profile)', () => {
       telefono: '+56 9 1234 5678',
       fecha_nacimiento: '1985-04-12',
     });
-    expect(propio.usuario_asociado).toEqual({ colegio: [], titulo_profesional: '', especialidad: [], area: [] });
+    expect(propio.usuario_asociado).toEqual({ colegio: [], titulo_profesional: '', especialidad: [], area: [], nivel: [] });
     const ajeno = await (await t.call('GET', `/api/usuarios/${ana.id}/`, { token: otro.token })).json();
     expect(ajeno).toMatchObject({
       id: ana.id,
@@ -633,7 +633,7 @@ describe('specialties', () => {
     const quien = await t.session();
     const res = await agregar(quien, 'Educación diferencial');
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ colegio: [], titulo_profesional: '', especialidad: ['Educación diferencial'], area: [] });
+    expect(await res.json()).toEqual({ colegio: [], titulo_profesional: '', especialidad: ['Educación diferencial'], area: [], nivel: [] });
     // The same name with other case and accents is the same specialty.
     const repetida = await agregar(quien, 'EDUCACION  DIFERENCIAL');
     expect(repetida.status).toBe(400);
@@ -682,7 +682,7 @@ describe('specialties', () => {
     expect((await quitar(a, 'Teatro', b.id)).status).toBe(403);
     const sinPerfil = await agregar(admin, 'Teatro');
     expect(sinPerfil.status).toBe(403);
-    expect((await sinPerfil.json()).detail).toBe('Solo los docentes con perfil pueden editar especialidades y áreas');
+    expect((await sinPerfil.json()).detail).toBe('Solo los docentes con perfil pueden editar especialidades, áreas y niveles');
     // A Profesor whose profile is gone cannot either.
     const c = await t.session();
     await t.db.delete(perfilesDocentes).where(eq(perfilesDocentes.id_usuario, c.id));
@@ -731,5 +731,97 @@ describe('areas', () => {
     expect((await quitar(a, 'Matemática', b.id)).status).toBe(403);
     expect((await agregar(admin, 'Matemática')).status).toBe(403);
     expect((await t.call('DELETE', `/api/usuarios/profesores/${b.id}/areas/Matem%C3%A1tica/`)).status).toBe(401);
+  });
+});
+
+describe('levels (issue 21)', () => {
+  const agregar = (quien: Sesion, nivel: unknown, id = quien.id) =>
+    t.call('POST', `/api/usuarios/profesores/${id}/niveles/`, { token: quien.token, json: { nivel } });
+  const quitar = (quien: Sesion, nombre: string, id = quien.id) =>
+    t.call('DELETE', `/api/usuarios/profesores/${id}/niveles/${encodeURIComponent(nombre)}/`, { token: quien.token });
+
+  it('adds curriculum levels by name and answers the profile of the contract, levels in school-year order', async () => {
+    const quien = await t.session();
+    const res = await agregar(quien, '1° medio');
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ colegio: [], titulo_profesional: '', especialidad: [], area: [], nivel: ['1° medio'] });
+    expect((await agregar(quien, '7° básico')).status).toBe(201);
+    // Case and accents aside, as areas: the stored name comes back.
+    const ultimo = await agregar(quien, 'primer nivel de transicion');
+    expect(ultimo.status).toBe(201);
+    // By name '1° medio' would come first; school-year order puts it last.
+    expect((await ultimo.json()).nivel).toEqual(['Primer Nivel de Transición', '7° básico', '1° medio']);
+    // Everyone who sees the profile sees the levels, in the same order.
+    const otro = await t.session();
+    const perfil = await (await t.call('GET', `/api/usuarios/${quien.id}/`, { token: otro.token })).json();
+    expect(perfil.usuario_asociado.nivel).toEqual(['Primer Nivel de Transición', '7° básico', '1° medio']);
+  });
+
+  it('never adds a level twice', async () => {
+    const quien = await t.session();
+    expect((await agregar(quien, '7° básico')).status).toBe(201);
+    const repetido = await agregar(quien, '7° BÁSICO');
+    expect(repetido.status).toBe(400);
+    const body = await repetido.json();
+    expect(body.detail).toBe('El nivel 7° BÁSICO ya está en tu perfil');
+    expect(body.errors).toEqual({ nivel: ['El nivel 7° BÁSICO ya está en tu perfil'] });
+    const perfil = await (await t.call('GET', `/api/usuarios/${quien.id}/`, { token: quien.token })).json();
+    expect(perfil.usuario_asociado.nivel).toEqual(['7° básico']);
+  });
+
+  it("answers 'Debe seleccionar un nivel' for nothing or an unknown level", async () => {
+    const quien = await t.session();
+    for (const nivel of ['', '   ', undefined, '9° básico', 'x'.repeat(201)]) {
+      const res = await agregar(quien, nivel);
+      expect(res.status, String(nivel)).toBe(400);
+      const body = await res.json();
+      expect(body.detail, String(nivel)).toBe('Debe seleccionar un nivel');
+      expect(body.errors, String(nivel)).toEqual({ nivel: ['Debe seleccionar un nivel'] });
+    }
+    const perfil = await (await t.call('GET', `/api/usuarios/${quien.id}/`, { token: quien.token })).json();
+    expect(perfil.usuario_asociado.nivel).toEqual([]);
+  });
+
+  it('removes a level, and answers 404 for one the teacher does not have', async () => {
+    const quien = await t.session();
+    await agregar(quien, '2° básico');
+    await agregar(quien, '3° medio');
+    const quitado = await quitar(quien, '2° BASICO');
+    expect(quitado.status).toBe(200);
+    expect(await quitado.json()).toEqual({ colegio: [], titulo_profesional: '', especialidad: [], area: [], nivel: ['3° medio'] });
+    const otraVez = await quitar(quien, '2° básico');
+    expect(otraVez.status).toBe(404);
+    expect((await otraVez.json()).detail).toBe('El nivel 2° básico no está en tu perfil');
+    const desconocido = await quitar(quien, 'Quinto medio');
+    expect(desconocido.status).toBe(404);
+    expect((await desconocido.json()).detail).toBe('El nivel Quinto medio no está en tu perfil');
+  });
+
+  it('is only for the teacher themself, admins included', async () => {
+    const a = await t.session();
+    const b = await t.session();
+    const admin = await t.session({ admin: true });
+    expect((await agregar(a, '4° básico', b.id)).status).toBe(403);
+    expect((await agregar(b, '4° básico')).status).toBe(201);
+    expect((await quitar(a, '4° básico', b.id)).status).toBe(403);
+    expect((await agregar(admin, '4° básico', b.id)).status).toBe(403);
+    expect((await quitar(admin, '4° básico', b.id)).status).toBe(403);
+    const sinPerfil = await agregar(admin, '4° básico');
+    expect(sinPerfil.status).toBe(403);
+    expect((await sinPerfil.json()).detail).toBe('Solo los docentes con perfil pueden editar especialidades, áreas y niveles');
+    expect((await t.call('POST', `/api/usuarios/profesores/${b.id}/niveles/`, { json: { nivel: '4° básico' } })).status).toBe(401);
+    expect((await t.call('DELETE', `/api/usuarios/profesores/${b.id}/niveles/4%C2%B0%20b%C3%A1sico/`)).status).toBe(401);
+    // Nothing of that changed b's levels.
+    const perfil = await (await t.call('GET', `/api/usuarios/${b.id}/`, { token: b.token })).json();
+    expect(perfil.usuario_asociado.nivel).toEqual(['4° básico']);
+  });
+
+  it("keeps the directory's cards as the contract gives them: schools, title, specialties and areas", async () => {
+    const quien = await t.session({ nombre: 'Nivelada' });
+    await agregar(quien, '5° básico');
+    const res = await t.call('GET', '/api/usuarios/profesores/?profesor=Nivelada', { token: quien.token });
+    expect(res.status).toBe(200);
+    const [tarjeta] = (await res.json()).profesor;
+    expect(Object.keys(tarjeta).sort()).toEqual(['area', 'colegio', 'especialidad', 'titulo_profesional', 'usuario']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The community directory, contact and profiles in a browser (SPEC.md sections 2, 4, 5,
  * 8 and 9): search, contact (the mail lands in the outbox with the right recipient and Reply-To),
- * profile views, personal information, specialties and areas, and the photo crop editor.
+ * profile views, personal information, specialties, areas and levels (issue 21), and the photo
+ * crop editor.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -375,6 +376,7 @@ describe('/perfil/editar', () => {
       'Información personal',
       'Especialidades',
       'Áreas',
+      'Niveles',
       'Correos de notificaciones',
       'Ahorro de datos',
     ]);
@@ -501,6 +503,116 @@ describe('/perfil/editar', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Quitar el área Matemática' }).click();
     await expect.poll(() => page.locator('#areas .vacio').textContent()).toBe('Aún no agregas áreas.');
+  });
+
+  it('adds levels in school-year order, never offering an owned one; the profile shows them after the areas; removes them', async () => {
+    const yo = await docente('Noa', `${marca()} Niveles`);
+    const page = await sesion(yo);
+    await page.goto('/perfil/editar');
+    await page.getByRole('link', { name: 'Niveles' }).click();
+    await expect.poll(() => page.locator('#niveles').isVisible()).toBe(true);
+    expect(page.url()).toBe(url('/perfil/editar#niveles'));
+    const pista = 'Con tus áreas y niveles elegimos lo que ves en Novedades para ti, en Inicio.';
+    expect(await page.locator('#niveles .pista-inicio').textContent()).toBe(pista);
+    expect(await page.locator('#areas .pista-inicio').textContent()).toBe(pista);
+    expect(await page.locator('#niveles .vacio').textContent()).toBe('Aún no agregas niveles.');
+
+    const modal = page.getByRole('dialog', { name: 'Agregar nivel' });
+    const agregar = async (nivel: string) => {
+      await page.getByRole('button', { name: 'Agregar nivel' }).click();
+      await expect.poll(() => modal.getByLabel('Nivel').isVisible()).toBe(true);
+      await modal.getByLabel('Nivel').selectOption(nivel);
+      await modal.getByRole('button', { name: 'Agregar', exact: true }).click();
+      await expect.poll(() => modal.isVisible()).toBe(false);
+    };
+    await page.getByRole('button', { name: 'Agregar nivel' }).click();
+    await expect.poll(() => modal.getByLabel('Nivel').isVisible()).toBe(true);
+    const opciones = await modal.getByLabel('Nivel').locator('option').allTextContents();
+    expect(opciones.slice(0, 5)).toEqual([
+      'Seleccionar',
+      'Primer Nivel de Transición',
+      'Segundo Nivel de Transición',
+      '1° básico',
+      '2° básico',
+    ]);
+    expect(opciones.slice(-2)).toEqual(['3° medio', '4° medio']);
+    await modal.getByRole('button', { name: 'Agregar', exact: true }).click();
+    expect(await mensajeDe(page, 'Nivel')).toBe('Debe seleccionar un nivel');
+    await modal.getByLabel('Nivel').selectOption('1° medio');
+    await modal.getByRole('button', { name: 'Agregar', exact: true }).click();
+    await expect.poll(() => avisos(page, 'status')).toContain('Se agregó el nivel 1° medio');
+    await agregar('7° básico');
+    const chips = page.getByRole('list', { name: 'Niveles' }).locator('li span');
+    // The server answers them in school-year order, whatever the order they were added in.
+    await expect.poll(() => chips.allTextContents()).toEqual(['7° básico', '1° medio']);
+    await page.getByRole('button', { name: 'Agregar nivel' }).click();
+    await expect.poll(() => modal.getByLabel('Nivel').isVisible()).toBe(true);
+    const restantes = await modal.getByLabel('Nivel').locator('option').allTextContents();
+    expect(restantes).not.toContain('7° básico');
+    expect(restantes).not.toContain('1° medio');
+    expect(restantes).toHaveLength(opciones.length - 2);
+    await page.keyboard.press('Escape');
+
+    for (const ruta of ['/perfil/', `/perfil/${yo.id}`]) {
+      await page.goto(ruta);
+      expect(await page.locator('.perfil-detalle h2').allTextContents()).toEqual([
+        'Establecimientos',
+        'Especialidades',
+        'Áreas',
+        'Niveles',
+      ]);
+      expect(await page.getByRole('region', { name: 'Niveles' }).getByRole('listitem').allTextContents()).toEqual([
+        '7° básico',
+        '1° medio',
+      ]);
+    }
+
+    await page.goto('/perfil/editar#niveles');
+    await page.getByRole('button', { name: 'Quitar el nivel 7° básico' }).click();
+    await expect.poll(() => chips.allTextContents()).toEqual(['1° medio']);
+    await page.getByRole('button', { name: 'Quitar el nivel 1° medio' }).click();
+    await expect.poll(() => page.locator('#niveles .vacio').textContent()).toBe('Aún no agregas niveles.');
+    await page.goto('/perfil/');
+    expect(await page.getByRole('region', { name: 'Niveles' }).locator('.vacio').textContent()).toBe('Sin niveles registrados');
+  });
+
+  it('shows the levels before JavaScript, as the areas, and reads well at 1280 and 375 px', async () => {
+    const yo = await docente('Olga', `${marca()} Niveles`);
+    for (const nivel of ['4° medio', 'Segundo Nivel de Transición']) {
+      const { response } = await api(yo.token).POST('/api/usuarios/profesores/{id}/niveles/', {
+        params: { path: { id: yo.id } },
+        body: { nivel },
+      });
+      expect(response.status).toBe(201);
+    }
+    const context = await browser.newContext({ baseURL: inject('baseUrl'), viewport: MOBILE, locale: 'es-CL', javaScriptEnabled: false });
+    const sinJs = await context.newPage();
+    await ingresarPorApi(sinJs, { email: yo.email, password: CLAVE });
+    await sinJs.goto('/perfil/editar');
+    // Every section shows, one under the other; the chips are there, their buttons wait for scripts.
+    expect(await sinJs.locator('#niveles').isVisible()).toBe(true);
+    expect(await sinJs.getByRole('list', { name: 'Niveles' }).locator('li span').allTextContents()).toEqual([
+      'Segundo Nivel de Transición',
+      '4° medio',
+    ]);
+    expect(await sinJs.getByRole('button', { name: 'Agregar nivel' }).isDisabled()).toBe(true);
+    await sinJs.goto('/perfil/');
+    expect(await sinJs.getByRole('region', { name: 'Niveles' }).getByRole('listitem').allTextContents()).toEqual([
+      'Segundo Nivel de Transición',
+      '4° medio',
+    ]);
+
+    for (const viewport of [DESKTOP, MOBILE]) {
+      const page = await sesion(yo, viewport);
+      await page.goto('/perfil/editar#niveles');
+      await expect.poll(() => page.locator('#niveles').isVisible()).toBe(true);
+      expect(await violacionesGraves(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Agregar nivel' }).click();
+      await expect.poll(() => page.getByRole('dialog').getByLabel('Nivel').isVisible()).toBe(true);
+      expect(await violacionesGraves(page)).toEqual([]);
+      await page.goto('/perfil/');
+      expect(await violacionesGraves(page)).toEqual([]);
+    }
   });
 
   it('uploads, crops, zooms and rotates a photo; the cropper loads only with the modal; the top bar shows the new photo without a reload', async () => {

@@ -1,7 +1,8 @@
 /**
- * 'Especialidades' and 'Áreas' of a teacher's profile (SPEC.md sections 2, 4, 5 and 8): the
- * chips with a remove button, and the modal that adds one (its form loads with the modal). At
- * most 5 specialties (the add button hides at 5); owned names are never offered again.
+ * 'Especialidades', 'Áreas' and 'Niveles' (issue 21) of a teacher's profile (SPEC.md sections 2,
+ * 4, 5 and 8): the chips with a remove button, and the modal that adds one (its form loads with
+ * the modal). At most 5 specialties (the add button hides at 5); owned names are never offered
+ * again.
  */
 import { lazy, Suspense, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
@@ -16,7 +17,8 @@ const precargar = () => void cargarFormulario().catch(() => undefined);
 /** The calls travel with the forms: the page's first scripts stay small. */
 const llamadas = () => import('./perfil');
 
-type Tipo = 'especialidad' | 'area';
+/** The PerfilDocente field the list edits. */
+type Tipo = 'especialidad' | 'area' | 'nivel';
 
 const TEXTOS = {
   especialidad: {
@@ -39,7 +41,17 @@ const TEXTOS = {
     noQuitada: (n: string) => `No se pudo eliminar el area ${n}`,
     quitar: (n: string) => `Quitar el área ${n}`,
   },
-} as const;
+  nivel: {
+    titulo: 'Niveles',
+    agregar: 'Agregar nivel',
+    etiqueta: 'Nivel',
+    vacio: 'Aún no agregas niveles.',
+    agregada: (n: string) => `Se agregó el nivel ${n}`,
+    noAgregada: (n: string) => `No se pudo agregar el nivel ${n}`,
+    noQuitada: (n: string) => `No se pudo eliminar el nivel ${n}`,
+    quitar: (n: string) => `Quitar el nivel ${n}`,
+  },
+} as const satisfies Record<Tipo, unknown>;
 
 export interface EditorListaProps {
   tipo: Tipo;
@@ -64,13 +76,9 @@ export default function EditorLista({ tipo, idUsuario, propias: iniciales, opcio
 
   const agregar: Agregar = async (nombre) => {
     const api = await llamadas().catch(() => null);
-    const r = !api
-      ? { ok: false as const }
-      : tipo === 'especialidad'
-        ? await api.agregarEspecialidad(idUsuario, nombre)
-        : await api.agregarArea(idUsuario, nombre);
+    const r = api ? await api.listas[tipo].agregar(idUsuario, nombre) : { ok: false as const };
     if (r.ok) {
-      setPropias(tipo === 'especialidad' ? r.data.especialidad : r.data.area);
+      setPropias(r.data[tipo]);
       setAbierto(false);
       notificar(textos.agregada(nombre), 'exito');
       return null;
@@ -84,13 +92,9 @@ export default function EditorLista({ tipo, idUsuario, propias: iniciales, opcio
   const quitar = async (nombre: string) => {
     setQuitando(nombre);
     const api = await llamadas().catch(() => null);
-    const r = !api
-      ? { ok: false as const }
-      : tipo === 'especialidad'
-        ? await api.quitarEspecialidad(idUsuario, nombre)
-        : await api.quitarArea(idUsuario, nombre);
+    const r = api ? await api.listas[tipo].quitar(idUsuario, nombre) : { ok: false as const };
     setQuitando(null);
-    if (r.ok) setPropias(tipo === 'especialidad' ? r.data.especialidad : r.data.area);
+    if (r.ok) setPropias(r.data[tipo]);
     else notificar(textos.noQuitada(nombre), 'error');
   };
 

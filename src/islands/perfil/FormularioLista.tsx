@@ -1,14 +1,15 @@
 /**
- * The forms of the 'Agregar especialidad' and 'Agregar área' modals (SPEC.md section 5), their
- * own chunk: they load when a modal opens. A specialty is chosen from the list or written ('Otra');
- * an area is chosen from the curriculum. Messages land on the field to fix.
+ * The forms of the 'Agregar especialidad', 'Agregar área' and 'Agregar nivel' modals (SPEC.md
+ * section 5, issue 21), their own chunk: they load when a modal opens. A specialty is chosen from
+ * the list or written ('Otra'); an area or a level is chosen from the curriculum. Messages land on
+ * the field to fix.
  */
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import type { AreaPerfilEntrada, EleccionEspecialidad, EspecialidadEntrada } from '../../lib/validation/perfil';
+import type { AreaPerfilEntrada, EleccionEspecialidad, EspecialidadEntrada, NivelPerfilEntrada } from '../../lib/validation/perfil';
 import { OTRA_ESPECIALIDAD } from '../../lib/validation/perfil-reglas';
 import { Campo, Selector } from '../comun/Campo';
-import { validacionArea, validacionEspecialidad } from './validaciones';
+import { validacionArea, validacionEspecialidad, validacionNivel } from './validaciones';
 
 /** Adds one name; answers the server's message for the field, or null when it was added. */
 export type Agregar = (nombre: string) => Promise<string | null>;
@@ -32,6 +33,20 @@ function Botones({ cancelar, enviando }: { cancelar: () => void; enviando: boole
   );
 }
 
+/** The placeholder and the names still to choose. */
+function Opciones({ disponibles }: { disponibles: string[] }) {
+  return (
+    <>
+      <option value="">Seleccionar</option>
+      {disponibles.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      ))}
+    </>
+  );
+}
+
 function FormularioEspecialidad({ disponibles, agregar, cancelar }: FormularioProps) {
   const {
     register,
@@ -52,12 +67,7 @@ function FormularioEspecialidad({ disponibles, agregar, cancelar }: FormularioPr
   return (
     <form noValidate onSubmit={enviar}>
       <Selector id="nueva-especialidad" etiqueta="Especialidad" error={errors.seleccion?.message} registro={register('seleccion')}>
-        <option value="">Seleccionar</option>
-        {disponibles.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
+        <Opciones disponibles={disponibles} />
         <option value={OTRA_ESPECIALIDAD}>Otra (escribir)</option>
       </Selector>
       {otra && (
@@ -90,25 +100,46 @@ function FormularioArea({ disponibles, agregar, cancelar }: FormularioProps) {
   return (
     <form noValidate onSubmit={enviar}>
       <Selector id="nueva-area" etiqueta="Área" error={errors.area?.message} registro={register('area')}>
-        <option value="">Seleccionar</option>
-        {disponibles.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
+        <Opciones disponibles={disponibles} />
       </Selector>
       <Botones cancelar={cancelar} enviando={isSubmitting} />
     </form>
   );
 }
 
+function FormularioNivel({ disponibles, agregar, cancelar }: FormularioProps) {
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<NivelPerfilEntrada>({ resolver: validacionNivel.resolver, mode: 'onTouched', defaultValues: { nivel: '' } });
+  const enviar = handleSubmit(async ({ nivel }) => {
+    const mensaje = await agregar(nivel);
+    if (mensaje) setError('nivel', { message: mensaje }, { shouldFocus: true });
+  });
+  return (
+    <form noValidate onSubmit={enviar}>
+      <Selector id="nuevo-nivel" etiqueta="Nivel" error={errors.nivel?.message} registro={register('nivel')}>
+        <Opciones disponibles={disponibles} />
+      </Selector>
+      <Botones cancelar={cancelar} enviando={isSubmitting} />
+    </form>
+  );
+}
+
+const FORMULARIOS = {
+  especialidad: { Formulario: FormularioEspecialidad, validacion: validacionEspecialidad },
+  area: { Formulario: FormularioArea, validacion: validacionArea },
+  nivel: { Formulario: FormularioNivel, validacion: validacionNivel },
+} as const;
+
 export interface FormularioListaProps extends FormularioProps {
-  tipo: 'especialidad' | 'area';
+  tipo: keyof typeof FORMULARIOS;
 }
 
 export default function FormularioLista({ tipo, ...props }: FormularioListaProps) {
-  useEffect(() => {
-    (tipo === 'especialidad' ? validacionEspecialidad : validacionArea).precargar();
-  }, [tipo]);
-  return tipo === 'especialidad' ? <FormularioEspecialidad {...props} /> : <FormularioArea {...props} />;
+  const { Formulario, validacion } = FORMULARIOS[tipo];
+  useEffect(() => validacion.precargar(), [validacion]);
+  return <Formulario {...props} />;
 }

@@ -62,5 +62,18 @@ export const agregarArea = (id: number, area: string) =>
 export const quitarArea = (id: number, nombre: string) =>
   intentar(() => api.DELETE('/api/usuarios/profesores/{id}/areas/{nombre}/', { params: { path: { id, nombre } } }));
 
+export const agregarNivel = (id: number, nivel: string) =>
+  intentar(() => api.POST('/api/usuarios/profesores/{id}/niveles/', { params: { path: { id } }, body: { nivel } }));
+
+export const quitarNivel = (id: number, nombre: string) =>
+  intentar(() => api.DELETE('/api/usuarios/profesores/{id}/niveles/{nombre}/', { params: { path: { id, nombre } } }));
+
+/** The add and remove calls of each list of a teacher's profile, by the PerfilDocente field they change. */
+export const listas = {
+  especialidad: { agregar: agregarEspecialidad, quitar: quitarEspecialidad },
+  area: { agregar: agregarArea, quitar: quitarArea },
+  nivel: { agregar: agregarNivel, quitar: quitarNivel },
+} as const;
+
 /** The new photo everywhere at once (the session store holds the signed-in user's photo). */
 export const mostrarFotoNueva = cambiarFotoPerfil;

@@ -4,8 +4,9 @@
  * page's first scripts.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { areaPerfilSchema, datosPersonalesSchema, eleccionEspecialidadSchema } from '../../lib/validation/perfil';
+import { areaPerfilSchema, datosPersonalesSchema, eleccionEspecialidadSchema, nivelPerfilSchema } from '../../lib/validation/perfil';
 
 export const datos = zodResolver(datosPersonalesSchema);
 export const especialidad = zodResolver(eleccionEspecialidadSchema);
 export const area = zodResolver(areaPerfilSchema);
+export const nivel = zodResolver(nivelPerfilSchema);

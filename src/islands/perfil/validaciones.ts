@@ -7,3 +7,4 @@ import { validacionDiferida } from '../comun/validacion';
 export const validacionDatos = validacionDiferida(() => import('./resolvers').then((m) => m.datos));
 export const validacionEspecialidad = validacionDiferida(() => import('./resolvers').then((m) => m.especialidad));
 export const validacionArea = validacionDiferida(() => import('./resolvers').then((m) => m.area));
+export const validacionNivel = validacionDiferida(() => import('./resolvers').then((m) => m.nivel));

@@ -991,6 +991,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bdocente/cobertura/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many materials are aligned to each level, unit and OA of an area (the curriculum map).
+         * @description The counts behind /biblioteca-docente/mapa (issue 21). For the area, every level it is
+         *     taught in (ordered as the school years), each level's units and each unit's OAs, each with
+         *     `n_materiales`. Every number is what the matching list shows to this person: a level's is
+         *     the materials of that area and level (GET /api/bdocente/?id_area=&id_nivel=), a unit's those
+         *     recorded in that unit (&id_unidad=), an OA's those aligned to it (&oa=, and
+         *     /biblioteca-docente/oa/{codigo}); a hidden material counts only for its author and admins.
+         *     An OA with `n_materiales` 0 is a gap: 'Sin materiales'. With `nivel`, only that level (none
+         *     when the area is not taught in it).
+         */
+        get: operations["getCoberturaCurricular"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bdocente/{id}/": {
         parameters: {
             query?: never;
@@ -1444,6 +1471,57 @@ export interface paths {
          * @description Only the teacher themself (rol 'Profesor' with a profile), else 403, admins included.
          */
         delete: operations["removeAreaPerfil"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/profesores/{id}/niveles/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a level the teacher teaches to their profile (issue 21).
+         * @description Only the teacher themself (rol 'Profesor' with a profile), else 403, admins included.
+         *     `nivel` is the `nombre` of a curriculum level (GET /api/curriculum_escolar/niveles/); an
+         *     unknown or owned level answers 400. With the areas, the levels decide what the home's
+         *     'Novedades para ti' shows.
+         */
+        post: operations["addNivelPerfil"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/profesores/{id}/niveles/{nombre}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                /** @description The level's name (URL-encoded). */
+                nombre: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a level from the teacher's profile.
+         * @description Only the teacher themself (rol 'Profesor' with a profile), else 403, admins included.
+         */
+        delete: operations["removeNivelPerfil"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2407,6 +2485,8 @@ export interface components {
             especialidad: string[];
             /** @description Names of curriculum areas. */
             area: string[];
+            /** @description Names of the levels the teacher teaches (issue 21), in school-year order. */
+            nivel: string[];
         };
         /** @enum {string} */
         TipoDenuncia: "capsula" | "material" | "manual" | "comentario_capsula" | "comentario_material" | "comentario_manual" | "conversacion" | "comentario_foro" | "usuario";
@@ -3020,6 +3100,43 @@ export interface components {
         EspecialidadEntrada: {
             /** @description An existing or a new specialty name. */
             especialidad: string;
+        };
+        NivelPerfilEntrada: {
+            /** @description The `nombre` of a curriculum level. */
+            nivel: string;
+        };
+        /** @description An area's coverage by the library (issue 21). */
+        Cobertura: {
+            area: {
+                id: number;
+                codigo: string;
+                nombre: string;
+            };
+            niveles: components["schemas"]["CoberturaNivel"][];
+        };
+        CoberturaNivel: {
+            codigo: string;
+            nombre: string;
+            /** @description Materials of this area and level. */
+            n_materiales: number;
+            /** @description Ordered by codigo. */
+            unidades: components["schemas"]["CoberturaUnidad"][];
+        };
+        CoberturaUnidad: {
+            id: number;
+            codigo: string;
+            nombre: string;
+            /** @description Materials recorded in this unit. */
+            n_materiales: number;
+            /** @description Ordered by codigo. */
+            oas: components["schemas"]["CoberturaOA"][];
+        };
+        CoberturaOA: {
+            id: number;
+            codigo: string;
+            descripcion: string;
+            /** @description Materials aligned to this OA (0 is 'Sin materiales'). */
+            n_materiales: number;
         };
         AreaPerfilEntrada: {
             /** @description The `nombre` of a curriculum area. */
@@ -5213,6 +5330,42 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    getCoberturaCurricular: {
+        parameters: {
+            query: {
+                /** @description Area id; missing or not a positive id: 400 'Debe seleccionar una area'. */
+                area: number;
+                /** @description Level codigo ('-1' or empty = every level). */
+                nivel?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The area's coverage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cobertura"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such area: 'No se encontró el área'. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMaterial: {
         parameters: {
             query?: never;
@@ -6045,6 +6198,84 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such user, or the teacher does not have this area. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addNivelPerfil: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NivelPerfilEntrada"];
+            };
+        };
+        responses: {
+            /** @description Added; the updated profile. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PerfilDocente"];
+                };
+            };
+            /** @description Invalid or not allowed, e.g. errors.nivel ['Debe seleccionar un nivel']. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    removeNivelPerfil: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                /** @description The level's name (URL-encoded). */
+                nombre: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; the updated profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PerfilDocente"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such user, or the teacher does not have this level. */
             404: {
                 headers: {
                     [name: string]: unknown;

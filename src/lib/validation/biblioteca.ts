@@ -35,3 +35,15 @@ export const busquedaMaterialesSchema = z.object({
   oa: filtroId,
   ...paginacion,
 });
+
+export const COBERTURA_AREA_REQUERIDA = 'Debe seleccionar una area';
+
+/**
+ * The curriculum map's query (issue 21): GET /api/bdocente/cobertura/ and /biblioteca-docente/mapa.
+ * The area is required; the level narrows the answer to one row and its OAs.
+ */
+export const coberturaSchema = z.object({
+  area: idPositivo(COBERTURA_AREA_REQUERIDA),
+  nivel: filtroNivel,
+});
+export type CoberturaInput = z.infer<typeof coberturaSchema>;

@@ -83,3 +83,11 @@ export const areaPerfilSchema = z.object({
   area: requerido(AREA_REQUERIDA).max(200, AREA_REQUERIDA),
 });
 export type AreaPerfilEntrada = z.infer<typeof areaPerfilSchema>;
+
+export const NIVEL_PERFIL_REQUERIDO = 'Debe seleccionar un nivel';
+
+/** A curriculum level the teacher teaches, by its name ('7° Básico'), as areas are (issue 21). */
+export const nivelPerfilSchema = z.object({
+  nivel: requerido(NIVEL_PERFIL_REQUERIDO).max(200, NIVEL_PERFIL_REQUERIDO),
+});
+export type NivelPerfilEntrada = z.infer<typeof nivelPerfilSchema>;

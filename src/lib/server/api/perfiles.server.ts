@@ -6,7 +6,13 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { contactoSchema } from '../../validation/cuentas.ts';
-import { areaPerfilSchema, busquedaProfesoresSchema, datosPersonalesSchema, especialidadSchema } from '../../validation/perfil.ts';
+import {
+  areaPerfilSchema,
+  busquedaProfesoresSchema,
+  datosPersonalesSchema,
+  especialidadSchema,
+  nivelPerfilSchema,
+} from '../../validation/perfil.ts';
 import { cadena } from '../../validation/texto.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { withUploadOrSubida } from '../http/archivo-o-subida.server.ts';
@@ -91,6 +97,25 @@ export function perfilesRoutes(deps: {
         'DELETE /api/usuarios/profesores/{id}/areas/{nombre}/',
         200,
         await perfiles.quitarArea(actor(c), idUsuario, nombre),
+      );
+    })
+    .post(
+      `/profesores/${ID}/niveles`,
+      auth,
+      params(idParam),
+      body(entrada('POST /api/usuarios/profesores/{id}/niveles/', nivelPerfilSchema)),
+      async (c) => {
+        const perfil = await perfiles.agregarNivel(actor(c), c.req.valid('param').id, c.req.valid('json').nivel);
+        return responder(c, 'POST /api/usuarios/profesores/{id}/niveles/', 201, perfil);
+      },
+    )
+    .delete(`/profesores/${ID}/niveles/:nombre`, auth, params(nombreParam), async (c) => {
+      const { id: idUsuario, nombre } = c.req.valid('param');
+      return responder(
+        c,
+        'DELETE /api/usuarios/profesores/{id}/niveles/{nombre}/',
+        200,
+        await perfiles.quitarNivel(actor(c), idUsuario, nombre),
       );
     })
     .get(`/${ID}`, auth, params(idParam), async (c) =>

@@ -138,6 +138,13 @@ export const usuarios = pgTable(
      * smallest thumbnails. Off by default; the browser's Save-Data or a slow link also turns it on.
      */
     ahorro_datos: boolean('ahorro_datos').notNull().default(false),
+    /**
+     * The home's 'Desde tu última visita' (issue 21): when the person opened Inicio in their
+     * current visit (`visita_ultima`) and in the one before (`visita_anterior`). Openings less
+     * than an hour apart are one visit, so a reload does not zero the counts.
+     */
+    visita_ultima: timestamp('visita_ultima', { withTimezone: true }),
+    visita_anterior: timestamp('visita_anterior', { withTimezone: true }),
     fecha_creacion: creado(),
   },
   (t) => [uniqueIndex('usuarios_email_idx').on(t.email)],
@@ -181,6 +188,18 @@ export const perfilAreas = pgTable(
     id_area: ref('id_area').references(() => areas.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.id_usuario, t.id_area] })],
+);
+
+/** The levels a teacher teaches (issue 21): with the areas, what the home's 'Novedades para ti' shows first. */
+export const perfilNiveles = pgTable(
+  'perfil_niveles',
+  {
+    id_usuario: ref('id_usuario').references(() => perfilesDocentes.id_usuario, { onDelete: 'cascade' }),
+    codigo_nivel: text('codigo_nivel')
+      .notNull()
+      .references(() => niveles.codigo, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.id_usuario, t.codigo_nivel] })],
 );
 
 /** Activation and password-reset tokens: random, stored hashed, single use, expiring. */
@@ -443,7 +462,11 @@ export const foroConversaciones = pgTable(
     oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
-  (t) => [index('foro_conversaciones_categoria_idx').on(t.id_categoria, t.fecha_creacion)],
+  // By date alone too: the home's 'Desde tu última visita' and 'Conversaciones con actividad' (issue 21).
+  (t) => [
+    index('foro_conversaciones_categoria_idx').on(t.id_categoria, t.fecha_creacion),
+    index('foro_conversaciones_fecha_idx').on(t.fecha_creacion),
+  ],
 );
 
 export const foroComentarios = pgTable(
@@ -464,7 +487,7 @@ export const foroComentarios = pgTable(
     oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
-  (t) => [index('foro_comentarios_conversacion_idx').on(t.id_conversacion)],
+  (t) => [index('foro_comentarios_conversacion_idx').on(t.id_conversacion), index('foro_comentarios_fecha_idx').on(t.fecha_creacion)],
 );
 
 /** Reaction ids: 1 Me gusta, 2 Gran idea, 3 Me interesa, 4 Lo utilizaré, 5 Me asombra. */

@@ -137,21 +137,24 @@ export function createComunidadService(ctx: ServiceContext) {
       );
       const num_results = total?.n ?? 0;
       return {
-        profesor: filas.map(({ u }) => ({
-          usuario: {
-            id: u.id,
-            primer_nombre: u.primer_nombre,
-            segundo_nombre: u.segundo_nombre,
-            apellido_paterno: u.apellido_paterno,
-            apellido_materno: u.apellido_materno,
-            foto_perfil: fotoUrl(u),
-          },
-          colegio: [],
-          titulo_profesional: '',
-          especialidad: [],
-          area: [],
-          ...perfiles.get(u.id),
-        })),
+        profesor: filas.map(({ u }) => {
+          // Field by field: a directory card (ProfesorResultado) has no levels.
+          const perfil = perfiles.get(u.id);
+          return {
+            usuario: {
+              id: u.id,
+              primer_nombre: u.primer_nombre,
+              segundo_nombre: u.segundo_nombre,
+              apellido_paterno: u.apellido_paterno,
+              apellido_materno: u.apellido_materno,
+              foto_perfil: fotoUrl(u),
+            },
+            colegio: perfil?.colegio ?? [],
+            titulo_profesional: perfil?.titulo_profesional ?? '',
+            especialidad: perfil?.especialidad ?? [],
+            area: perfil?.area ?? [],
+          };
+        }),
         num_pages: numPaginas(num_results, f.tamano_pagina),
         num_results,
       };

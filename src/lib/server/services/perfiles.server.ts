@@ -1,13 +1,21 @@
 /**
  * Profiles (SPEC.md sections 2 to 9,): the profile view, personal information, photo,
- * specialties and areas, and 'Mis publicaciones'. A person edits only their own profile; the
- * specialty and area editors are for teachers (rol Profesor with a profile) only.
+ * specialties, areas and levels (issue 21), and 'Mis publicaciones'. A person edits only their
+ * own profile; the specialty, area and level editors are for teachers (rol Profesor with a
+ * profile) only.
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
-import { AREA_REQUERIDA, claveNombre, type DatosPersonales, ESPECIALIDAD_REQUERIDA, MAX_ESPECIALIDADES } from '../../validation/perfil.ts';
+import {
+  AREA_REQUERIDA,
+  claveNombre,
+  type DatosPersonales,
+  ESPECIALIDAD_REQUERIDA,
+  MAX_ESPECIALIDADES,
+  NIVEL_PERFIL_REQUERIDO,
+} from '../../validation/perfil.ts';
 import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
@@ -15,9 +23,11 @@ import {
   especialidades,
   manuales,
   materiales,
+  niveles,
   perfilAreas,
   perfilEspecialidades,
   perfilesDocentes,
+  perfilNiveles,
   usuarios,
 } from '../db/schema.server.ts';
 import { mismoNombre } from '../db/search.server.ts';
@@ -37,7 +47,7 @@ import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, t
 
 const FOTO_REQUERIDA = 'Debe subir una imagen';
 const FOTO_INVALIDA = 'El archivo no es una imagen válida. Debe subir una imagen JPG, PNG o WebP.';
-const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades y áreas';
+const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades, áreas y niveles';
 
 /**
  * Offered in the specialty picker besides the names teachers already wrote, so a fresh install
@@ -259,6 +269,33 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
       if (quitadas.length === 0) throw new ApiError(404, `El area ${nombre} no está en tu perfil`);
       return perfilDe(db, id);
     },
+
+    /** Adds a curriculum level by its name (issue 21), as areas are added. */
+    async agregarNivel(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
+      await docentePropio(actor, id);
+      const codigo = await nivelPorNombre(db, nombre);
+      if (codigo === undefined) throw new ApiError(400, NIVEL_PERFIL_REQUERIDO, { errors: { nivel: [NIVEL_PERFIL_REQUERIDO] } });
+      const [agregado] = await db.insert(perfilNiveles).values({ id_usuario: id, codigo_nivel: codigo }).onConflictDoNothing().returning();
+      if (!agregado) {
+        const mensaje = `El nivel ${nombre} ya está en tu perfil`;
+        throw new ApiError(400, mensaje, { errors: { nivel: [mensaje] } });
+      }
+      return perfilDe(db, id);
+    },
+
+    async quitarNivel(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
+      await docentePropio(actor, id);
+      const codigo = await nivelPorNombre(db, nombre);
+      const quitados =
+        codigo === undefined
+          ? []
+          : await db
+              .delete(perfilNiveles)
+              .where(and(eq(perfilNiveles.id_usuario, id), eq(perfilNiveles.codigo_nivel, codigo)))
+              .returning();
+      if (quitados.length === 0) throw new ApiError(404, `El nivel ${nombre} no está en tu perfil`);
+      return perfilDe(db, id);
+    },
   };
 }
 
@@ -266,6 +303,16 @@ export type PerfilesService = ReturnType<typeof createPerfilesService>;
 
 function bufferStream(data: Buffer) {
   return Readable.from([data]);
+}
+
+/** The curriculum level with this name (case and accents aside, as areas), or undefined. */
+async function nivelPorNombre(db: Db, nombre: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ codigo: niveles.codigo })
+    .from(niveles)
+    .where(mismoNombre(niveles.nombre, nombre))
+    .orderBy(asc(niveles.orden));
+  return row?.codigo;
 }
 
 async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {

@@ -6,10 +6,12 @@ import {
   areas,
   colegios,
   especialidades,
+  niveles,
   perfilAreas,
   perfilColegios,
   perfilEspecialidades,
   perfilesDocentes,
+  perfilNiveles,
   usuarios,
 } from '../db/schema.server.ts';
 
@@ -31,7 +33,7 @@ export const fotoPequena = (url: string): string => url.replace(/^\/miniaturas\/
 export async function cargarPerfiles(db: Db, ids: number[]): Promise<Map<number, PerfilDocente>> {
   const result = new Map<number, PerfilDocente>();
   if (ids.length === 0) return result;
-  const [perfiles, cols, esps, ars] = await Promise.all([
+  const [perfiles, cols, esps, ars, nivs] = await Promise.all([
     db.select().from(perfilesDocentes).where(inArray(perfilesDocentes.id_usuario, ids)),
     db
       .select({ id_usuario: perfilColegios.id_usuario, id: colegios.id, nombre: colegios.nombre })
@@ -51,13 +53,21 @@ export async function cargarPerfiles(db: Db, ids: number[]): Promise<Map<number,
       .innerJoin(areas, eq(areas.id, perfilAreas.id_area))
       .where(inArray(perfilAreas.id_usuario, ids))
       .orderBy(areas.nombre),
+    // Levels in school-year order: by name, '1° medio' would come before '2° básico'.
+    db
+      .select({ id_usuario: perfilNiveles.id_usuario, nombre: niveles.nombre })
+      .from(perfilNiveles)
+      .innerJoin(niveles, eq(niveles.codigo, perfilNiveles.codigo_nivel))
+      .where(inArray(perfilNiveles.id_usuario, ids))
+      .orderBy(niveles.orden),
   ]);
   for (const p of perfiles) {
-    result.set(p.id_usuario, { colegio: [], titulo_profesional: p.titulo_profesional, especialidad: [], area: [] });
+    result.set(p.id_usuario, { colegio: [], titulo_profesional: p.titulo_profesional, especialidad: [], area: [], nivel: [] });
   }
   for (const c of cols) result.get(c.id_usuario)?.colegio.push({ id: c.id, nombre: c.nombre });
   for (const e of esps) result.get(e.id_usuario)?.especialidad.push(e.nombre);
   for (const a of ars) result.get(a.id_usuario)?.area.push(a.nombre);
+  for (const n of nivs) result.get(n.id_usuario)?.nivel.push(n.nombre);
   return result;
 }
 
@@ -92,6 +102,8 @@ export const TABLAS_USUARIO = [
   especialidades,
   perfilAreas,
   areas,
+  perfilNiveles,
+  niveles,
 ];
 
 export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null> {
