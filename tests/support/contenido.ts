@@ -14,6 +14,7 @@ import {
   foroConversaciones,
   manuales,
   materiales,
+  materialesOas,
   metodologias,
   niveles,
   tiposMaterial,
@@ -119,6 +120,29 @@ export async function insertarMaterial(t: TestApi, autor: Autor, titulo: string,
       .values({ ...fila, ...extra })
       .returning(),
   );
+}
+
+/**
+ * A material of `autor` recorded in `unidad` (its area and level taken from the unit) and aligned to
+ * the OA ids `oas`, as a published upload leaves it; `extra` overrides columns (`oculto`, say).
+ */
+export async function publicarMaterial(
+  t: TestApi,
+  autor: Autor,
+  titulo: string,
+  alineado: { unidad: number; oas: number[] },
+  extra: Partial<typeof materiales.$inferInsert> = {},
+) {
+  const [unidad] = await t.db.select().from(unidades).where(eq(unidades.id, alineado.unidad));
+  if (!unidad) throw new Error(`no unit ${alineado.unidad}`);
+  const id = await insertarMaterial(t, autor, titulo, {
+    id_area: unidad.id_area,
+    codigo_nivel: unidad.codigo_nivel,
+    id_unidad: unidad.id,
+    ...extra,
+  });
+  if (alineado.oas.length > 0) await t.db.insert(materialesOas).values(alineado.oas.map((id_oa) => ({ id_material: id, id_oa })));
+  return id;
 }
 
 /** A manual uploaded by `autor` (its `autor` field, the book's author, defaults to 'Ana Pérez'). */

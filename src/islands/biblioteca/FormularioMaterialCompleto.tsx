@@ -5,7 +5,8 @@
  * available, and OAs already selected stay selected (a material may serve OAs of several units,
  * decision 0012). The file is checked in the browser (extension, size) and again by the server
  * (its bytes). Uploading shows the real percentage sent; the server's field messages land on
- * their fields.
+ * their fields. The upload may come preselected from the URL (the curriculum map's 'Subir material'),
+ * and the OAs of the chosen area and level with no material yet are marked (issue 21).
  */
 import { type FormEvent, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -22,6 +23,7 @@ import { subir } from '../comun/subida';
 import { useUsuarioActivo } from '../comun/usuario';
 import { validacionDiferida } from '../comun/validacion';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
+import { hrefSinMateriales, useOasSinMateriales } from './cobertura';
 import { type OA, oasDe, type Unidad, unidadesDe } from './curriculo';
 import { ListasOA } from './ListasOA';
 import type { ValoresMaterial } from './resolvers';
@@ -54,20 +56,38 @@ export interface FormularioMaterialProps {
     unidades: Unidad[];
     oasUnidad: OA[];
   };
+  /** Upload: choices the URL brought (?id_area=&id_nivel=&id_unidad=&oa=), checked by the page, with the options they need. */
+  preseleccion?: {
+    id_nivel?: string | undefined;
+    id_area?: number | undefined;
+    id_unidad?: number | undefined;
+    oas: OA[];
+    unidades: Unidad[];
+    oasUnidad: OA[];
+  };
 }
 
 type Estado = 'espera' | 'cargando' | 'error' | 'listo';
 
 const porCodigo = (a: OA, b: OA) => a.codigo.localeCompare(b.codigo, 'es');
 
-export default function FormularioMaterial({ niveles, areas, tipos, autor, archivo: reglasArchivo, material }: FormularioMaterialProps) {
+export default function FormularioMaterial({
+  niveles,
+  areas,
+  tipos,
+  autor,
+  archivo: reglasArchivo,
+  material,
+  preseleccion,
+}: FormularioMaterialProps) {
   const hidratado = useHidratado();
   const editando = material !== undefined;
+  const previo = material ?? preseleccion;
   const inicial: ValoresMaterial = {
-    id_nivel: material?.id_nivel ?? VACIO,
-    id_area: String(material?.id_area ?? VACIO),
-    id_unidad: String(material?.id_unidad ?? VACIO),
-    oas: material?.oas ?? [],
+    id_nivel: previo?.id_nivel ?? VACIO,
+    id_area: String(previo?.id_area ?? VACIO),
+    id_unidad: String(previo?.id_unidad ?? VACIO),
+    oas: previo?.oas ?? [],
     titulo: material?.titulo ?? '',
     descripcion: material?.descripcion ?? '',
     tipo_material_docente: String(material?.tipo_material_docente ?? VACIO),
@@ -86,10 +106,13 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
     trigger,
     formState: { errors, isSubmitting },
   } = form;
-  const [unidades, setUnidades] = useState<Unidad[]>(material?.unidades ?? []);
-  const [estadoUnidades, setEstadoUnidades] = useState<Estado>(editando ? 'listo' : 'espera');
-  const [oasUnidad, setOasUnidad] = useState<OA[]>(material?.oasUnidad ?? []);
-  const [estadoOas, setEstadoOas] = useState<Estado>(editando ? 'listo' : 'espera');
+  const [unidades, setUnidades] = useState<Unidad[]>(previo?.unidades ?? []);
+  const [estadoUnidades, setEstadoUnidades] = useState<Estado>(previo?.id_nivel && previo.id_area ? 'listo' : 'espera');
+  const [oasUnidad, setOasUnidad] = useState<OA[]>(previo?.oasUnidad ?? []);
+  const [estadoOas, setEstadoOas] = useState<Estado>(previo?.id_unidad ? 'listo' : 'espera');
+  // watch, not useWatch: the login pages share react-hook-form's chunk, and another import of it grows theirs.
+  const [areaElegida, nivelElegido] = form.watch(['id_area', 'id_nivel']);
+  const sinMateriales = useOasSinMateriales(areaElegida, nivelElegido);
   const turno = useRef(0);
 
   const tus = useSubidaReanudable('material', useUsuarioActivo()?.id);
@@ -240,8 +263,15 @@ export default function FormularioMaterial({ niveles, areas, tipos, autor, archi
         </div>
       </div>
 
+      {areaElegida !== VACIO && nivelElegido !== VACIO && (
+        <p className="enlace-sin-materiales">
+          <a href={hrefSinMateriales(areaElegida, nivelElegido)}>Ver OAs sin materiales</a>
+        </p>
+      )}
+
       <ListasOA
         disponibles={disponibles}
+        sinMateriales={sinMateriales}
         seleccionados={oas.value}
         aviso={avisoOas}
         onAgregar={(oa) => cambiarOas([...getValues('oas'), oa].sort(porCodigo))}

@@ -20,18 +20,29 @@ export interface ListasOAProps {
   disabled?: boolean;
   /** Focuses the group (a form moves focus to a wrong field). */
   ref?: Ref<{ focus: () => void }>;
+  /** The OAs with no material yet (issue 21), marked 'Este OA aún no tiene materiales'. */
+  sinMateriales?: ReadonlySet<number>;
 }
 
 type Lista = 'disponibles' | 'seleccionados';
 
 const AYUDA = 'Al elegir una unidad aparecen sus OA. Agrega los que trabaja tu material; abre un OA para leer su descripción.';
 
-function Objetivo({ oa, accion, onClick, disabled }: { oa: OA; accion: 'Agregar' | 'Quitar'; onClick: () => void; disabled?: boolean }) {
+interface ObjetivoProps {
+  oa: OA;
+  accion: 'Agregar' | 'Quitar';
+  onClick: () => void;
+  disabled?: boolean | undefined;
+  sinMateriales?: boolean | undefined;
+}
+
+function Objetivo({ oa, accion, onClick, disabled, sinMateriales }: ObjetivoProps) {
   return (
     <li>
       <details>
         <summary>
           <strong>{oa.codigo}</strong> <span className="vista-oa">{truncar(oa.descripcion, 70)}</span>
+          {sinMateriales && <span className="oa-sin-materiales">Este OA aún no tiene materiales</span>}
         </summary>
         <p>{oa.descripcion}</p>
       </details>
@@ -43,7 +54,7 @@ function Objetivo({ oa, accion, onClick, disabled }: { oa: OA; accion: 'Agregar'
   );
 }
 
-export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuitar, error, disabled, ref }: ListasOAProps) {
+export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuitar, error, disabled, ref, sinMateriales }: ListasOAProps) {
   const contenedor = useRef<HTMLFieldSetElement>(null);
   // One handle for the list's life: react-hook-form takes a new one as a new field and sets it again.
   const [manija] = useState(() => ({ focus: () => contenedor.current?.focus() }));
@@ -87,7 +98,14 @@ export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuita
           {disponibles.length > 0 ? (
             <ul>
               {disponibles.map((oa, i) => (
-                <Objetivo key={oa.id} oa={oa} accion="Agregar" onClick={() => mover(oa, 'disponibles', i)} disabled={disabled} />
+                <Objetivo
+                  key={oa.id}
+                  oa={oa}
+                  accion="Agregar"
+                  onClick={() => mover(oa, 'disponibles', i)}
+                  disabled={disabled}
+                  sinMateriales={sinMateriales?.has(oa.id)}
+                />
               ))}
             </ul>
           ) : (
@@ -101,7 +119,14 @@ export function ListasOA({ disponibles, seleccionados, aviso, onAgregar, onQuita
           {seleccionados.length > 0 ? (
             <ul>
               {seleccionados.map((oa, i) => (
-                <Objetivo key={oa.id} oa={oa} accion="Quitar" onClick={() => mover(oa, 'seleccionados', i)} disabled={disabled} />
+                <Objetivo
+                  key={oa.id}
+                  oa={oa}
+                  accion="Quitar"
+                  onClick={() => mover(oa, 'seleccionados', i)}
+                  disabled={disabled}
+                  sinMateriales={sinMateriales?.has(oa.id)}
+                />
               ))}
             </ul>
           ) : (

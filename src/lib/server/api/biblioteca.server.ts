@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
-import { busquedaMaterialesSchema, materialEdicionSchema, materialSchema } from '../../validation/biblioteca.ts';
+import { busquedaMaterialesSchema, coberturaSchema, materialEdicionSchema, materialSchema } from '../../validation/biblioteca.ts';
 import { consultaMiniaturaSchema } from '../../validation/miniaturas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import { withUploadOrSubida } from '../http/archivo-o-subida.server.ts';
@@ -37,43 +37,49 @@ export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps & { s
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
   const conCookie = autenticado(deps.keys, { cookie: true });
-  return new Hono<AppEnv>({ strict: false })
-    .get('/', auth, query(consulta('GET /api/bdocente/', busquedaMaterialesSchema)), async (c) =>
-      responder(c, 'GET /api/bdocente/', 200, await materiales.listar(c.req.valid('query'), actor(c))),
-    )
-    .post('/', auth, async (c) => {
-      const form = formulario('POST /api/bdocente/', { maxFileBytes: materiales.limiteBytes(), fields: materialSchema, file: 'archivo' });
-      const subida = deps.subidas.para(actor(c), 'material');
-      const material = await withUploadOrSubida(c.req.raw, deps.storage.tempDir, form, subida, (input, archivo) =>
-        materiales.crear(actor(c), input, archivo),
-      );
-      return responder(c, 'POST /api/bdocente/', 201, material);
-    })
-    .put('/', auth, body(entrada('PUT /api/bdocente/', materialEdicionSchema)), async (c) => {
-      await materiales.editar(actor(c), c.req.valid('json'));
-      return sinContenido(c, 'PUT /api/bdocente/');
-    })
-    .route(
-      '/',
-      recursosRoutes(materiales.recursos, deps.keys, {
-        tipo: 'material',
-        prefijo: '/api/bdocente',
-        comentario: comentarioEntrada,
-        like: likeEntrada,
-        salida: comentarioMaterial,
-      }),
-    )
-    .get('/:id', auth, params(idParam), async (c) =>
-      responder(c, 'GET /api/bdocente/{id}/', 200, await materiales.obtener(c.req.valid('param').id, actor(c))),
-    )
-    .delete('/:id', auth, params(idParam), async (c) => {
-      await materiales.eliminar(actor(c), c.req.valid('param').id);
-      return sinContenido(c, 'DELETE /api/bdocente/{id}/');
-    })
-    .get('/:id/descargar', conCookie, params(idParam), async (c) => {
-      const { key, nombre } = await materiales.archivo(c.req.valid('param').id, actor(c));
-      return descarga(deps.storage, key, nombre, c.req.header('range'));
-    });
+  return (
+    new Hono<AppEnv>({ strict: false })
+      .get('/', auth, query(consulta('GET /api/bdocente/', busquedaMaterialesSchema)), async (c) =>
+        responder(c, 'GET /api/bdocente/', 200, await materiales.listar(c.req.valid('query'), actor(c))),
+      )
+      .post('/', auth, async (c) => {
+        const form = formulario('POST /api/bdocente/', { maxFileBytes: materiales.limiteBytes(), fields: materialSchema, file: 'archivo' });
+        const subida = deps.subidas.para(actor(c), 'material');
+        const material = await withUploadOrSubida(c.req.raw, deps.storage.tempDir, form, subida, (input, archivo) =>
+          materiales.crear(actor(c), input, archivo),
+        );
+        return responder(c, 'POST /api/bdocente/', 201, material);
+      })
+      // Before the `/:id` routes, which would take 'cobertura' for an id.
+      .get('/cobertura', auth, query(consulta('GET /api/bdocente/cobertura/', coberturaSchema)), async (c) =>
+        responder(c, 'GET /api/bdocente/cobertura/', 200, await materiales.cobertura(c.req.valid('query'), actor(c))),
+      )
+      .put('/', auth, body(entrada('PUT /api/bdocente/', materialEdicionSchema)), async (c) => {
+        await materiales.editar(actor(c), c.req.valid('json'));
+        return sinContenido(c, 'PUT /api/bdocente/');
+      })
+      .route(
+        '/',
+        recursosRoutes(materiales.recursos, deps.keys, {
+          tipo: 'material',
+          prefijo: '/api/bdocente',
+          comentario: comentarioEntrada,
+          like: likeEntrada,
+          salida: comentarioMaterial,
+        }),
+      )
+      .get('/:id', auth, params(idParam), async (c) =>
+        responder(c, 'GET /api/bdocente/{id}/', 200, await materiales.obtener(c.req.valid('param').id, actor(c))),
+      )
+      .delete('/:id', auth, params(idParam), async (c) => {
+        await materiales.eliminar(actor(c), c.req.valid('param').id);
+        return sinContenido(c, 'DELETE /api/bdocente/{id}/');
+      })
+      .get('/:id/descargar', conCookie, params(idParam), async (c) => {
+        const { key, nombre } = await materiales.archivo(c.req.valid('param').id, actor(c));
+        return descarga(deps.storage, key, nombre, c.req.header('range'));
+      })
+  );
 }
 
 /** /miniaturas/bdocente/{id}/ and its card variants (`?ancho=`): img tags cannot send headers, so the session cookie is accepted. */

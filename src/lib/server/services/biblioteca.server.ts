@@ -8,6 +8,7 @@ import { and, asc, eq, exists, inArray } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
 import {
+  type CoberturaInput,
   EXTENSIONES_MATERIAL,
   extensionDe,
   MATERIAL_INVALIDO,
@@ -26,6 +27,7 @@ import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
+import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
@@ -312,6 +314,12 @@ export function createBibliotecaService(ctx: ServiceContext) {
 
     /** Materials by id, in that order. */
     porIds: componer,
+
+    /** The curriculum map's counts for an area (issue 21): what each matching list shows this person. */
+    cobertura: (input: CoberturaInput, actor: Actor) => coberturaDe(db, actor, input),
+
+    /** The map's area choices and its default area for this person. */
+    areasDelMapa: (actor: Actor) => areasDelMapa(db, actor),
 
     limiteBytes: () => ctx.config.MAX_MATERIAL_MB * 1024 * 1024,
   };

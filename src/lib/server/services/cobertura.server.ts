@@ -1,0 +1,113 @@
+/**
+ * The curriculum map (issue 21): how many materials of the library are aligned to each level, unit
+ * and OA of an area, for GET /api/bdocente/cobertura/ and /biblioteca-docente/mapa. Each number is
+ * what the matching list shows the same person (hidden materials count for their author and
+ * admins only, through `visibleA`): a level's is the list filtered by area and level, a unit's the
+ * list filtered by unit, an OA's the list filtered by OA. A handful of grouped counts, never one
+ * query per OA.
+ */
+import { and, asc, count, countDistinct, eq } from 'drizzle-orm';
+import type { Esquema } from '../../api/contrato.ts';
+import type { CoberturaInput } from '../../validation/biblioteca.ts';
+import { ApiError } from '../api/errors.server.ts';
+import type { Db } from '../db/client.server.ts';
+import { areas, areasNiveles, materiales, materialesOas, niveles, oas, perfilAreas, unidades } from '../db/schema.server.ts';
+import type { Actor } from './actor.server.ts';
+import { visibleA } from './recursos.server.ts';
+
+export const AREA_NO_ENCONTRADA = 'No se encontró el área';
+
+export type Cobertura = Esquema<'Cobertura'>;
+
+/** A count per key, 0 for a key with no row. */
+const conteos = <K>(filas: { clave: K; n: number }[]) => {
+  const mapa = new Map(filas.map((f) => [f.clave, f.n]));
+  return (clave: K) => mapa.get(clave) ?? 0;
+};
+
+/** The area's levels, units and OAs with their counts; 404 when the area does not exist. */
+export async function coberturaDe(db: Db, actor: Actor, { area, nivel }: CoberturaInput): Promise<Cobertura> {
+  const visible = visibleA(actor, materiales);
+  const delNivel = nivel ? eq(unidades.codigo_nivel, nivel) : undefined;
+  const [[fila], filasNiveles, filasUnidades, filasOas, porNivel, porUnidad, porOa] = await Promise.all([
+    db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas).where(eq(areas.id, area)),
+    db
+      .select({ codigo: niveles.codigo, nombre: niveles.nombre })
+      .from(areasNiveles)
+      .innerJoin(niveles, eq(niveles.codigo, areasNiveles.codigo_nivel))
+      .where(and(eq(areasNiveles.id_area, area), nivel ? eq(niveles.codigo, nivel) : undefined))
+      .orderBy(asc(niveles.orden)),
+    db
+      .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre, nivel: unidades.codigo_nivel })
+      .from(unidades)
+      .where(and(eq(unidades.id_area, area), delNivel))
+      .orderBy(asc(unidades.codigo)),
+    db
+      .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
+      .from(oas)
+      .innerJoin(unidades, eq(unidades.id, oas.unidad))
+      .where(and(eq(unidades.id_area, area), delNivel))
+      .orderBy(asc(oas.codigo)),
+    db
+      .select({ clave: materiales.codigo_nivel, n: count() })
+      .from(materiales)
+      .where(and(eq(materiales.id_area, area), nivel ? eq(materiales.codigo_nivel, nivel) : undefined, visible))
+      .groupBy(materiales.codigo_nivel),
+    // By the material's recorded unit, whatever its area: the list's `id_unidad` filter is the unit alone.
+    db
+      .select({ clave: materiales.id_unidad, n: count() })
+      .from(materiales)
+      .innerJoin(unidades, eq(unidades.id, materiales.id_unidad))
+      .where(and(eq(unidades.id_area, area), delNivel, visible))
+      .groupBy(materiales.id_unidad),
+    // By alignment: a material of another unit (or level) aligned to the OA counts, as on the OA's page.
+    db
+      .select({ clave: materialesOas.id_oa, n: countDistinct(materialesOas.id_material) })
+      .from(materialesOas)
+      .innerJoin(materiales, eq(materiales.id, materialesOas.id_material))
+      .innerJoin(oas, eq(oas.id, materialesOas.id_oa))
+      .innerJoin(unidades, eq(unidades.id, oas.unidad))
+      .where(and(eq(unidades.id_area, area), delNivel, visible))
+      .groupBy(materialesOas.id_oa),
+  ]);
+  if (!fila) throw new ApiError(404, AREA_NO_ENCONTRADA);
+  const [deNivel, deUnidad, deOa] = [conteos(porNivel), conteos(porUnidad), conteos(porOa)];
+  return {
+    area: fila,
+    niveles: filasNiveles.map((n) => ({
+      ...n,
+      n_materiales: deNivel(n.codigo),
+      unidades: filasUnidades
+        .filter((u) => u.nivel === n.codigo)
+        .map(({ nivel: _, ...u }) => ({
+          ...u,
+          n_materiales: deUnidad(u.id),
+          oas: filasOas.filter((o) => o.unidad === u.id).map(({ unidad: _, ...o }) => ({ ...o, n_materiales: deOa(o.id) })),
+        })),
+    })),
+  };
+}
+
+export interface AreaDelMapa {
+  id: number;
+  nombre: string;
+  /** Whether the curriculum seeded units for it (most areas have none yet). */
+  conUnidades: boolean;
+}
+
+/**
+ * Every area, by name, each saying whether it has units; and the map's default: the person's first
+ * profile area that has units, else the first area that has them (undefined when none has).
+ */
+export async function areasDelMapa(db: Db, actor: Actor): Promise<{ areas: AreaDelMapa[]; predeterminada: number | undefined }> {
+  const [todas, conUnidades, delPerfil] = await Promise.all([
+    db.select({ id: areas.id, nombre: areas.nombre }).from(areas).orderBy(asc(areas.nombre)),
+    db.selectDistinct({ id: unidades.id_area }).from(unidades),
+    db.select({ id: perfilAreas.id_area }).from(perfilAreas).where(eq(perfilAreas.id_usuario, actor.id)),
+  ]);
+  const tienen = new Set(conUnidades.map((u) => u.id));
+  const mias = new Set(delPerfil.map((p) => p.id));
+  const lista = todas.map((a) => ({ ...a, conUnidades: tienen.has(a.id) }));
+  const predeterminada = (lista.find((a) => a.conUnidades && mias.has(a.id)) ?? lista.find((a) => a.conUnidades))?.id;
+  return { areas: lista, predeterminada };
+}
