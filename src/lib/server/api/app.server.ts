@@ -21,6 +21,7 @@ import type { ServiceContext } from '../services/context.server.ts';
 import { createCuentasService } from '../services/cuentas.server.ts';
 import { createDenunciasService } from '../services/denuncias.server.ts';
 import { createForoService } from '../services/foro.server.ts';
+import { createInicioService } from '../services/inicio.server.ts';
 import { createInvitacionesService } from '../services/invitaciones.server.ts';
 import { createManualesService } from '../services/manuales.server.ts';
 import { createNotificacionesService } from '../services/notificaciones.server.ts';
@@ -179,6 +180,7 @@ export function createApi(deps: ApiDeps) {
       subidas,
       subtitulos,
       denuncias,
+      inicio: createInicioService(deps, { notificaciones }),
     },
   };
 }

@@ -1,0 +1,406 @@
+/**
+ * The home (issue 21): 'Desde tu última visita' (what is new since the person's previous visit)
+ * and 'Novedades para ti' (the newest capsules, materials and manuals of their profile's areas and
+ * levels, the forum conversations with recent activity, their unread notifications). Everything
+ * is what the person may open: the lists' visibility rules (visibleA, ready capsules, active
+ * categories), a few rows per block, each query limited and in parallel.
+ */
+import { and, type Column, count, desc, eq, gt, inArray, isNull, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { cacheDeLecturas } from '../db/cache.server.ts';
+import {
+  areas,
+  capsulas,
+  foroCategorias,
+  foroComentarios,
+  foroConversaciones,
+  manuales,
+  materiales,
+  niveles,
+  notificaciones,
+  perfilAreas,
+  perfilNiveles,
+  usuarios,
+} from '../db/schema.server.ts';
+import { type Actor, esAdmin } from './actor.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { categoriasVisibles, iso } from './foro/comun.server.ts';
+import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
+import { visibleA } from './recursos.server.ts';
+
+const MINUTO_MS = 60 * 1000;
+const DIA_MS = 24 * 60 * MINUTO_MS;
+
+/** Rows per block. */
+export const FILAS_BLOQUE = 4;
+/** Openings less than this apart are one visit: a reload does not zero the counts. */
+export const VISITA_MS = 60 * MINUTO_MS;
+/** A first visit ever counts what is this recent. */
+export const PRIMERA_VISITA_DIAS = 7;
+/**
+ * The last opening is written again only when it is older than this: a write to `usuarios` makes
+ * every read cache built on that table (the signed-in person of every page, the capsule list) read
+ * again, so reloads must not write. The visit rule is exact to within this.
+ */
+export const REFRESCO_VISITA_MS = 5 * MINUTO_MS;
+
+export interface Area {
+  id: number;
+  nombre: string;
+}
+export interface Nivel {
+  codigo: string;
+  nombre: string;
+}
+
+/** A capsule, material or manual as a row of a block. */
+export interface ItemContenido {
+  id: number;
+  titulo: string;
+  href: string;
+  area: string;
+  /** Manuals have no level. */
+  nivel: string | null;
+  fecha: string;
+}
+
+export interface ItemConversacion {
+  id: number;
+  titulo: string;
+  href: string;
+  categoria: string;
+  comentarios: number;
+  /** Its creation or its latest comment, whichever is newer. */
+  actividad: string;
+}
+
+/**
+ * What a block shows: the profile's (`perfil`), nothing of the profile so the network's newest
+ * (`sin_coincidencias`), or everything because the profile has nothing to filter by (`todo`).
+ */
+export type Alcance = 'perfil' | 'sin_coincidencias' | 'todo';
+
+export interface Bloque {
+  alcance: Alcance;
+  items: ItemContenido[];
+}
+
+export interface Cuentas {
+  capsulas: number;
+  materiales: number;
+  manuales: number;
+  conversaciones: number;
+  comentarios: number;
+}
+
+/** What the cache keeps of a person's home for one visit. */
+type Novedades = Omit<Inicio, 'visita' | 'notificaciones'> & { cuentas: Cuentas };
+
+export interface Inicio {
+  visita: {
+    /** The previous visit's last opening; null on a first visit ever. */
+    anterior: string | null;
+    /** Since when the counts go: `anterior`, or PRIMERA_VISITA_DIAS ago on a first visit. */
+    desde: string;
+    cuentas: Cuentas;
+  };
+  perfil: { areas: Area[]; niveles: Nivel[] };
+  capsulas: Bloque;
+  materiales: Bloque;
+  manuales: Bloque;
+  conversaciones: ItemConversacion[];
+  notificaciones: { no_leidas: number; items: EntradaNotificacion[] };
+}
+
+/** Where the visit stands after this opening, from the row as read and the time of the opening. */
+export function siguienteVisita(
+  leida: { visita_ultima: Date | null; visita_anterior: Date | null },
+  ahora: Date,
+): { visita_ultima: Date; visita_anterior: Date | null; escribir: boolean } {
+  const ultima = leida.visita_ultima;
+  if (!ultima) return { visita_ultima: ahora, visita_anterior: null, escribir: true };
+  const pausa = ahora.getTime() - ultima.getTime();
+  if (pausa >= VISITA_MS) return { visita_ultima: ahora, visita_anterior: ultima, escribir: true };
+  // An opening 'before' the last one (another server's clock behind) changes nothing.
+  const refrescar = pausa >= REFRESCO_VISITA_MS;
+  return { visita_ultima: refrescar ? ahora : ultima, visita_anterior: leida.visita_anterior, escribir: refrescar };
+}
+
+export function createInicioService(ctx: ServiceContext, deps: { notificaciones: NotificacionesService }) {
+  const { db } = ctx;
+
+  /** The profile's condition on an area or level column: none when the profile has none of that kind. */
+  const delPerfil = (idUsuario: number) => {
+    const susAreas = db.select({ id: perfilAreas.id_area }).from(perfilAreas).where(eq(perfilAreas.id_usuario, idUsuario));
+    const susNiveles = db.select({ codigo: perfilNiveles.codigo_nivel }).from(perfilNiveles).where(eq(perfilNiveles.id_usuario, idUsuario));
+    return {
+      area: (columna: Column) => or(notExists(susAreas), inArray(columna, susAreas)),
+      nivel: (columna: Column) => or(notExists(susNiveles), inArray(columna, susNiveles)),
+    };
+  };
+
+  const capsulasVisibles = (actor: Actor) => and(eq(capsulas.estado, 'listo'), visibleA(actor, capsulas));
+
+  function leerCapsulas(actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
+    return db
+      .select({
+        id: capsulas.id,
+        titulo: capsulas.titulo,
+        area: areas.nombre,
+        nivel: niveles.nombre,
+        fecha: capsulas.fecha_creacion,
+      })
+      .from(capsulas)
+      .innerJoin(areas, eq(areas.id, capsulas.id_area))
+      .innerJoin(niveles, eq(niveles.codigo, capsulas.codigo_nivel))
+      .where(and(capsulasVisibles(actor), filtro))
+      .orderBy(desc(capsulas.fecha_creacion), desc(capsulas.id))
+      .limit(FILAS_BLOQUE)
+      .then((filas) => filas.map((f) => ({ ...f, href: `/capsulas/${f.id}`, fecha: f.fecha.toISOString() })));
+  }
+
+  function leerMateriales(actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
+    return db
+      .select({
+        id: materiales.id,
+        titulo: materiales.titulo,
+        area: areas.nombre,
+        nivel: niveles.nombre,
+        fecha: materiales.fecha_creacion,
+      })
+      .from(materiales)
+      .innerJoin(areas, eq(areas.id, materiales.id_area))
+      .innerJoin(niveles, eq(niveles.codigo, materiales.codigo_nivel))
+      .where(and(visibleA(actor, materiales), filtro))
+      .orderBy(desc(materiales.fecha_creacion), desc(materiales.id))
+      .limit(FILAS_BLOQUE)
+      .then((filas) => filas.map((f) => ({ ...f, href: `/biblioteca-docente/${f.id}`, fecha: f.fecha.toISOString() })));
+  }
+
+  function leerManuales(actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
+    return db
+      .select({ id: manuales.id, titulo: manuales.titulo, area: areas.nombre, fecha: manuales.fecha_creacion })
+      .from(manuales)
+      .innerJoin(areas, eq(areas.id, manuales.id_area))
+      .where(and(visibleA(actor, manuales), filtro))
+      .orderBy(desc(manuales.fecha_creacion), desc(manuales.id))
+      .limit(FILAS_BLOQUE)
+      .then((filas) => filas.map((f) => ({ ...f, nivel: null, href: `/manuales/${f.id}`, fecha: f.fecha.toISOString() })));
+  }
+
+  /** The comments anyone may see as activity: not deleted, not hidden from this person. */
+  const comentariosVisibles = (actor: Actor) => and(eq(foroComentarios.eliminado, false), visibleA(actor, foroComentarios));
+  const conversacionesVisibles = (actor: Actor) => and(categoriasVisibles(actor), visibleA(actor, foroConversaciones));
+
+  /** The conversations this person may open, by their latest activity: their creation or their latest visible comment. */
+  async function leerConversaciones(actor: Actor): Promise<ItemConversacion[]> {
+    const ultimos = db
+      .select({
+        id: foroComentarios.id_conversacion,
+        ultimo: sql<Date>`max(${foroComentarios.fecha_creacion})`.as('ultimo'),
+        n: sql<number>`count(*)::int`.as('n'),
+      })
+      .from(foroComentarios)
+      // As the forum counts them: the same for everyone, without placeholders and hidden comments.
+      .where(and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false)))
+      .groupBy(foroComentarios.id_conversacion)
+      .as('ultimos');
+    const actividad = sql`greatest(${foroConversaciones.fecha_creacion}, ${ultimos.ultimo})`;
+    const filas = await db
+      .select({
+        id: foroConversaciones.id,
+        titulo: foroConversaciones.titulo,
+        id_categoria: foroConversaciones.id_categoria,
+        categoria: foroCategorias.nombre,
+        comentarios: sql<number>`coalesce(${ultimos.n}, 0)::int`,
+        actividad: iso(actividad),
+      })
+      .from(foroConversaciones)
+      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
+      .leftJoin(ultimos, eq(ultimos.id, foroConversaciones.id))
+      .where(conversacionesVisibles(actor))
+      .orderBy(desc(actividad), desc(foroConversaciones.id))
+      .limit(FILAS_BLOQUE);
+    return filas.map((f) => ({
+      id: f.id,
+      titulo: f.titulo,
+      href: `/foro/categorias/${f.id_categoria}/conversacion/${f.id}`,
+      categoria: f.categoria,
+      comentarios: f.comentarios,
+      actividad: f.actividad ?? '',
+    }));
+  }
+
+  /** What others published since `desde` that this person may open (their own is not news to them). */
+  async function contar(actor: Actor, desde: Date): Promise<Cuentas> {
+    const cuantos = (consulta: Promise<{ n: number }[]>) => consulta.then((f) => f[0]?.n ?? 0);
+    const [c, mat, man, conv, com] = await Promise.all([
+      cuantos(
+        db
+          .select({ n: count() })
+          .from(capsulas)
+          .where(and(gt(capsulas.fecha_creacion, desde), capsulasVisibles(actor), ne(capsulas.id_usuario, actor.id))),
+      ),
+      cuantos(
+        db
+          .select({ n: count() })
+          .from(materiales)
+          .where(and(gt(materiales.fecha_creacion, desde), visibleA(actor, materiales), ne(materiales.id_usuario, actor.id))),
+      ),
+      cuantos(
+        db
+          .select({ n: count() })
+          .from(manuales)
+          .where(and(gt(manuales.fecha_creacion, desde), visibleA(actor, manuales), ne(manuales.id_usuario, actor.id))),
+      ),
+      cuantos(
+        db
+          .select({ n: count() })
+          .from(foroConversaciones)
+          .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
+          .where(
+            and(
+              gt(foroConversaciones.fecha_creacion, desde),
+              conversacionesVisibles(actor),
+              ne(foroConversaciones.id_usuario_creador, actor.id),
+            ),
+          ),
+      ),
+      cuantos(
+        db
+          .select({ n: count() })
+          .from(foroComentarios)
+          .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
+          .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
+          .where(
+            and(
+              gt(foroComentarios.fecha_creacion, desde),
+              comentariosVisibles(actor),
+              conversacionesVisibles(actor),
+              ne(foroComentarios.id_usuario, actor.id),
+            ),
+          ),
+      ),
+    ]);
+    return { capsulas: c, materiales: mat, manuales: man, conversaciones: conv, comentarios: com };
+  }
+
+  /**
+   * Records this opening, when it changes anything (siguienteVisita), on the row as it was read:
+   * of two openings at once, the second finds it changed and writes nothing.
+   */
+  async function visitar(idUsuario: number, leida: { visita_ultima: Date | null; visita_anterior: Date | null }, ahora: Date) {
+    const siguiente = siguienteVisita(leida, ahora);
+    if (!siguiente.escribir) return;
+    await db
+      .update(usuarios)
+      .set({ visita_ultima: siguiente.visita_ultima, visita_anterior: siguiente.visita_anterior })
+      .where(
+        and(
+          eq(usuarios.id, idUsuario),
+          leida.visita_ultima ? eq(usuarios.visita_ultima, leida.visita_ultima) : isNull(usuarios.visita_ultima),
+        ),
+      );
+  }
+
+  /** Whether the profile has anything to filter this kind of content by. */
+  const alcance = (filtra: boolean, items: ItemContenido[]): Alcance =>
+    !filtra ? 'todo' : items.length > 0 ? 'perfil' : 'sin_coincidencias';
+
+  /** Everything of the home but the visit and the notifications: what a reload within a visit reads again from the cache. */
+  async function leerNovedades(actor: Actor, desde: Date): Promise<Novedades> {
+    const perfil = delPerfil(actor.id);
+    const [susAreas, susNiveles, cap, mat, man, conversaciones, cuentas] = await Promise.all([
+      db
+        .select({ id: areas.id, nombre: areas.nombre })
+        .from(perfilAreas)
+        .innerJoin(areas, eq(areas.id, perfilAreas.id_area))
+        .where(eq(perfilAreas.id_usuario, actor.id))
+        .orderBy(areas.nombre),
+      db
+        .select({ codigo: niveles.codigo, nombre: niveles.nombre })
+        .from(perfilNiveles)
+        .innerJoin(niveles, eq(niveles.codigo, perfilNiveles.codigo_nivel))
+        .where(eq(perfilNiveles.id_usuario, actor.id))
+        .orderBy(niveles.orden),
+      leerCapsulas(actor, and(perfil.area(capsulas.id_area), perfil.nivel(capsulas.codigo_nivel))),
+      leerMateriales(actor, and(perfil.area(materiales.id_area), perfil.nivel(materiales.codigo_nivel))),
+      leerManuales(actor, perfil.area(manuales.id_area)),
+      leerConversaciones(actor),
+      contar(actor, desde),
+    ]);
+    const conPerfil = susAreas.length > 0 || susNiveles.length > 0;
+    // Nothing of the profile in a block: the network's newest there instead.
+    const [redCapsulas, redMateriales, redManuales] = await Promise.all([
+      conPerfil && cap.length === 0 ? leerCapsulas(actor) : cap,
+      conPerfil && mat.length === 0 ? leerMateriales(actor) : mat,
+      susAreas.length > 0 && man.length === 0 ? leerManuales(actor) : man,
+    ]);
+    return {
+      cuentas,
+      perfil: { areas: susAreas, niveles: susNiveles },
+      capsulas: { alcance: alcance(conPerfil, cap), items: redCapsulas },
+      materiales: { alcance: alcance(conPerfil, mat), items: redMateriales },
+      manuales: { alcance: alcance(susAreas.length > 0, man), items: redManuales },
+      conversaciones,
+    };
+  }
+
+  /**
+   * Per person and visit, read again after any write to the tables they come from (db/cambios;
+   * within 2 s for another server's). Not `usuarios`, which the visit itself writes: a reload reads
+   * one row and finds the rest here.
+   */
+  const novedades = cacheDeLecturas<Novedades>(db, {
+    tablas: [
+      capsulas,
+      materiales,
+      manuales,
+      areas,
+      niveles,
+      foroCategorias,
+      foroConversaciones,
+      foroComentarios,
+      perfilAreas,
+      perfilNiveles,
+    ],
+    segundos: 2,
+    max: 5_000,
+    now: ctx.now,
+  });
+  /** The unread notifications, as the bell's count: until the table changes. The actors' names may lag a renaming by minutes. */
+  const avisos = cacheDeLecturas<Inicio['notificaciones']>(db, { tablas: [notificaciones], segundos: 2, max: 5_000, now: ctx.now });
+  const leerAvisos = (idUsuario: number) =>
+    avisos.leer(String(idUsuario), async () => {
+      const lista = await deps.notificaciones.listar(idUsuario, { no_leidas: true, pagina: 1 });
+      return { no_leidas: lista.no_leidas, items: lista.notificaciones.slice(0, FILAS_BLOQUE) };
+    });
+
+  return {
+    /** The home of this person, recording the opening as a visit. */
+    async abrir(actor: Actor): Promise<Inicio> {
+      const ahora = ctx.now();
+      const [fila] = await db
+        .select({ visita_ultima: usuarios.visita_ultima, visita_anterior: usuarios.visita_anterior })
+        .from(usuarios)
+        .where(eq(usuarios.id, actor.id));
+      const leida = { visita_ultima: fila?.visita_ultima ?? null, visita_anterior: fila?.visita_anterior ?? null };
+      const anterior = siguienteVisita(leida, ahora).visita_anterior;
+      // A first visit counts from 7 days before this minute: reloads within it share the cached counts.
+      const desde = anterior ?? new Date(Math.floor(ahora.getTime() / MINUTO_MS) * MINUTO_MS - PRIMERA_VISITA_DIAS * DIA_MS);
+      const clave = `${actor.id}|${esAdmin(actor) ? 'admin' : ''}|${desde.toISOString()}`;
+      const [contenido, avisosNoLeidos] = await Promise.all([
+        novedades.leer(clave, () => leerNovedades(actor, desde)),
+        leerAvisos(actor.id),
+        visitar(actor.id, leida, ahora),
+      ]);
+      const { cuentas, ...bloques } = contenido;
+      return {
+        visita: { anterior: anterior?.toISOString() ?? null, desde: desde.toISOString(), cuentas },
+        ...bloques,
+        notificaciones: avisosNoLeidos,
+      };
+    },
+  };
+}
+
+export type InicioService = ReturnType<typeof createInicioService>;
