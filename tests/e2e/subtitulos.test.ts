@@ -188,7 +188,7 @@ describe('captions at upload', () => {
         `La cápsula ${titulo} se subió, pero sus subtítulos no se guardaron. El archivo no es un subtítulo WebVTT (.vtt) ni SRT (.srt) válido. Los subtítulos del archivo no tienen texto. Puedes agregarlos en esta página.`,
       );
     expect(await page.locator('.subtitulos-capsula [role="alert"]').textContent()).toBe(
-      'Los subtítulos que eligió al subir la cápsula no se guardaron. Revise el archivo y agréguelos aquí.',
+      'Los subtítulos que elegiste al subir la cápsula no se guardaron. Revisa el archivo y agrégalos aquí.',
     );
     expect(await idiomasDe(id)).toEqual([]);
   }, 90_000);

@@ -96,7 +96,7 @@ export default function SubtitulosCapsula({ id, idiomas, subtitulos, rechazados 
       <h2 id="titulo-subtitulos">Subtítulos</h2>
       {rechazados && (
         <p className="alerta" role="alert">
-          Los subtítulos que eligió al subir la cápsula no se guardaron. Revise el archivo y agréguelos aquí.
+          Los subtítulos que elegiste al subir la cápsula no se guardaron. Revisa el archivo y agrégalos aquí.
         </p>
       )}
       {lista.length === 0 ? (

@@ -26,7 +26,7 @@ export interface ErroresSubtitulo {
 
 export const TEXTOS_SUBTITULOS = {
   noGuardado: 'No se pudieron guardar los subtítulos',
-  sinRed: 'No se pudieron enviar los subtítulos. Revise su conexión e intente de nuevo.',
+  sinRed: 'No se pudieron enviar los subtítulos. Revisa tu conexión e inténtalo nuevamente.',
   agregado: (idioma: string) => `Subtítulos en ${idioma} guardados`,
   quitado: (idioma: string) => `Subtítulos en ${idioma} quitados`,
   noQuitado: (idioma: string) => `No se pudieron quitar los subtítulos en ${idioma}`,
