@@ -49,12 +49,43 @@ export interface Lista {
   nivel: string | null;
   /** Whether the name is feminine ('las más recientes'). */
   femenino: boolean;
+  /** The block's heading, its icon, and what an empty block says. */
+  titulo: string;
+  icono: 'capsulas' | 'biblioteca' | 'manuales';
+  vacio: string;
 }
 
 export const LISTAS = {
-  capsulas: { ruta: '/capsulas/', nombre: 'cápsulas', area: 'area', nivel: 'nivel', femenino: true },
-  materiales: { ruta: '/biblioteca-docente/', nombre: 'materiales', area: 'id_area', nivel: 'id_nivel', femenino: false },
-  manuales: { ruta: '/manuales/', nombre: 'manuales', area: 'area', nivel: null, femenino: false },
+  capsulas: {
+    ruta: '/capsulas/',
+    nombre: 'cápsulas',
+    area: 'area',
+    nivel: 'nivel',
+    femenino: true,
+    titulo: 'Cápsulas',
+    icono: 'capsulas',
+    vacio: 'Aún no hay cápsulas publicadas.',
+  },
+  materiales: {
+    ruta: '/biblioteca-docente/',
+    nombre: 'materiales',
+    area: 'id_area',
+    nivel: 'id_nivel',
+    femenino: false,
+    titulo: 'Biblioteca Docente',
+    icono: 'biblioteca',
+    vacio: 'Aún no hay materiales en la Biblioteca Docente.',
+  },
+  manuales: {
+    ruta: '/manuales/',
+    nombre: 'manuales',
+    area: 'area',
+    nivel: null,
+    femenino: false,
+    titulo: 'Manuales',
+    icono: 'manuales',
+    vacio: 'Aún no hay manuales publicados.',
+  },
 } as const satisfies Record<string, Lista>;
 
 /** At most this many 'Ver más' links of a block (one per area, or per level); more get one to the whole list. */

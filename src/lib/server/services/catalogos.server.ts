@@ -15,6 +15,16 @@ export async function areaPorNombre(db: Db, nombre: string): Promise<number | un
   return row?.id;
 }
 
+/** The curriculum level with this name (case and accents aside, as areaPorNombre), or undefined. */
+export async function nivelPorNombre(db: Db, nombre: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ codigo: niveles.codigo })
+    .from(niveles)
+    .where(mismoNombre(niveles.nombre, nombre))
+    .orderBy(asc(niveles.orden));
+  return row?.codigo;
+}
+
 /**
  * The answer of `leer` for `clave`, read once. Frozen, because every caller shares the one array.
  * A failed read and an empty answer are not kept: the keys come from query strings, and only the

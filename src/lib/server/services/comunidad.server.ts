@@ -78,6 +78,16 @@ function demasiadosMensajes(segundos: number): ApiError {
   );
 }
 
+/** The public fields of an account: a directory card's person and the contact form's addressee. */
+const usuarioPublico = (u: typeof usuarios.$inferSelect): UsuarioPublico => ({
+  id: u.id,
+  primer_nombre: u.primer_nombre,
+  segundo_nombre: u.segundo_nombre,
+  apellido_paterno: u.apellido_paterno,
+  apellido_materno: u.apellido_materno,
+  foto_perfil: fotoUrl(u),
+});
+
 export function createComunidadService(ctx: ServiceContext) {
   const { db } = ctx;
   const limiter = createRateLimiter(db, ctx.now);
@@ -141,14 +151,7 @@ export function createComunidadService(ctx: ServiceContext) {
           // Field by field: a directory card (ProfesorResultado) has no levels.
           const perfil = perfiles.get(u.id);
           return {
-            usuario: {
-              id: u.id,
-              primer_nombre: u.primer_nombre,
-              segundo_nombre: u.segundo_nombre,
-              apellido_paterno: u.apellido_paterno,
-              apellido_materno: u.apellido_materno,
-              foto_perfil: fotoUrl(u),
-            },
+            usuario: usuarioPublico(u),
             colegio: perfil?.colegio ?? [],
             titulo_profesional: perfil?.titulo_profesional ?? '',
             especialidad: perfil?.especialidad ?? [],
@@ -162,15 +165,7 @@ export function createComunidadService(ctx: ServiceContext) {
 
     /** Who the contact form writes to (the page's heading): an active user, public fields only. */
     async destinatario(id: number, actor: Actor): Promise<UsuarioPublico> {
-      const u = await usuarioActivo(id, actor);
-      return {
-        id: u.id,
-        primer_nombre: u.primer_nombre,
-        segundo_nombre: u.segundo_nombre,
-        apellido_paterno: u.apellido_paterno,
-        apellido_materno: u.apellido_materno,
-        foto_perfil: fotoUrl(u),
-      };
+      return usuarioPublico(await usuarioActivo(id, actor));
     },
 
     /**

@@ -140,51 +140,48 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
 
   const capsulasVisibles = (actor: Actor) => and(eq(capsulas.estado, 'listo'), visibleA(actor, capsulas));
 
-  function leerCapsulas(actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
-    return db
+  /** The three kinds of content as the blocks and counts read them: where they are seen, what they may show. */
+  const contenidos = {
+    capsulas: { tabla: capsulas, nivel: capsulas.codigo_nivel, ruta: '/capsulas/', visibles: capsulasVisibles },
+    materiales: {
+      tabla: materiales,
+      nivel: materiales.codigo_nivel,
+      ruta: '/biblioteca-docente/',
+      visibles: (actor: Actor) => visibleA(actor, materiales),
+    },
+    manuales: { tabla: manuales, nivel: null, ruta: '/manuales/', visibles: (actor: Actor) => visibleA(actor, manuales) },
+  } as const;
+  type Contenido = keyof typeof contenidos;
+
+  /** The newest of a kind this person may open, within `filtro`: a block's rows. */
+  async function leerContenido(tipo: Contenido, actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
+    const { tabla, nivel, ruta, visibles } = contenidos[tipo];
+    const filas = await db
       .select({
-        id: capsulas.id,
-        titulo: capsulas.titulo,
+        id: tabla.id,
+        titulo: tabla.titulo,
         area: areas.nombre,
-        nivel: niveles.nombre,
-        fecha: capsulas.fecha_creacion,
+        nivel: nivel ? niveles.nombre : sql<null>`null`,
+        fecha: tabla.fecha_creacion,
       })
-      .from(capsulas)
-      .innerJoin(areas, eq(areas.id, capsulas.id_area))
-      .innerJoin(niveles, eq(niveles.codigo, capsulas.codigo_nivel))
-      .where(and(capsulasVisibles(actor), filtro))
-      .orderBy(desc(capsulas.fecha_creacion), desc(capsulas.id))
-      .limit(FILAS_BLOQUE)
-      .then((filas) => filas.map((f) => ({ ...f, href: `/capsulas/${f.id}`, fecha: f.fecha.toISOString() })));
+      .from(tabla)
+      .innerJoin(areas, eq(areas.id, tabla.id_area))
+      // Manuals have no level: their join finds no row, and the level reads null.
+      .leftJoin(niveles, nivel ? eq(niveles.codigo, nivel) : sql`false`)
+      .where(and(visibles(actor), filtro))
+      .orderBy(desc(tabla.fecha_creacion), desc(tabla.id))
+      .limit(FILAS_BLOQUE);
+    return filas.map((f) => ({ ...f, href: `${ruta}${f.id}`, fecha: f.fecha.toISOString() }));
   }
 
-  function leerMateriales(actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
-    return db
-      .select({
-        id: materiales.id,
-        titulo: materiales.titulo,
-        area: areas.nombre,
-        nivel: niveles.nombre,
-        fecha: materiales.fecha_creacion,
-      })
-      .from(materiales)
-      .innerJoin(areas, eq(areas.id, materiales.id_area))
-      .innerJoin(niveles, eq(niveles.codigo, materiales.codigo_nivel))
-      .where(and(visibleA(actor, materiales), filtro))
-      .orderBy(desc(materiales.fecha_creacion), desc(materiales.id))
-      .limit(FILAS_BLOQUE)
-      .then((filas) => filas.map((f) => ({ ...f, href: `/biblioteca-docente/${f.id}`, fecha: f.fecha.toISOString() })));
-  }
-
-  function leerManuales(actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
-    return db
-      .select({ id: manuales.id, titulo: manuales.titulo, area: areas.nombre, fecha: manuales.fecha_creacion })
-      .from(manuales)
-      .innerJoin(areas, eq(areas.id, manuales.id_area))
-      .where(and(visibleA(actor, manuales), filtro))
-      .orderBy(desc(manuales.fecha_creacion), desc(manuales.id))
-      .limit(FILAS_BLOQUE)
-      .then((filas) => filas.map((f) => ({ ...f, nivel: null, href: `/manuales/${f.id}`, fecha: f.fecha.toISOString() })));
+  /** How many of a kind others published since `desde` that this person may open. */
+  async function contarContenido(tipo: Contenido, actor: Actor, desde: Date): Promise<number> {
+    const { tabla, visibles } = contenidos[tipo];
+    const [fila] = await db
+      .select({ n: count() })
+      .from(tabla)
+      .where(and(gt(tabla.fecha_creacion, desde), visibles(actor), ne(tabla.id_usuario, actor.id)));
+    return fila?.n ?? 0;
   }
 
   /** The comments anyone may see as activity: not deleted, not hidden from this person. */
@@ -234,24 +231,9 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
   async function contar(actor: Actor, desde: Date): Promise<Cuentas> {
     const cuantos = (consulta: Promise<{ n: number }[]>) => consulta.then((f) => f[0]?.n ?? 0);
     const [c, mat, man, conv, com] = await Promise.all([
-      cuantos(
-        db
-          .select({ n: count() })
-          .from(capsulas)
-          .where(and(gt(capsulas.fecha_creacion, desde), capsulasVisibles(actor), ne(capsulas.id_usuario, actor.id))),
-      ),
-      cuantos(
-        db
-          .select({ n: count() })
-          .from(materiales)
-          .where(and(gt(materiales.fecha_creacion, desde), visibleA(actor, materiales), ne(materiales.id_usuario, actor.id))),
-      ),
-      cuantos(
-        db
-          .select({ n: count() })
-          .from(manuales)
-          .where(and(gt(manuales.fecha_creacion, desde), visibleA(actor, manuales), ne(manuales.id_usuario, actor.id))),
-      ),
+      contarContenido('capsulas', actor, desde),
+      contarContenido('materiales', actor, desde),
+      contarContenido('manuales', actor, desde),
       cuantos(
         db
           .select({ n: count() })
@@ -288,8 +270,11 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
    * Records this opening, when it changes anything (siguienteVisita), on the row as it was read:
    * of two openings at once, the second finds it changed and writes nothing.
    */
-  async function visitar(idUsuario: number, leida: { visita_ultima: Date | null; visita_anterior: Date | null }, ahora: Date) {
-    const siguiente = siguienteVisita(leida, ahora);
+  async function visitar(
+    idUsuario: number,
+    leida: { visita_ultima: Date | null; visita_anterior: Date | null },
+    siguiente: ReturnType<typeof siguienteVisita>,
+  ) {
     if (!siguiente.escribir) return;
     await db
       .update(usuarios)
@@ -322,18 +307,18 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
         .innerJoin(niveles, eq(niveles.codigo, perfilNiveles.codigo_nivel))
         .where(eq(perfilNiveles.id_usuario, actor.id))
         .orderBy(niveles.orden),
-      leerCapsulas(actor, and(perfil.area(capsulas.id_area), perfil.nivel(capsulas.codigo_nivel))),
-      leerMateriales(actor, and(perfil.area(materiales.id_area), perfil.nivel(materiales.codigo_nivel))),
-      leerManuales(actor, perfil.area(manuales.id_area)),
+      leerContenido('capsulas', actor, and(perfil.area(capsulas.id_area), perfil.nivel(capsulas.codigo_nivel))),
+      leerContenido('materiales', actor, and(perfil.area(materiales.id_area), perfil.nivel(materiales.codigo_nivel))),
+      leerContenido('manuales', actor, perfil.area(manuales.id_area)),
       leerConversaciones(actor),
       contar(actor, desde),
     ]);
     const conPerfil = susAreas.length > 0 || susNiveles.length > 0;
     // Nothing of the profile in a block: the network's newest there instead.
     const [redCapsulas, redMateriales, redManuales] = await Promise.all([
-      conPerfil && cap.length === 0 ? leerCapsulas(actor) : cap,
-      conPerfil && mat.length === 0 ? leerMateriales(actor) : mat,
-      susAreas.length > 0 && man.length === 0 ? leerManuales(actor) : man,
+      conPerfil && cap.length === 0 ? leerContenido('capsulas', actor) : cap,
+      conPerfil && mat.length === 0 ? leerContenido('materiales', actor) : mat,
+      susAreas.length > 0 && man.length === 0 ? leerContenido('manuales', actor) : man,
     ]);
     return {
       cuentas,
@@ -384,14 +369,15 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
         .from(usuarios)
         .where(eq(usuarios.id, actor.id));
       const leida = { visita_ultima: fila?.visita_ultima ?? null, visita_anterior: fila?.visita_anterior ?? null };
-      const anterior = siguienteVisita(leida, ahora).visita_anterior;
+      const siguiente = siguienteVisita(leida, ahora);
+      const anterior = siguiente.visita_anterior;
       // A first visit counts from 7 days before this minute: reloads within it share the cached counts.
       const desde = anterior ?? new Date(Math.floor(ahora.getTime() / MINUTO_MS) * MINUTO_MS - PRIMERA_VISITA_DIAS * DIA_MS);
       const clave = `${actor.id}|${esAdmin(actor) ? 'admin' : ''}|${desde.toISOString()}`;
       const [contenido, avisosNoLeidos] = await Promise.all([
         novedades.leer(clave, () => leerNovedades(actor, desde)),
         leerAvisos(actor.id),
-        visitar(actor.id, leida, ahora),
+        visitar(actor.id, leida, siguiente),
       ]);
       const { cuentas, ...bloques } = contenido;
       return {

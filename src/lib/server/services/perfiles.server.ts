@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import {
   AREA_REQUERIDA,
@@ -23,7 +23,6 @@ import {
   especialidades,
   manuales,
   materiales,
-  niveles,
   perfilAreas,
   perfilEspecialidades,
   perfilesDocentes,
@@ -37,7 +36,7 @@ import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin, exigirMismo } from './actor.server.ts';
 import type { BibliotecaService } from './biblioteca.server.ts';
 import type { CapsulasService } from './capsulas.server.ts';
-import { areaPorNombre } from './catalogos.server.ts';
+import { areaPorNombre, nivelPorNombre } from './catalogos.server.ts';
 import { USUARIO_NO_ENCONTRADO } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
@@ -303,16 +302,6 @@ export type PerfilesService = ReturnType<typeof createPerfilesService>;
 
 function bufferStream(data: Buffer) {
   return Readable.from([data]);
-}
-
-/** The curriculum level with this name (case and accents aside, as areas), or undefined. */
-async function nivelPorNombre(db: Db, nombre: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ codigo: niveles.codigo })
-    .from(niveles)
-    .where(mismoNombre(niveles.nombre, nombre))
-    .orderBy(asc(niveles.orden));
-  return row?.codigo;
 }
 
 async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {
