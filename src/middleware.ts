@@ -7,7 +7,9 @@
  * - a same-origin check for cookie-authenticated page form posts (the API instead requires a
  *   Bearer header for every change, so requests without an Origin header reach it);
  * - headers that keep per-user HTML out of shared caches, the security headers beside the
- *   Content-Security-Policy Astro rendered with the page (decision 0022), and compression.
+ *   Content-Security-Policy Astro rendered with the page (decision 0022), and compression;
+ * - the page handed to the server's page cache when the server asked for it (`locals.pagina`,
+ *   http/paginas.server.ts): kept unless the render set a cookie (a renewed session).
  */
 import { defineMiddleware } from 'astro:middleware';
 import { compressResponse } from './lib/server/http/compress.server.ts';
@@ -36,5 +38,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const response = await next();
   response.headers.set('cache-control', 'private, no-cache');
   withPageHeaders(response.headers);
-  return compressResponse(request, response);
+  const enviada = compressResponse(request, response);
+  const fijaCookies = !context.cookies.headers().next().done;
+  return context.locals.pagina?.guardar(enviada, { fijaCookies }) ?? enviada;
 });

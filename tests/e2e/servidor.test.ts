@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { signIn } from '../support/client.ts';
 import { ADMIN, lastLinkTo, type RunningServer, removeDir, root, runCli, startServer, waitForMail } from '../support/server.ts';
 
 const adminKey = (dataDir: string) =>
@@ -151,6 +152,46 @@ describe('HTTP behaviour of the shared server', () => {
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{36}$/);
     expect((await res.json()).usuario.email).toBe(ADMIN.email);
+  });
+
+  it('sends a signed-in page again from memory until what it shows changes, and never after sign-out (decision 0046)', async () => {
+    const sesion = await signIn(url(), ADMIN);
+    const pagina = () => fetch(`${url()}/perfil/editar`, { headers: { cookie: sesion.cookie }, redirect: 'manual' });
+    const ahorro = (html: string) => /<input[^>]*name="ahorro_datos"[^>]*checked/.test(html);
+    const preferencia = (valor: boolean) =>
+      fetch(`${url()}/api/usuarios/${sesion.usuarioId}/preferencias/`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${sesion.access}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ahorro_datos: valor }),
+      });
+    expect((await preferencia(false)).status).toBe(200);
+    const primera = await pagina();
+    expect(primera.status).toBe(200);
+    const html = await primera.text();
+    expect(ahorro(html)).toBe(false);
+    const segunda = await pagina();
+    expect(segunda.headers.get('server-timing')).toBe('cache;desc="hit"');
+    expect(await segunda.text()).toBe(html);
+
+    // The person's own change shows on the very next request.
+    expect((await preferencia(true)).status).toBe(200);
+    const cambiada = await pagina();
+    expect(cambiada.headers.get('server-timing')).toBeNull();
+    expect(ahorro(await cambiada.text())).toBe(true);
+    expect((await pagina()).headers.get('server-timing')).toBe('cache;desc="hit"');
+    expect((await preferencia(false)).status).toBe(200);
+
+    // Signed out: the same cookies get the sign-in page, not the page kept for them.
+    const refresh = /ed_refresh=([^;]+)/.exec(sesion.cookie)?.[1];
+    const salida = await fetch(`${url()}/auth/logout/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh }),
+    });
+    expect(salida.status).toBe(200);
+    const despues = await pagina();
+    expect(despues.status).toBe(302);
+    expect(despues.headers.get('location')).toMatch(/^\/ingresar\//);
   });
 
   it('caches hashed assets for a year and serves them precompressed', async () => {

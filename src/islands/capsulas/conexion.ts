@@ -30,7 +30,7 @@ export function conexionAhorro(conexion: Conexion | undefined): boolean {
  * The same from a request's headers: `Save-Data: on`, and the ECT and Downlink client hints, which
  * Chromium sends once the site asked for them (`Accept-CH`, see src/pages/capsulas/[id].astro).
  */
-export function pedidoAhorro(cabeceras: Headers): boolean {
+export function pedidoAhorro(cabeceras: Pick<Headers, 'get'>): boolean {
   const downlink = Number.parseFloat(cabeceras.get('downlink') ?? '');
   return conexionAhorro({
     saveData: cabeceras.get('save-data')?.trim().toLowerCase() === 'on',

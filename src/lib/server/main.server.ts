@@ -12,8 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { PRODUCTO } from '../marca.ts';
 import { type Config, exigirSecretoCompartido, loadConfig } from './config.server.ts';
 import { acquireLock, DataDirBusyError, type Lock, paths } from './data-dir.server.ts';
+import { cambiosDe } from './db/cambios.server.ts';
 import { createApiHandler } from './http/api-node.server.ts';
 import { answerJson, configureServer, currentRequestId, guard, type HttpLimits } from './http/guard.server.ts';
+import { createCachePaginas } from './http/paginas.server.ts';
 import { esRutaApi, esRutaApiEnrutable } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
 import { uploadRequestLimit } from './http/upload.server.ts';
@@ -22,6 +24,9 @@ import { limpiarAlQuedarOcioso } from './memoria.server.ts';
 import { createRuntime, setRuntime } from './runtime.server.ts';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void>;
+
+/** How long a signed-in page is sent again unchanged (paginas.server.ts, decision 0046). */
+const PAGINAS = { segundos: 2, maxSegundos: 30, max: 2_000, maxBytes: 32 * 1024 * 1024 };
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -99,6 +104,7 @@ async function main() {
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const serveStatic = createStaticHandler(path.join(root, 'dist/client'));
   const serveApi = createApiHandler(runtime.api.app, config.TRUST_PROXY);
+  const paginas = createCachePaginas({ ...PAGINAS, cambios: cambiosDe(runtime.database.db), keys: runtime.api.keys, now: Date.now });
 
   const limits = httpLimits(config);
   const limpieza = limpiarAlQuedarOcioso();
@@ -117,10 +123,10 @@ async function main() {
         const pathname = (req.url ?? '/').split('?')[0] ?? '/';
         if (esRutaApi(pathname)) {
           if (!esRutaApiEnrutable(pathname)) return answerJson(res, 404, `No existe el recurso ${req.method} ${pathname}`);
-          return await serveApi(req, res);
+          return await paginas.atender(req, res, (locals) => serveApi(req, res, locals.pagina));
         }
         if (await serveStatic(req, res)) return;
-        await handler(req, res);
+        await paginas.atender(req, res, (locals) => handler(req, res, undefined, locals));
       } catch (error) {
         log.error('request failed', { error, url: req.url, requestId: currentRequestId() });
         if (!res.headersSent) {

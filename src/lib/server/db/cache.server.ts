@@ -30,6 +30,7 @@ export function cacheDeLecturas<T>(db: Db, opciones: OpcionesCache) {
     /** The answer of `leer` for `clave`, read again when its tables changed or it aged out. */
     leer(clave: string, leer: () => Promise<T>): Promise<T> {
       if (!cambios) return leer();
+      cambios.leyo(tablas);
       const version = cambios.version(tablas);
       const t = opciones.now().getTime();
       const entrada = entradas.get(clave);

@@ -6,6 +6,7 @@
  * a change made here is seen by the very next read. Changes made by another process (several
  * servers on one PostgreSQL) are not seen here: caches bound their age for that (`compartida`).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './client.server.ts';
 
 /** A write whose table we can name: `insert into "t"`, `update "t"`, `delete from "t"` (Drizzle's SQL). */
@@ -15,8 +16,20 @@ const neutra = /^\s*(?:select|savepoint|release|rollback\s+to|show|set\s|explain
 const inicio = /^\s*(?:begin|start\s+transaction)\b/i;
 const fin = /^\s*(commit|end|rollback)\s*;?\s*$/i;
 
+/** The tables a read names: `from "t"`, `join "t"` (quoted or not; a CTE's or function's name is harmless). */
+const leida = /\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi;
+
 /** Every table at once: a statement that wrote and we cannot tell where. */
 const TODAS = '*';
+
+/**
+ * What a piece of work (a page's render) read and whether it wrote, for a cache of its result
+ * (http/paginas.server.ts): the tables its statements named, and those of the read caches it used.
+ */
+export interface Lectura {
+  readonly tablas: Set<string>;
+  escribio: boolean;
+}
 
 export interface Cambios {
   /** True when other processes may write the same database (PostgreSQL). */
@@ -25,17 +38,37 @@ export interface Cambios {
   version(tablas: readonly string[]): number;
   /** Tracks one connection's statements; a transaction's writes count at its commit. */
   conexion(): (sql: string) => void;
+  /** How many writes this process has seen: unchanged means nothing was written since. */
+  reloj(): number;
+  /** Runs `trabajo` noting in `lectura` every table it reads and whether it writes (async work included). */
+  seguir<T>(lectura: Lectura, trabajo: () => T): T;
+  /** Notes tables read without a statement (an answer from a read cache) in the work being followed. */
+  leyo(tablas: readonly string[]): void;
 }
 
 export function createCambios(compartida: boolean): Cambios {
   let reloj = 0;
   const escritas = new Map<string, number>();
+  const seguidas = new AsyncLocalStorage<Lectura>();
+  const anotar = (sql: string) => {
+    const lectura = seguidas.getStore();
+    if (!lectura) return;
+    if (escritura.test(sql)) lectura.escribio = true;
+    else if (neutra.test(sql)) for (const [, tabla] of sql.matchAll(leida)) lectura.tablas.add(tabla as string);
+    else if (!inicio.test(sql) && !fin.test(sql)) lectura.escribio = true;
+  };
   const marcar = (tablas: Iterable<string>) => {
     reloj += 1;
     for (const tabla of tablas) escritas.set(tabla, reloj);
   };
   return {
     compartida,
+    reloj: () => reloj,
+    seguir: (lectura, trabajo) => seguidas.run(lectura, trabajo),
+    leyo(tablas) {
+      const lectura = seguidas.getStore();
+      if (lectura) for (const tabla of tablas) lectura.tablas.add(tabla);
+    },
     version(tablas) {
       let v = escritas.get(TODAS) ?? 0;
       for (const tabla of tablas) v = Math.max(v, escritas.get(tabla) ?? 0);
@@ -45,6 +78,7 @@ export function createCambios(compartida: boolean): Cambios {
       let enTransaccion = false;
       const pendientes = new Set<string>();
       return (sql) => {
+        anotar(sql);
         if (inicio.test(sql)) {
           enTransaccion = true;
           return;

@@ -14,6 +14,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { cabecerasCodificadas, codificacionPara, comprimir, comprimirFlujo } from './compress.server.ts';
+import type { PaginaEnCurso } from './paginas.server.ts';
 
 /** What the Hono app offers (`app.fetch`) with the bindings of src/lib/server/api/env.server.ts. */
 export interface ApiFetch {
@@ -90,8 +91,16 @@ function nodeHeaders(headers: Headers): OutgoingHttpHeaders {
 const isJson = (response: Response) =>
   /^application\/json\b/.test(response.headers.get('content-type') ?? '') && !response.headers.has('content-length');
 
-/** Writes the API's answer: JSON at once with its length, other bodies streamed. */
-export async function writeApiResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+/**
+ * Writes the API's answer: JSON at once with its length (and handed to the server's cache of
+ * reads when it asked, paginas.server.ts), other bodies streamed.
+ */
+export async function writeApiResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  pagina?: PaginaEnCurso,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const encoding = codificacionPara(method, String(req.headers['accept-encoding'] ?? ''), response);
   const body = response.body;
@@ -108,6 +117,7 @@ export async function writeApiResponse(req: IncomingMessage, res: ServerResponse
     headers['content-length'] = bytes.byteLength;
     res.writeHead(response.status, headers);
     res.end(bytes);
+    pagina?.guardarJson(response.status, headers, bytes);
     return;
   }
   res.writeHead(response.status, nodeHeaders(encoding ? cabecerasCodificadas(response.headers, encoding) : response.headers));
@@ -120,8 +130,8 @@ export async function writeApiResponse(req: IncomingMessage, res: ServerResponse
 
 /** Answers an API request with `app`; the socket's address is the client's (TRUST_PROXY is the app's concern). */
 export function createApiHandler(app: ApiFetch, trustProxy: number) {
-  return async function serveApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return async function serveApi(req: IncomingMessage, res: ServerResponse, pagina?: PaginaEnCurso): Promise<void> {
     const response = await app.fetch(toRequest(req, res), { clientAddress: req.socket.remoteAddress, trustProxy });
-    await writeApiResponse(req, res, response);
+    await writeApiResponse(req, res, response, pagina);
   };
 }

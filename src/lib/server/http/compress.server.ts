@@ -54,8 +54,12 @@ export function codificacionPara(method: string, acceptEncoding: string, respons
   ) {
     return null;
   }
-  return /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : null;
+  return codificacionAceptada(acceptEncoding);
 }
+
+/** The encoding a client with this Accept-Encoding gets: brotli first, then gzip, else none. */
+export const codificacionAceptada = (acceptEncoding: string): Codificacion | null =>
+  /\bbr\b/.test(acceptEncoding) ? 'br' : /\bgzip\b/.test(acceptEncoding) ? 'gzip' : null;
 
 /**
  * Recent answers compressed, by encoding and text: a list read from a cache (db/cache.server.ts)
