@@ -3,8 +3,9 @@
  * person's preference on, a capsule page moves under 1 MB before play and playback never asks for
  * a rung above 360p (the player's switch then lifts the ceiling); without it the video still waits
  * for play, with only its first segment; the player's switch saves the preference and the next
- * pages follow it; the quality menu says what a minute of each quality costs; the list cards ask
- * only for their 320 px pictures; the profile's switch works without JavaScript.
+ * pages follow it; the quality menu says what a minute of each quality costs; the list cards and
+ * the profile's rows of one's publications ask only for their 320 px pictures (with the preference
+ * or with Save-Data alone); the profile's switch works without JavaScript.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, it as base, beforeAll, describe, expect, inject } from 'vitest';
@@ -83,20 +84,40 @@ const segmentos = (red: Respuesta[]) => red.map((r) => new URL(r.url).pathname).
 /** The rung of a segment's path: '/streaming/7/360p_002.ts' -> 360. */
 const altoDe = (ruta: string) => Number(/\/(\d+)p_\d+\.ts$/.exec(ruta)?.[1] ?? Number.NaN);
 
-async function paginaDocente(
-  opciones: { viewport?: typeof DESKTOP; deviceScaleFactor?: number } = {},
+interface OpcionesPagina {
+  viewport?: typeof DESKTOP;
+  deviceScaleFactor?: number;
+  /** Headers every request of the page sends ('save-data': 'on'). */
+  cabeceras?: Record<string, string>;
+}
+
+/** A page signed in as `credenciales` (the admin when omitted), with its network log. */
+async function paginaDe(
+  credenciales: { email: string; password: string } | undefined,
+  opciones: OpcionesPagina = {},
 ): Promise<{ page: Page; red: Respuesta[] }> {
   const context = await browser.newContext({
     baseURL: inject('baseUrl'),
     viewport: opciones.viewport ?? DESKTOP,
     deviceScaleFactor: opciones.deviceScaleFactor ?? 1,
     locale: 'es-CL',
+    ...(opciones.cabeceras ? { extraHTTPHeaders: opciones.cabeceras } : {}),
   });
   const page = await context.newPage();
-  await ingresarPorApi(page, docente);
+  await ingresarPorApi(page, credenciales);
   const red = await registrarRed(await context.newCDPSession(page));
   return { page, red };
 }
+
+const paginaDocente = (opciones: OpcionesPagina = {}) => paginaDe(docente, opciones);
+
+/** The thumbnail variants a page asked for ('/miniaturas/capsulas/7/?ancho=320&v=…'). */
+const miniaturas = (red: Respuesta[]) =>
+  red.map((r) => new URL(r.url)).filter((u) => u.pathname.startsWith('/miniaturas/') && u.searchParams.has('ancho'));
+const noDe320 = (red: Respuesta[]) =>
+  miniaturas(red)
+    .filter((u) => u.searchParams.get('ancho') !== '320')
+    .map(String);
 
 /** Resolves once the player is live and hls.js has read the master playlist. */
 async function reproductorListo(page: Page): Promise<void> {
@@ -286,8 +307,6 @@ describe('the data saver elsewhere (issue 20)', () => {
     'list cards ask only for their 320 px pictures, even on a 2x screen',
     async ({ capsula }) => {
       expect(capsula).toBeGreaterThan(0);
-      const miniaturas = (red: Respuesta[]) =>
-        red.map((r) => new URL(r.url)).filter((u) => u.pathname.startsWith('/miniaturas/') && u.searchParams.has('ancho'));
       await preferencia(true);
       try {
         const { page, red } = await paginaDocente({ deviceScaleFactor: 2 });
@@ -297,7 +316,7 @@ describe('the data saver elsewhere (issue 20)', () => {
         expect(await page.locator('.tarjeta-contenido img[srcset]').count()).toBe(0);
         const pedidas = miniaturas(red);
         expect(pedidas.length).toBeGreaterThan(0);
-        expect(pedidas.filter((u) => u.searchParams.get('ancho') !== '320').map(String)).toEqual([]);
+        expect(noDe320(red)).toEqual([]);
       } finally {
         await preferencia(false);
       }
@@ -306,6 +325,84 @@ describe('the data saver elsewhere (issue 20)', () => {
       await page.goto('/capsulas/');
       await page.waitForLoadState('networkidle');
       expect(miniaturas(red).some((u) => u.searchParams.get('ancho') === '640')).toBe(true);
+    },
+    CON_CAPSULA,
+  );
+
+  it(
+    'a browser that says Save-Data, with no preference saved, gets list cards with their 320 px pictures only',
+    async ({ capsula }) => {
+      expect(capsula).toBeGreaterThan(0);
+      await preferencia(false);
+      const { page, red } = await paginaDocente({ deviceScaleFactor: 2, cabeceras: { 'save-data': 'on' } });
+      await page.goto('/capsulas/');
+      await page.waitForLoadState('networkidle');
+      expect(await page.locator('.tarjeta-contenido img').count()).toBeGreaterThan(0);
+      expect(await page.locator('.tarjeta-contenido img[srcset]').count()).toBe(0);
+      expect(miniaturas(red).length).toBeGreaterThan(0);
+      expect(noDe320(red)).toEqual([]);
+      // The same person and screen without the header take the 640 px ones.
+      const sin = await paginaDocente({ deviceScaleFactor: 2 });
+      await sin.page.goto('/capsulas/');
+      await sin.page.waitForLoadState('networkidle');
+      expect(miniaturas(sin.red).some((u) => u.searchParams.get('ancho') === '640')).toBe(true);
+    },
+    CON_CAPSULA,
+  );
+
+  it(
+    'the rows of one’s publications in the profile ask for the variant a slide is drawn at, and the 320 px one only with Save-Data',
+    async ({ capsula }) => {
+      expect(capsula).toBeGreaterThan(0);
+      // The capsule is the admin's (its preference is never saved here: off).
+      const publicaciones = '/perfil/editar?pestana=publicaciones';
+      const ventanas = [
+        { width: 375, height: 740, deviceScaleFactor: 2 },
+        { width: 600, height: 800, deviceScaleFactor: 1 },
+        { width: 1000, height: 800, deviceScaleFactor: 1 },
+        { width: 1280, height: 800, deviceScaleFactor: 2 },
+        { width: 1600, height: 900, deviceScaleFactor: 1 },
+      ];
+      for (const { width, height, deviceScaleFactor } of ventanas) {
+        const ventana = `${width}x${height} @${deviceScaleFactor}`;
+        const { page } = await paginaDe(undefined, { viewport: { width, height }, deviceScaleFactor });
+        await page.goto(publicaciones);
+        const imagen = page.locator('#mis-capsulas img').first();
+        expect(await imagen.evaluate((img: HTMLImageElement) => [img.loading, img.width, img.height].join(' '))).toMatch(/^lazy \d+ \d+$/);
+        await imagen.scrollIntoViewIfNeeded();
+        await expect.poll(() => imagen.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+        const medida = await imagen.evaluate((img: HTMLImageElement) => {
+          // The length of the first entry of `sizes` whose media query matches, measured as a width.
+          const entradas = img.sizes.split(', ').map((e) => /^(\(.+\))\s+(.+)$/.exec(e) ?? [e, '', e]);
+          const [, , largo] = entradas.find(([, media]) => !media || matchMedia(media).matches) ?? [];
+          const regla = document.createElement('div');
+          regla.style.width = largo ?? '0';
+          document.body.append(regla);
+          const prevista = regla.getBoundingClientRect().width;
+          regla.remove();
+          return { prevista, real: img.getBoundingClientRect().width, elegida: img.currentSrc };
+        });
+        expect(
+          Math.abs(medida.prevista - medida.real),
+          `${ventana}: sizes ${medida.prevista} px, drawn ${medida.real} px`,
+        ).toBeLessThanOrEqual(12);
+        const variante = medida.real * deviceScaleFactor > 320 ? 640 : 320;
+        expect(medida.elegida, ventana).toContain(`ancho=${variante}&`);
+        await page.context().close();
+      }
+
+      const { page, red } = await paginaDe(undefined, { deviceScaleFactor: 2, cabeceras: { 'save-data': 'on' } });
+      await page.goto(publicaciones);
+      const imagenes = page.locator('.carrusel img');
+      expect(await imagenes.count()).toBeGreaterThan(0);
+      expect(await page.locator('.carrusel img[srcset]').count()).toBe(0);
+      const primera = page.locator('#mis-capsulas img').first();
+      await primera.scrollIntoViewIfNeeded();
+      await expect.poll(() => primera.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      expect(await primera.evaluate((img: HTMLImageElement) => img.currentSrc)).toContain('ancho=320&');
+      expect(miniaturas(red).length).toBeGreaterThan(0);
+      expect(noDe320(red)).toEqual([]);
+      await page.context().close();
     },
     CON_CAPSULA,
   );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { revisarSubtitulo } from '../../src/islands/capsulas/revision-subtitulos.ts';
 import { leerSubtitulo, SubtituloInvalido } from '../../src/lib/server/media/subtitulos.server.ts';
+import { LINEA_TIEMPOS, tieneTiempos } from '../../src/lib/validation/subtitulos.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const cp1252 = (s: string) => Uint8Array.from(Array.from(s, (c) => ({ '€': 0x80, '’': 0x92, '…': 0x85 })[c] ?? c.charCodeAt(0)));
@@ -272,5 +274,52 @@ describe('hostile files: nothing unsafe reaches the WebVTT served', () => {
     expect(leerSubtitulo(utf8(`WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${'<c'.repeat(250_000)}x`)).vtt).toContain('&lt;c&lt;c');
     expect(motivo(utf8(`${'0'.repeat(500_000)}:00 --> 1`))).toMatch(/^Los tiempos de la línea 1 no son válidos/);
     expect(performance.now() - inicio).toBeLessThan(2000);
+  });
+});
+
+describe("the timing line, one pattern for the browser's check and the server's parser", () => {
+  /** Lines written by hand or by lax tools, with the start and end (seconds) the server reads. */
+  const laxas: [string, number, number][] = [
+    ['0:00:01,5 --> 0:00:03,0', 1.5, 3],
+    ['00:01 --> 00:03', 1, 3],
+    ['1:02.25 --> 1:04', 62.25, 64],
+    ['0:0:1 --> 0:0:2', 1, 2],
+    ['  00:00:01.000-->00:00:02.000', 1, 2],
+    ['01:00:00,05 --> 01:00:01 align:start', 3600.05, 3601],
+  ];
+
+  it.each(laxas)('takes %s in the browser and on the server alike', async (linea, inicio, fin) => {
+    const srt = `1\r\n${linea}\r\nUna fracción es una parte del todo.\r\n`;
+    expect(LINEA_TIEMPOS.test(linea)).toBe(true);
+    expect(tieneTiempos(srt)).toBe(true);
+    expect(await revisarSubtitulo(new File([srt], 'clase.srt'), 'es')).toEqual({});
+    expect(leerSubtitulo(utf8(srt), 'clase.srt').lineas).toEqual([{ inicio, fin, texto: 'Una fracción es una parte del todo.' }]);
+  });
+
+  it.each([
+    '00:00:01.0000 --> 00:00:02.000',
+    '00:00:01 -> 00:00:02',
+    '0001:00:00 --> 0001:00:01',
+    '00:001:00 --> 00:002:00',
+    'desde 00:00:01 --> 00:00:02',
+    '00:00:01 --> 00:00:02,',
+  ])('refuses %s in the browser and on the server alike', async (linea) => {
+    const srt = `1\n${linea}\nTexto\n`;
+    expect(LINEA_TIEMPOS.test(linea)).toBe(false);
+    expect(tieneTiempos(srt)).toBe(false);
+    expect(await revisarSubtitulo(new File([srt], 'clase.srt'), 'es')).toEqual({
+      archivo: 'El archivo no es un subtítulo WebVTT (.vtt) ni SRT (.srt) válido',
+    });
+    expect(motivo(utf8(srt), 'clase.srt')).not.toBe('');
+  });
+
+  it('reads a UTF-16 file in the browser as the server does, and says what is missing in tú', async () => {
+    const texto = '1\r\n0:00:01,5 --> 0:00:03,0\r\nÑandú\r\n';
+    expect(await revisarSubtitulo(new File([utf16le(texto)], 'clase.srt'), 'es')).toEqual({});
+    expect(leerSubtitulo(utf16le(texto)).lineas).toEqual([{ inicio: 1.5, fin: 3, texto: 'Ñandú' }]);
+    expect(await revisarSubtitulo(null, 'xx')).toEqual({
+      idioma: 'Elige un idioma de la lista',
+      archivo: 'Selecciona un archivo de subtítulos (.vtt o .srt)',
+    });
   });
 });

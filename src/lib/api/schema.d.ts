@@ -601,8 +601,10 @@ export interface paths {
         /**
          * Search and list published capsules.
          * @description Lists capsules whose video is ready (`estado` 'listo'). `titulo` is a full-text search
-         *     (Spanish, accent-insensitive) over title and description. Order 'fecha' is newest first,
-         *     'n_visitas' most viewed first.
+         *     (Spanish, accent-insensitive) over title and description. The search also reads the text
+         *     of the capsules' captions: a capsule found only there comes back with the `mencion` field
+         *     (where in the video the words were said). Order 'fecha' is newest first, 'n_visitas' most
+         *     viewed first.
          */
         get: operations["listCapsulas"];
         /**

@@ -12,7 +12,7 @@
  * 'fracción' readable where refusing would send a teacher hunting for an encoding setting. Binary
  * files (a NUL byte or other control characters) are refused.
  */
-import { MAX_SUBTITULO_BYTES } from '../../validation/subtitulos.ts';
+import { LINEA_TIEMPOS, MAX_SUBTITULO_BYTES } from '../../validation/subtitulos.ts';
 import type { LineaSubtitulo } from '../db/schema.server.ts';
 
 export type { LineaSubtitulo };
@@ -102,9 +102,7 @@ function aTexto(bytes: Uint8Array): { texto: string; codificacion: SubtituloLeid
 
 // ---- Times -----------------------------------------------------------------------------------
 
-/** `hh:mm:ss.ttt`, `mm:ss.ttt`; SRT's comma too; one to three digits of fraction. */
-const TIEMPO = String.raw`(?:(\d{1,3}):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?`;
-const LINEA_TIEMPOS = new RegExp(String.raw`^\s*${TIEMPO}\s*-->\s*${TIEMPO}(?:[ \t]+(.*))?$`);
+// The timing line's pattern (LINEA_TIEMPOS) is shared with the browser's check, in the validation module.
 
 function ms(h: string | undefined, m: string | undefined, s: string | undefined, f: string | undefined): number | null {
   const minutos = Number(m);
