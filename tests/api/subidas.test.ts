@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { Upload } from 'tus-js-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { metodologias, oas, subidas, tiposMaterial } from '../../src/lib/server/db/schema.server.ts';
 import { configureServer, guard, type HttpLimits } from '../../src/lib/server/http/guard.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
@@ -302,8 +302,49 @@ describe('who may upload and use what', () => {
     expect(await t.db.select().from(subidas).where(eq(subidas.id, id))).toEqual([]);
   });
 
-  it('checks the real type from the bytes, as a multipart file', async () => {
-    const { id } = await terminada(docente.token, Buffer.from('no soy un pdf'), { filename: 'guia.pdf', destino: 'material' });
+  it('refuses at the last PATCH bytes of a type the form does not take, with its message, and deletes the upload', async () => {
+    const datos = pdf();
+    const { url, id } = await nueva(admin.token, datos.length, { filename: 'clase.mp4', filetype: 'video/mp4', destino: 'capsula' });
+    const mitad = Math.floor(datos.length / 2);
+    expect((await patch(admin.token, url, 0, new Uint8Array(datos.subarray(0, mitad)))).status).toBe(204);
+    const ultima = await patch(admin.token, url, mitad, new Uint8Array(datos.subarray(mitad)));
+    expect(ultima.status).toBe(400);
+    expect(ultima.headers.get('tus-resumable')).toBe('1.0.0');
+    expect(await ultima.json()).toEqual({
+      detail: 'El video no es válido. Debe subir un archivo .mp4, .avi, .mpeg o .mov',
+      statusCode: 400,
+    });
+
+    // Nothing is left to continue or to use.
+    expect((await head(admin.token, url)).status).toBe(404);
+    expect(await t.db.select().from(subidas).where(eq(subidas.id, id))).toEqual([]);
+    expect(await conocida(id)).toBe(false);
+    const usada = await t.call('POST', '/api/capsulas/', { token: admin.token, json: camposCapsula({ id_subida: id }) });
+    expect(usada.status).toBe(404);
+    expect((await usada.json()).detail).toBe('No se encontró la subida');
+  });
+
+  it('refuses the same way a whole file sent with its creation (creation-with-upload)', async () => {
+    const datos = Buffer.from('no soy una planilla');
+    const creada = await t.call('POST', '/api/subidas/', {
+      token: docente.token,
+      body: new Uint8Array(datos),
+      headers: {
+        ...TUS,
+        'upload-length': String(datos.length),
+        'upload-metadata': metadatos({ filename: 'notas-rechazadas.xlsx', destino: 'material' }),
+        'content-type': 'application/offset+octet-stream',
+      },
+    });
+    expect(creada.status).toBe(400);
+    expect((await creada.json()).detail).toBe('El material no es válido. Debe subir un archivo word, pdf, ppt o excel.');
+    expect(creada.headers.get('location')).toBeNull();
+    expect(await t.db.select().from(subidas).where(eq(subidas.nombre, 'notas-rechazadas.xlsx'))).toEqual([]);
+  });
+
+  it('checks the file again when the upload is used, as a multipart file', async () => {
+    // It starts like a PDF (the type the bytes show), but no reader can open it.
+    const { id } = await terminada(docente.token, Buffer.from('%PDF-1.4\nno soy un pdf'), { filename: 'guia.pdf', destino: 'material' });
     const res = await t.call('POST', '/api/bdocente/', { token: docente.token, json: { ...camposMaterial(), id_subida: id } });
     expect(res.status).toBe(400);
     expect((await res.json()).detail).toBe('El material no es válido. Debe subir un archivo word, pdf, ppt o excel.');
@@ -336,7 +377,33 @@ describe('who may upload and use what', () => {
 
 describe('expiry', () => {
   afterEach(async () => {
+    vi.restoreAllMocks();
     await t.db.delete(subidas);
+  });
+
+  it('answers 410 in Spanish for an unfinished upload past its expiry, as tus reads it', async () => {
+    const { url, id } = await nueva(docente.token, 10, { filename: 'a.pdf', destino: 'material' });
+    expect((await patch(docente.token, url, 0, new Uint8Array(4))).status).toBe(204);
+    // tus compares the creation date in the upload's stored info with its clock: that info, read
+    // from whichever store holds it, now says the upload began a day and an hour ago.
+    const { datastore } = t.api.services.subidas.almacen;
+    const leer = datastore.getUpload.bind(datastore);
+    vi.spyOn(datastore, 'getUpload').mockImplementation(async (idSubida) => {
+      const upload = await leer(idSubida);
+      upload.creation_date = new Date(Date.parse(upload.creation_date ?? '') - 25 * 3600 * 1000).toISOString();
+      return upload;
+    });
+
+    const estado = await head(docente.token, url);
+    expect(estado.status).toBe(410);
+    expect(estado.headers.get('tus-resumable')).toBe('1.0.0');
+    const resto = await patch(docente.token, url, 4, new Uint8Array(6));
+    expect(resto.status).toBe(410);
+    expect(await resto.json()).toEqual({ detail: 'La subida expiró; comience una nueva', statusCode: 410 });
+    // Nothing past the expiry was stored.
+    vi.restoreAllMocks();
+    expect((await head(docente.token, url)).headers.get('upload-offset')).toBe('4');
+    expect(await bytesGuardados(id)).toBe(true);
   });
 
   it('removes unfinished uploads after 24 hours and finished unused ones 24 hours after finishing', async () => {
@@ -585,12 +652,14 @@ describe('the real tus-js-client over HTTP', () => {
 
   it('lets a chunk take longer than the whole-request timeout of short requests (only the idle one applies)', async () => {
     const { url } = await nueva(docente.token, 12, { filename: 'a.pdf', destino: 'material' });
-    // One byte every 250 ms for 3 s: past requestMs (1 s), never idle for idleBodyMs (2 s).
+    // One byte every 250 ms for 3 s: past requestMs (1 s), never idle for idleBodyMs (2 s). The
+    // bytes begin a PDF, the type a material may be: the finished upload's type is checked.
+    const inicio = pdf().subarray(0, 12);
     let enviados = 0;
     const goteo = new ReadableStream<Uint8Array>({
       async pull(controller) {
         await new Promise((r) => setTimeout(r, 250));
-        controller.enqueue(new Uint8Array(1));
+        controller.enqueue(new Uint8Array(inicio.subarray(enviados, enviados + 1)));
         if (++enviados === 12) controller.close();
       },
     });

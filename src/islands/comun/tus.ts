@@ -130,6 +130,9 @@ export async function iniciarSubida(
         return;
       }
       quitarEscuchas();
+      // Refused for good (its bytes are no type the form takes, it expired): the server holds
+      // nothing to continue. A session that ended keeps it, to continue after signing in again.
+      if (status !== 401 && status !== 403) olvidarSubida(idDeUrl(upload.url));
       eventos.onError(status, mensajeDe(error, status));
     },
   });

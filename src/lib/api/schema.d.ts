@@ -2132,7 +2132,7 @@ export interface paths {
          * @description The tus 1.0.0 creation request (https://tus.io/protocols/resumable-upload): `Upload-Length`
          *     is required (no deferred length) and checked against the limit of the form the upload is
          *     for; `Upload-Metadata` carries `filename`, `filetype` (hints; the bytes are checked when
-         *     the upload is used) and `destino`. Uploads for capsules, manuals and forum categories only
+         *     the last one arrives and again when the upload is used) and `destino`. Uploads for capsules, manuals and forum categories only
          *     by admins (as those forms). The answer's `Location` is the upload's URL; the client then
          *     sends the bytes with PATCH. A body of type `application/offset+octet-stream` is stored as
          *     the first chunk (creation-with-upload). Unfinished uploads expire 24 hours after creation
@@ -2177,7 +2177,9 @@ export interface paths {
          * @description `Upload-Offset` must equal the bytes received so far (409 otherwise: ask with HEAD). The
          *     chunk is written to disk as it arrives; nothing is ever stored past the declared length
          *     (413). The request has only the idle timeout, like multipart uploads (decision 0020).
-         *     When the last byte arrives the upload is finished and its id can be sent as `id_subida`.
+         *     When the last byte arrives the upload's real type is checked from its bytes: one its form
+         *     does not take answers 400 with that form's message and the upload is deleted; otherwise it
+         *     is finished and its id can be sent as `id_subida`.
          */
         patch: operations["continuarSubida"];
         trace?: never;

@@ -69,6 +69,8 @@ export const IMAGEN_REQUERIDA = 'Debe subir una imagen para la categoria';
  * form ('…word, pdf, ppt o excel.'), which would ask an admin for a Word file in place of an image.
  */
 export const IMAGEN_INVALIDA = 'El archivo no es válido. Debe subir un archivo png o jpg.';
+/** A profile photo whose bytes are no JPG, PNG or WebP (the profile form and its resumable upload). */
+export const FOTO_INVALIDA = 'El archivo no es una imagen válida. Debe subir una imagen JPG, PNG o WebP.';
 const TIPOS_IMAGEN: readonly string[] = ['image/jpeg', 'image/png'];
 
 /** A forum category's image: what the browser can check before sending (the server reads the bytes again). */

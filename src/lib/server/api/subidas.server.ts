@@ -2,8 +2,9 @@
  * /api/subidas/: the tus 1.0.0 endpoint for resumable uploads (core, creation, termination,
  * expiration; decision 0041), served by @tus/server's `handleWeb` inside the Hono app. The
  * routes check what tus does not know (the Bearer token, the form an upload is for, its size
- * limit, the owner) before tus touches anything, and turn tus's English plain-text errors into
- * the API's error shape. Another person's upload answers 404, as one that does not exist.
+ * limit, the owner) before tus touches anything, check the real type of a finished upload's
+ * bytes, and turn tus's English plain-text errors into the API's error shape. Another person's
+ * upload answers 404, as one that does not exist.
  */
 import { Server } from '@tus/server';
 import { type Locker, Metadata } from '@tus/utils';
@@ -44,6 +45,8 @@ interface Pedido {
   actor: Actor;
   log: Logger;
   metadatos?: { filename: string; filetype: string; destino: DestinoSubida };
+  /** Why the upload was refused once its last byte arrived (its bytes are no type its form takes). */
+  rechazo?: ApiError;
 }
 
 const rechazoTus = (status: number, detail: string, headers: Record<string, string> = {}) =>
@@ -100,8 +103,16 @@ export function subidasRoutes(subidas: SubidasService, deps: { keys: TokenKeys; 
       await subidas.registrar(pedido.actor, { id: upload.id, destino, nombre: filename, tipo: filetype, tamano: upload.size });
       return { metadata: { filename, filetype, destino } };
     },
-    async onUploadFinish(_req, upload) {
-      await subidas.terminar(upload.id);
+    async onUploadFinish(req, upload) {
+      try {
+        await subidas.terminar(upload.id);
+      } catch (error) {
+        const pedido = pedidos.get(req);
+        if (!(error instanceof ApiError) || !pedido) throw error;
+        // tus answers with the status; `servir` answers with the form's own sentence.
+        pedido.rechazo = error;
+        throw { status_code: error.status, body: error.message };
+      }
       return {};
     },
     onResponseError(req, error) {
@@ -113,9 +124,11 @@ export function subidasRoutes(subidas: SubidasService, deps: { keys: TokenKeys; 
 
   /** tus's answer, its errors in the API's shape; a failure nobody foresaw is logged. */
   async function servir(c: Context<AppEnv>, metadatos?: Pedido['metadatos']): Promise<Response> {
-    pedidos.set(c.req.raw, { actor: actor(c), log: c.var.log, metadatos });
+    const pedido: Pedido = { actor: actor(c), log: c.var.log, metadatos };
+    pedidos.set(c.req.raw, pedido);
     const res = await tus.handleWeb(c.req.raw);
     if (res.status < 400) return res;
+    if (pedido.rechazo) return errorResponse(pedido.rechazo.status, pedido.rechazo.body, { 'tus-resumable': TUS_VERSION });
     const texto = await res.text();
     if (res.status >= 500) c.var.log.error('upload answered with an error', { status: res.status, body: texto.slice(0, 200) });
     const headers = Object.fromEntries(CABECERAS_TUS.flatMap((h) => (res.headers.has(h) ? [[h, res.headers.get(h) ?? '']] : [])));

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
+import { FOTO_INVALIDA } from '../../validation/archivos.ts';
 import {
   AREA_REQUERIDA,
   claveNombre,
@@ -45,7 +46,6 @@ import { veOculto, visibleA } from './recursos.server.ts';
 import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
 const FOTO_REQUERIDA = 'Debe subir una imagen';
-const FOTO_INVALIDA = 'El archivo no es una imagen válida. Debe subir una imagen JPG, PNG o WebP.';
 const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades, áreas y niveles';
 
 /**

@@ -5,10 +5,20 @@
  * removes what nobody will finish or use.
  */
 import { and, eq, inArray, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
+import {
+  EXTENSIONES_MATERIAL,
+  extensionDe,
+  FOTO_INVALIDA,
+  IMAGEN_INVALIDA,
+  MANUAL_INVALIDO,
+  MATERIAL_INVALIDO,
+  VIDEO_INVALIDO,
+} from '../../validation/archivos.ts';
 import type { DestinoSubida } from '../../validation/subidas.ts';
 import { ApiError, sinPermisos } from '../api/errors.server.ts';
 import { bloqueos, subidas, trabajos } from '../db/schema.server.ts';
 import { tooLarge, type UploadedFile } from '../http/upload.server.ts';
+import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 
@@ -26,6 +36,27 @@ export const SUBIDA_VACIA = 'El archivo está vacío';
 
 /** Forms only admins may send today (capsules, manuals, forum categories): their uploads too. */
 const SOLO_ADMINS: ReadonlySet<DestinoSubida> = new Set(['capsula', 'manual', 'categoria']);
+
+/**
+ * The file types each form takes, told from the bytes by the sniff its own handler runs again
+ * when the upload is used (which also decodes the file), and the sentence it refuses others with.
+ */
+const TIPOS: Record<DestinoSubida, { admite: (tipo: Sniffed, nombre: string) => boolean; mensaje: string }> = {
+  capsula: { admite: (tipo) => ['mp4', 'mov', 'avi', 'mpeg'].includes(tipo), mensaje: VIDEO_INVALIDO },
+  manual: { admite: (tipo) => tipo === 'pdf', mensaje: MANUAL_INVALIDO },
+  material: {
+    // The name's extension names the family the bytes must be (biblioteca.server.ts).
+    admite: (tipo, nombre) => {
+      const extension = extensionDe(nombre);
+      if (!extension) return false;
+      const legacy = extension === 'doc' || extension === 'xls' || extension === 'ppt';
+      return tipo === EXTENSIONES_MATERIAL[extension] || (legacy && tipo === 'office-legacy');
+    },
+    mensaje: MATERIAL_INVALIDO,
+  },
+  foto: { admite: (tipo) => tipo === 'jpeg' || tipo === 'png' || tipo === 'webp', mensaje: FOTO_INVALIDA },
+  categoria: { admite: (tipo) => tipo === 'jpeg' || tipo === 'png', mensaje: IMAGEN_INVALIDA },
+};
 
 export interface NuevaSubida {
   id: string;
@@ -187,7 +218,26 @@ export function createSubidasService(ctx: ServiceContext) {
       if (!fila) throw new ApiError(404, SUBIDA_NO_ENCONTRADA);
     },
 
+    /**
+     * The last byte of upload `id` arrived: it is finished if its bytes are of a type its form
+     * takes; otherwise it is deleted (row and bytes) and the form's 400 is thrown, so the person
+     * hears at once rather than when the form is sent. The form checks the file again at use.
+     */
     async terminar(id: string): Promise<void> {
+      const [fila] = await db.select({ destino: subidas.destino, nombre: subidas.nombre }).from(subidas).where(eq(subidas.id, id));
+      const abierta = fila ? await almacen.abrir(id) : null;
+      if (!fila || !abierta) throw new ApiError(404, SUBIDA_NO_ENCONTRADA);
+      let tipo: Sniffed;
+      try {
+        tipo = await sniffFile(abierta.tmpPath);
+      } finally {
+        await abierta.liberar();
+      }
+      const { admite, mensaje } = TIPOS[fila.destino];
+      if (!admite(tipo, fila.nombre)) {
+        await olvidar(id);
+        throw new ApiError(400, mensaje);
+      }
       await db.update(subidas).set({ terminada: ctx.now() }).where(eq(subidas.id, id));
     },
 
