@@ -466,6 +466,27 @@ describe('decisions', () => {
     expect((await cola('abierta')).some((i) => i.tipo === 'capsula' && i.id_recurso === c)).toBe(false);
   });
 
+  it("ocultar or eliminar without the admin's words tells the author the reports' reasons, the most given first", async () => {
+    const m = await material();
+    const d = await denunciado(luis, 'material', m, 'ofensivo');
+    await denunciado(rosa, 'material', m, 'spam');
+    await denunciado(pedro, 'material', m, 'spam');
+    await resuelto(d.id, 'ocultar');
+    expect((await avisoDe(ana, 'oculto', 'material', m))?.texto).toBe(
+      'Tu material «Guía de lectura» fue ocultado por moderación. Motivo: Spam o publicidad, Ofensivo',
+    );
+    // The people who reported it get the decision without anyone's reasons.
+    expect((await avisoDe(luis, 'denuncia_resuelta', 'material', m))?.texto).toBe('Tu denuncia sobre «Guía de lectura» fue resuelta.');
+
+    const c = await capsula();
+    const padre = await comentario('capsula', c, ana, null, 'Texto ofensivo');
+    const d2 = await denunciado(rosa, 'comentario_capsula', padre, 'inapropiado');
+    await resuelto(d2.id, 'eliminar');
+    expect((await avisoDe(ana, 'eliminado', 'comentario_capsula', padre))?.texto).toBe(
+      'Tu comentario en «Fracciones con chocolate» fue eliminado por moderación. Motivo: Inapropiado',
+    );
+  });
+
   it('decides once when two admins decide at the same time: one 200, the other 409', async () => {
     const otroAdmin = await t.session({ admin: true, nombre: 'Sofía' });
     const m = await material();

@@ -221,6 +221,17 @@ describe('reading', () => {
     expect((await t.call('POST', '/api/notificaciones/leidas/', { json: {} })).status).toBe(401);
     expect((await t.call('POST', '/api/notificaciones/leidas/', { token: ana.token, json: { ids: ['x'] } })).status).toBe(400);
   });
+
+  it("refuses a no_leidas that is not true or false: 400 'no_leidas debe ser true o false'", async () => {
+    for (const valor of ['foo', 'TRUE', '1', '']) {
+      const res = await t.call('GET', `/api/notificaciones/?no_leidas=${valor}`, { token: ana.token });
+      expect(res.status, valor).toBe(400);
+      const error = await res.json();
+      expect(error.detail).toBe('no_leidas debe ser true o false');
+      expect(error.errors).toEqual({ no_leidas: ['no_leidas debe ser true o false'] });
+    }
+    expect((await lista(ana, '?no_leidas=false')).no_leidas).toBeGreaterThanOrEqual(0);
+  });
 });
 
 describe('preferences', () => {
@@ -242,6 +253,12 @@ describe('mail', () => {
   let servidor: SMTPServer;
   // Unfolded first: a long header goes on over several lines.
   const header = (raw: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'mi').exec(raw.replace(/\r?\n[ \t]+/g, ' '))?.[1]?.trim();
+  /** A message's quoted-printable text (and encoded-word subject) as UTF-8. */
+  const legible = (raw: string) =>
+    raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=\?utf-8\?Q\?([^?]*)\?=/gi, (_, q: string) => q.replace(/_/g, ' '))
+      .replace(/(=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replaceAll('=', ''), 'hex').toString('utf8'));
 
   beforeAll(async () => {
     const port = await freePort();
@@ -334,6 +351,60 @@ describe('mail', () => {
     // A forged link is a 400.
     const falsa = url.pathname.replace(/\.[\w-]+\/$/, '.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/');
     expect((await t.call('POST', falsa)).status).toBe(400);
+  });
+
+  it('the digest holds everything still unread, mailed before or not, never what was read; nothing unread, no mail', async () => {
+    const eva = await t.session({ nombre: 'Eva' });
+    const deEva = () => recibidos.filter((raw) => header(raw, 'To')?.includes(eva.email)).map(legible);
+    const moverConEva = async (iso: string) => {
+      await mover(iso);
+      eva.token = (await t.login(eva.email)).access;
+    };
+    await moverConEva('2026-11-27T10:00:00Z'); // 07:00 local
+    const uno = await conversacion(eva, 'Uno');
+    const dos = await conversacion(eva, 'Dos');
+    await comentarForo(luis, uno, 'Hola');
+    await comentarForo(luis, dos, 'Hola otra vez');
+    await moverConEva('2026-11-27T12:00:00Z');
+    await correr();
+    expect(deEva()).toHaveLength(1);
+    expect(deEva()[0]).toContain('Ver mis notificaciones');
+    expect(deEva()[0]).toContain('Luis comentó tu conversación «Uno»');
+    expect(deEva()[0]).toContain('Luis comentó tu conversación «Dos»');
+
+    // Eva reads «Dos» only; the next day's digest brings «Uno» again, and not «Dos».
+    const entradaDos = (await lista(eva, '?no_leidas=true')).notificaciones.find((n) => n.texto.includes('«Dos»'));
+    await leer(eva, entradaDos?.ids);
+    await moverConEva('2026-11-28T12:00:00Z');
+    await correr();
+    expect(deEva()).toHaveLength(2);
+    expect(deEva()[1]).toContain('Ver mis notificaciones');
+    expect(deEva()[1]).toContain('Luis comentó tu conversación «Uno»');
+    expect(deEva()[1]).not.toContain('«Dos»');
+
+    // Everything read: no digest.
+    await todasLeidas(eva);
+    await moverConEva('2026-11-29T12:00:00Z');
+    await correr();
+    expect(deEva()).toHaveLength(2);
+
+    // 'Cada vez' mails of the morning do not count as the day's digest for someone who then
+    // chooses 'diario': the digest goes that day, once.
+    await t.db.update(usuarios).set({ preferencia_correo: 'cada_vez' }).where(eq(usuarios.id, eva.id));
+    await comentarForo(rosa, uno, 'Buenos días');
+    await correr();
+    expect(deEva()).toHaveLength(3);
+    expect(deEva()[2]).toContain('Rosa comentó tu conversación «Uno»');
+    expect(deEva()[2]).not.toContain('Ver mis notificaciones');
+    await t.db.update(usuarios).set({ preferencia_correo: 'diario' }).where(eq(usuarios.id, eva.id));
+    await moverConEva('2026-11-29T15:00:00Z');
+    await correr();
+    expect(deEva()).toHaveLength(4);
+    expect(deEva()[3]).toContain('Ver mis notificaciones');
+    expect(deEva()[3]).toContain('Rosa comentó tu conversación «Uno»');
+    await moverConEva('2026-11-29T22:00:00Z');
+    await correr();
+    expect(deEva()).toHaveLength(4);
   });
 
   it("'cada vez' mails each notification once, soon after", async () => {

@@ -4,7 +4,8 @@
  * while B still reads it with the notice; an admin restores it from /admin/moderacion with a
  * reason; it shows again, B's notifications say so, and reporting it twice says
  * 'Ya denunciaste este contenido.'. In the forum, a reported comment is deleted from the queue
- * after a confirmation.
+ * after a confirmation. A hidden item tells its author why (reports awaiting review, or an
+ * admin's decision) and carries an 'Oculto' badge in the lists of those who still see it.
  */
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -40,7 +41,7 @@ async function manualPorApi(): Promise<{ id: number; titulo: string }> {
   return { id: data?.id ?? 0, titulo };
 }
 
-async function conversacionPorApi(): Promise<{ pagina: string; titulo: string; idComentario: number }> {
+async function conversacionPorApi(): Promise<{ pagina: string; titulo: string; idComentario: number; id: number; idCategoria: number }> {
   const admin = await apiComo();
   const imagen = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#5fb3a1' } })
     .png()
@@ -59,7 +60,25 @@ async function conversacionPorApi(): Promise<{ pagina: string; titulo: string; i
   const { data: comentario } = await comoB.api.POST('/api/foro/conversacion/comentar/', {
     body: { ...base, contenido: 'Nunca más de una por semana.' },
   });
-  return { pagina: `/foro/categorias/${idCategoria}/conversacion/${base.id_conversacion}`, titulo, idComentario: comentario?.id ?? 0 };
+  return {
+    pagina: `/foro/categorias/${idCategoria}/conversacion/${base.id_conversacion}`,
+    titulo,
+    idComentario: comentario?.id ?? 0,
+    id: base.id_conversacion,
+    idCategoria,
+  };
+}
+
+/** The three colleagues report the item through the API (the third report hides it); the last report's id. */
+async function ocultarPorDenuncias(tipo: 'conversacion' | 'manual', id: number): Promise<number> {
+  let ultima = 0;
+  for (const docente of denunciantes) {
+    const { api } = await apiComo(docente);
+    const { data, response } = await api.POST('/api/denuncias/', { body: { tipo, id, motivo: 'spam' } });
+    expect(response.status).toBe(201);
+    ultima = data?.id ?? 0;
+  }
+  return ultima;
 }
 
 /** The manual's page as this person sees it, once its comments have loaded. */
@@ -227,5 +246,53 @@ describe('reports and moderation', () => {
     await hidratada(page);
     await page.getByText('0 comentarios').waitFor();
     expect(await page.getByText('Nunca más de una por semana.').count()).toBe(0);
+  });
+
+  it("a hidden item tells its author why, by reports or by an admin's decision, with an 'Oculto' badge in lists", async () => {
+    const conversacion = await conversacionPorApi();
+    const idDenuncia = await ocultarPorDenuncias('conversacion', conversacion.id);
+    const porDenuncias =
+      'Este contenido está oculto: varias personas lo denunciaron y un administrador lo revisará. Solo tú y los administradores pueden verlo.';
+    const porAdmin =
+      'Este contenido está oculto: un administrador revisó las denuncias y decidió ocultarlo. Solo tú y los administradores pueden verlo.';
+
+    const deB = await abrirComo(browser, autora);
+    await deB.goto(url(conversacion.pagina));
+    await deB.getByRole('note').filter({ hasText: porDenuncias }).waitFor();
+    // Listed for her with the badge; absent for a colleague.
+    await deB.goto(url(`/foro/categorias/${conversacion.idCategoria}`));
+    const enLista = deB.getByRole('listitem').filter({ has: deB.getByRole('link', { name: conversacion.titulo }) });
+    expect(await enLista.locator('.insignia-oculto').textContent()).toBe('Oculto');
+    const otra = await abrirComo(browser, r1);
+    await otra.goto(url(`/foro/categorias/${conversacion.idCategoria}`));
+    await otra.getByText('No se encontraron conversaciones').waitFor();
+
+    const admin = await abrirComo(browser);
+    await admin.goto(url(conversacion.pagina));
+    await admin.getByRole('note').filter({ hasText: 'Oculto por denuncias, a la espera de revisión.' }).waitFor();
+
+    // An admin decides to keep it hidden: the notice says so.
+    const comoAdmin = await apiComo();
+    const { response } = await comoAdmin.api.POST('/api/admin/denuncias/{id}/resolver/', {
+      params: { path: { id: idDenuncia } },
+      body: { accion: 'ocultar' },
+    });
+    expect(response.status).toBe(200);
+    await deB.goto(url(conversacion.pagina));
+    await deB.getByRole('note').filter({ hasText: porAdmin }).waitFor();
+    expect(await deB.getByText(porDenuncias).count()).toBe(0);
+    await admin.reload();
+    await admin.getByRole('note').filter({ hasText: 'Oculto por decisión de un administrador.' }).waitFor();
+
+    // A card of a hidden manual carries the badge for the admins who still list it.
+    const manual = await manualPorApi();
+    await ocultarPorDenuncias('manual', manual.id);
+    await admin.goto(url(`/manuales/?${new URLSearchParams({ titulo: manual.titulo })}`));
+    const tarjeta = admin.locator('.tarjeta-contenido').filter({ has: admin.getByRole('link', { name: manual.titulo }) });
+    await tarjeta
+      .getByRole('listitem')
+      .filter({ hasText: /^Oculto$/ })
+      .waitFor();
+    expect(await violacionesGraves(admin)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Notifications in the browser (issue 17): teacher A comments on a manual, teacher B replies, A
  * sees the bell's count go up when the tab regains focus, follows the link from /notificaciones (which
- * reads it), marks a later one read with the rest, and chooses 'Nunca' for notification mail in the profile.
+ * reads it), marks a later one read with the rest, sees the bell still count once the access
+ * token is gone (it renews the session), and chooses 'Nunca' for notification mail in the profile.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,22 @@ describe('notifications', () => {
     // Someone else's or an unknown entry leads back to the list.
     await page.goto('/notificaciones/abrir/999999');
     await page.waitForURL(url('/notificaciones'));
+
+    // A page left open past the access token's 15 minutes: the bell renews the session itself.
+    await page.context().clearCookies({ name: 'ed_access' });
+    const tercera = await comoB.api.POST('/api/manuales/comentarios/', {
+      body: {
+        id_usuario: comoB.id,
+        contenido: 'Y para 4° básico, con otra guía.',
+        id_recurso: manual.id,
+        tipo_recurso: 'id_manual',
+        id_respuesta_comentario: comentario?.id ?? 0,
+      },
+    });
+    expect(tercera.response.status).toBe(201);
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => page.locator('a.campana').getAttribute('aria-label'), { timeout: 10_000 }).toBe('Notificaciones: 1 sin leer');
+    expect((await page.context().cookies()).some((c) => c.name === 'ed_access')).toBe(true);
 
     await page.goto('/perfil/editar#correos');
     const seccion = page.getByRole('region', { name: 'Correos de notificaciones' });

@@ -26,9 +26,8 @@ export const cambioPreferenciasSchema = preferenciasSchema
 
 export const listaNotificacionesQuery = z.object({
   no_leidas: z
-    .enum(['true', 'false'])
+    .enum(['true', 'false'], { error: 'no_leidas debe ser true o false' })
     .optional()
-    .catch(undefined)
     .transform((v) => v === 'true'),
   pagina,
 });

@@ -1,4 +1,8 @@
-/** What the protected pages share on the server: the user and actor, path ids, the 404 of a service. */
+/**
+ * What the protected pages share on the server: the user and actor, path ids, the 404 of a
+ * service, the data saver.
+ */
+import { pedidoAhorro } from '../../islands/capsulas/conexion.ts';
 import { ApiError } from '../../lib/server/api/errors.server.ts';
 import type { Actor } from '../../lib/server/services/foro.server.ts';
 import type { UsuarioPagina } from '../../lib/server/services/usuario-actual.server.ts';
@@ -63,3 +67,10 @@ export const NO_ENCONTRADO = {
     volver: { href: '/comunidad/', texto: 'Ir a la Comunidad Docente' },
   },
 };
+
+/**
+ * 'Ahorro de datos' for this request (issue 20): the person's preference, or the browser's
+ * Save-Data or slow-connection hints. Pictures then come in their smallest size only.
+ */
+export const ahorroDatos = (astro: { locals: App.Locals; request: Request }): boolean =>
+  astro.locals.usuario?.ahorro_datos === true || pedidoAhorro(astro.request.headers);

@@ -131,6 +131,8 @@ export const usuarios = pgTable(
     preferencia_correo: text('preferencia_correo', { enum: ['cada_vez', 'diario', 'nunca'] })
       .notNull()
       .default('diario'),
+    /** When the person's last daily digest was queued (issue 17): never two in one local day. */
+    resumen_enviado: timestamp('resumen_enviado', { withTimezone: true }),
     /** The profile hidden by moderation (issue 17): out of the directory, its page seen only by the person and admins. */
     oculto: boolean('oculto').notNull().default(false),
     /**

@@ -27,8 +27,8 @@ export function correoNotificacion(nombre: string, texto: string, enlace: string
 export function resumenDiario(nombre: string, textos: string[], enlace: string, baja: string): Rendered {
   const n = textos.length;
   return render(
-    `Tu resumen de ${PRODUCTO}: ${n} ${n === 1 ? 'novedad' : 'novedades'}`,
-    `Hola ${nombre}: esto pasó desde tu último resumen.`,
+    `Tu resumen de ${PRODUCTO}: ${n} ${n === 1 ? 'novedad sin leer' : 'novedades sin leer'}`,
+    `Hola ${nombre}: esto tienes sin leer en ${PRODUCTO}.`,
     textos.slice(0, 50),
     { label: 'Ver mis notificaciones', url: enlace },
     baja,

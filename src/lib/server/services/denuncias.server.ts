@@ -8,7 +8,14 @@
 import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, min, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
-import type { AccionModeracion, denunciaSchema, resolucionSchema, TipoDenuncia } from '../../validation/denuncias.ts';
+import {
+  type AccionModeracion,
+  type denunciaSchema,
+  ETIQUETAS_MOTIVO,
+  type MotivoDenuncia,
+  type resolucionSchema,
+  type TipoDenuncia,
+} from '../../validation/denuncias.ts';
 import { numPaginas } from '../../validation/listas.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
@@ -147,6 +154,16 @@ function avisoAlAutor(accion: AccionModeracion, estabaOculto: boolean): 'oculto'
   if (accion === 'ocultar') return 'oculto';
   if (accion === 'eliminar') return 'eliminado';
   return estabaOculto ? 'restaurado' : null;
+}
+
+/** The reports' reasons in words, the most given first ('Spam o publicidad, Ofensivo'). */
+export function motivosEnPalabras(motivos: MotivoDenuncia[]): string {
+  const veces = new Map<MotivoDenuncia, number>();
+  for (const m of motivos) veces.set(m, (veces.get(m) ?? 0) + 1);
+  return [...veces]
+    .sort((a, b) => b[1] - a[1])
+    .map(([m]) => ETIQUETAS_MOTIVO[m])
+    .join(', ');
 }
 
 const nombreDe = (u: { primer_nombre: string; apellido_paterno: string }) => `${u.primer_nombre} ${u.apellido_paterno}`.trim();
@@ -513,7 +530,11 @@ export function createDenunciasService(
     return resultado;
   }
 
-  /** Everyone told of a decision: the author (by the action) and each person who reported it. */
+  /**
+   * Everyone told of a decision: the author (by the action) and each person who reported it. An
+   * author whose item is hidden or deleted without the admin's own words is told the reports'
+   * reasons as the why.
+   */
   async function avisar(
     tx: Db,
     item: Item | null,
@@ -522,6 +543,7 @@ export function createDenunciasService(
       tipo: TipoDenuncia;
       id: number;
       denunciantes: number[];
+      motivos: MotivoDenuncia[];
     },
   ) {
     const borrado = !item || r.accion === 'eliminar';
@@ -529,8 +551,15 @@ export function createDenunciasService(
     const base = { recurso_tipo: e.tipo, id_recurso: e.id, titulo, detalle: r.motivo };
     if (item) {
       const aviso = avisoAlAutor(r.accion, r.estabaOculto);
+      const porque = !r.motivo && aviso !== 'restaurado' ? motivosEnPalabras(e.motivos) : r.motivo;
       if (aviso)
-        await notificarModeracion(tx, { ...base, tipo: aviso, para: [item.idAutor], enlace: borrado ? '/notificaciones' : item.enlace });
+        await notificarModeracion(tx, {
+          ...base,
+          detalle: porque,
+          tipo: aviso,
+          para: [item.idAutor],
+          enlace: borrado ? '/notificaciones' : item.enlace,
+        });
     }
     const sigueVisible = !borrado && r.accion !== 'ocultar';
     await notificarModeracion(tx, {
@@ -607,6 +636,19 @@ export function createDenunciasService(
       });
     },
 
+    /**
+     * Whether a hidden item awaits an admin's decision (open reports hid it) rather than being
+     * hidden by one (its reports resolved with 'ocultar'): the item pages' notice says which.
+     */
+    async enRevision(tipo: TipoDenuncia, id: number): Promise<boolean> {
+      const [abierta] = await db
+        .select({ id: denuncias.id })
+        .from(denuncias)
+        .where(and(eq(denuncias.tipo, tipo), eq(denuncias.id_recurso, id), eq(denuncias.estado, 'abierta')))
+        .limit(1);
+      return abierta !== undefined;
+    },
+
     /** How many items await a decision: the console's menu shows it beside 'Moderación'. */
     pendientes(): Promise<number> {
       return porRevisar.leer('', async () => {
@@ -666,7 +708,7 @@ export function createDenunciasService(
           .update(denuncias)
           .set({ estado: 'resuelta', accion: r.accion, motivo_resolucion: r.motivo, id_admin: admin.id, fecha_resolucion: fecha })
           .where(and(eq(denuncias.tipo, d.tipo), eq(denuncias.id_recurso, d.id_recurso), eq(denuncias.estado, 'abierta')))
-          .returning({ id: denuncias.id, denunciante: denuncias.id_usuario });
+          .returning({ id: denuncias.id, denunciante: denuncias.id_usuario, motivo: denuncias.motivo });
         // Another admin decided meanwhile.
         if (!cerradas.some((c) => c.id === idDenuncia)) throw new ApiError(409, YA_RESUELTA);
         const estabaOculto = item?.oculto ?? false;
@@ -678,7 +720,7 @@ export function createDenunciasService(
           tx,
           item,
           { accion: r.accion, motivo: r.motivo, estabaOculto },
-          { tipo: d.tipo, id: d.id_recurso, denunciantes: cerradas.map((c) => c.denunciante) },
+          { tipo: d.tipo, id: d.id_recurso, denunciantes: cerradas.map((c) => c.denunciante), motivos: cerradas.map((c) => c.motivo) },
         );
         const que = `${NOMBRE_TIPO[d.tipo]} «${item?.titulo ?? SIN_TITULO}»`;
         await registrarAccion(tx, admin, {

@@ -2,11 +2,12 @@
  * Notifications (issue 17): rows written in the transaction of the action that causes them (a
  * reply, a comment, a like, a reaction), listed grouped, marked as read; and their mail, by each
  * person's choice (`usuarios.preferencia_correo`): one mail each ('cada_vez'), one digest a day
- * ('diario', after 08:00 in America/Santiago) or none. A recurring job sends both; what went out
- * is marked in `enviada_en`, so a restart or a second runner never mails anything twice.
+ * ('diario', after 08:00 in America/Santiago) of everything still unread, or none. A recurring job
+ * sends both under a lock on the person's row: a 'cada vez' notification goes once (`enviada_en`),
+ * and the digest once a local day (`usuarios.resumen_enviado`).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, count, desc, eq, inArray, isNull, max, ne } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { PreferenciaCorreo } from '../../validation/notificaciones.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
@@ -387,8 +388,8 @@ export function createNotificacionesService(ctx: ServiceContext) {
     return entradas.map((g) => ({ ...g.e, texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle }, g.nombres) }));
   }
 
-  /** The active people with this mail preference who have unread, unmailed notifications. */
-  function conPendientes(preferencia: 'cada_vez' | 'diario') {
+  /** The active 'cada vez' people who have unread, unmailed notifications. */
+  function conPendientes() {
     return db
       .selectDistinct({ id: notificaciones.id_usuario })
       .from(notificaciones)
@@ -397,22 +398,26 @@ export function createNotificacionesService(ctx: ServiceContext) {
         and(
           isNull(notificaciones.enviada_en),
           isNull(notificaciones.leida_en),
-          eq(usuarios.preferencia_correo, preferencia),
+          eq(usuarios.preferencia_correo, 'cada_vez'),
           eq(usuarios.activo, true),
         ),
       );
   }
 
+  /** The instant the local (Santiago) day of `ahora` began. */
+  const inicioDelDia = (ahora: Date): SQL =>
+    sql`date_trunc('day', ${ahora.toISOString()}::timestamptz at time zone ${ZONA}) at time zone ${ZONA}`;
+
   /** Mails the 'cada vez' people's new notifications, one each. */
   async function enviarCadaVez(): Promise<number> {
-    const pendientes = await conPendientes('cada_vez');
+    const pendientes = await conPendientes();
     let enviados = 0;
     for (const { id } of pendientes) {
       enviados += await db.transaction(async (tx) => {
         // The person's row locked: a second runner waits here and then finds nothing left to send.
         const [u] = await tx.select().from(usuarios).where(eq(usuarios.id, id)).for('update');
         if (u?.preferencia_correo !== 'cada_vez') return 0;
-        const lista = await porEnviar(tx, id);
+        const lista = await porEnviar(tx, id, { soloNuevas: true });
         for (const n of lista) {
           const m = correoNotificacion(u.primer_nombre, n.texto, `${ctx.config.PUBLIC_URL}${n.enlace}`, urlBaja(id));
           await encolarCorreo(tx, { to: u.email, ...m, link: urlBaja(id) });
@@ -425,13 +430,16 @@ export function createNotificacionesService(ctx: ServiceContext) {
     return enviados;
   }
 
-  /** A person's unread, unmailed notifications, grouped as the list groups them, with their sentence (for mail). */
-  async function porEnviar(tx: Db, idUsuario: number) {
+  /**
+   * A person's unread notifications (`soloNuevas`: only those never mailed), grouped as the list
+   * groups them, with their sentence (for mail).
+   */
+  async function porEnviar(tx: Db, idUsuario: number, f: { soloNuevas: boolean }) {
     const filas = await tx
       .select({ n: notificaciones, nombre: usuarios.primer_nombre })
       .from(notificaciones)
       .leftJoin(usuarios, eq(usuarios.id, notificaciones.id_actor))
-      .where(and(noLeida(idUsuario), isNull(notificaciones.enviada_en)))
+      .where(and(noLeida(idUsuario), f.soloNuevas ? isNull(notificaciones.enviada_en) : undefined))
       .orderBy(desc(notificaciones.fecha), desc(notificaciones.id));
     const grupos = new Map<string, { ids: number[]; nombres: string[]; n: (typeof filas)[number]['n'] }>();
     for (const { n, nombre } of filas) {
@@ -444,24 +452,34 @@ export function createNotificacionesService(ctx: ServiceContext) {
     return [...grupos.values()].map((g) => ({ ids: g.ids, enlace: g.n.enlace, texto: textoNotificacion(g.n, g.nombres) }));
   }
 
-  /** One digest a day per 'diario' person with unread, unmailed notifications, from 08:00 local time. */
+  /**
+   * From 08:00 local time, one digest a local day per 'diario' person with anything unread: all of
+   * it, mailed before or not (what stays unread comes again the next day); read ones never.
+   */
   async function enviarResumenes(): Promise<number> {
     const ahora = ctx.now();
-    const { fecha: hoy, hora } = horaLocal(ahora);
-    if (hora < HORA_RESUMEN) return 0;
-    const candidatos = await conPendientes('diario');
+    if (horaLocal(ahora).hora < HORA_RESUMEN) return 0;
+    const hoy = inicioDelDia(ahora);
+    const candidatos = await db
+      .selectDistinct({ id: notificaciones.id_usuario })
+      .from(notificaciones)
+      .innerJoin(usuarios, eq(usuarios.id, notificaciones.id_usuario))
+      .where(
+        and(
+          isNull(notificaciones.leida_en),
+          eq(usuarios.preferencia_correo, 'diario'),
+          eq(usuarios.activo, true),
+          or(isNull(usuarios.resumen_enviado), lt(usuarios.resumen_enviado, hoy)),
+        ),
+      );
     let enviados = 0;
     for (const { id } of candidatos) {
       enviados += await db.transaction(async (tx) => {
+        // The person's row locked: a second runner waits here and then finds today's digest marked.
         const [u] = await tx.select().from(usuarios).where(eq(usuarios.id, id)).for('update');
         if (u?.preferencia_correo !== 'diario') return 0;
-        // Never two digests the same local day: the last mark says when the last one went.
-        const [ultimo] = await tx
-          .select({ f: max(notificaciones.enviada_en) })
-          .from(notificaciones)
-          .where(eq(notificaciones.id_usuario, id));
-        if (ultimo?.f && horaLocal(new Date(ultimo.f)).fecha === hoy) return 0;
-        const lista = await porEnviar(tx, id);
+        if (u.resumen_enviado && horaLocal(u.resumen_enviado).fecha === horaLocal(ahora).fecha) return 0;
+        const lista = await porEnviar(tx, id, { soloNuevas: false });
         if (lista.length === 0) return 0;
         const m = resumenDiario(
           u.primer_nombre,
@@ -470,6 +488,7 @@ export function createNotificacionesService(ctx: ServiceContext) {
           urlBaja(id),
         );
         await encolarCorreo(tx, { to: u.email, ...m, link: urlBaja(id) });
+        await tx.update(usuarios).set({ resumen_enviado: ahora }).where(eq(usuarios.id, id));
         const ids = lista.flatMap((n) => n.ids);
         await tx.update(notificaciones).set({ enviada_en: ahora }).where(inArray(notificaciones.id, ids));
         return 1;

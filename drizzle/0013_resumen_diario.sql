@@ -1,0 +1,1 @@
+ALTER TABLE "usuarios" ADD COLUMN "resumen_enviado" timestamp with time zone;
