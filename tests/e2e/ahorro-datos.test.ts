@@ -11,7 +11,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, it as base, beforeAll, describe, expect, inject } from 'vitest';
 import { DESKTOP, MOBILE } from '../support/browser.ts';
 import { video } from '../support/video.ts';
-import { apiComo, correoNuevo, docenteActivo, ingresarPorApi, navegador, publicarCapsula } from './helpers.ts';
+import { apiComo, correoNuevo, docenteActivo, ingresarPorApi, medirImagen, navegador, publicarCapsula } from './helpers.ts';
 
 let browser: Browser;
 const CLAVE = 'Docente2026';
@@ -371,17 +371,7 @@ describe('the data saver elsewhere (issue 20)', () => {
         expect(await imagen.evaluate((img: HTMLImageElement) => [img.loading, img.width, img.height].join(' '))).toMatch(/^lazy \d+ \d+$/);
         await imagen.scrollIntoViewIfNeeded();
         await expect.poll(() => imagen.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-        const medida = await imagen.evaluate((img: HTMLImageElement) => {
-          // The length of the first entry of `sizes` whose media query matches, measured as a width.
-          const entradas = img.sizes.split(', ').map((e) => /^(\(.+\))\s+(.+)$/.exec(e) ?? [e, '', e]);
-          const [, , largo] = entradas.find(([, media]) => !media || matchMedia(media).matches) ?? [];
-          const regla = document.createElement('div');
-          regla.style.width = largo ?? '0';
-          document.body.append(regla);
-          const prevista = regla.getBoundingClientRect().width;
-          regla.remove();
-          return { prevista, real: img.getBoundingClientRect().width, elegida: img.currentSrc };
-        });
+        const medida = await medirImagen(imagen);
         expect(
           Math.abs(medida.prevista - medida.real),
           `${ventana}: sizes ${medida.prevista} px, drawn ${medida.real} px`,

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterEach, expect, inject, vi } from 'vitest';
 import { DESKTOP, launchBrowser, MOBILE, newPage, violacionesCsp } from '../support/browser.ts';
 import { type ApiClient, apiClient, signIn } from '../support/client.ts';
@@ -251,4 +251,23 @@ export async function violacionesGraves(page: Page): Promise<string[]> {
   return violaciones
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/**
+ * How an image with `sizes` is drawn and fetched: the width its first matching `sizes` entry
+ * predicts (measured by the browser), the width it is drawn at, and the variant the browser chose.
+ * The caller checks that `prevista` matches `real` and that `elegida` is the smallest variant
+ * covering `real` at the screen's density.
+ */
+export function medirImagen(imagen: Locator): Promise<{ prevista: number; real: number; elegida: string }> {
+  return imagen.evaluate((img: HTMLImageElement) => {
+    const entradas = img.sizes.split(', ').map((e) => /^(\(.+\))\s+(.+)$/.exec(e) ?? [e, '', e]);
+    const [, , largo] = entradas.find(([, media]) => !media || matchMedia(media).matches) ?? [];
+    const regla = document.createElement('div');
+    regla.style.width = largo ?? '0';
+    document.body.append(regla);
+    const prevista = regla.getBoundingClientRect().width;
+    regla.remove();
+    return { prevista, real: img.getBoundingClientRect().width, elegida: img.currentSrc };
+  });
 }

@@ -19,6 +19,7 @@ import {
   docenteActivo,
   hidratada,
   ingresarPorApi,
+  medirImagen,
   mensajeDe,
   navegador,
   toast,
@@ -199,17 +200,7 @@ describe('the list’s thumbnails (issue 15)', () => {
       expect(await atributos(2)).toMatch(/^lazy auto \d+ \d+$/);
       const primera = imagenes.first();
       await expect.poll(() => primera.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-      const medida = await primera.evaluate((img: HTMLImageElement) => {
-        // The length of the first entry of `sizes` whose media query matches, measured as a width.
-        const entradas = img.sizes.split(', ').map((e) => /^(\(.+\))\s+(.+)$/.exec(e) ?? [e, '', e]);
-        const [, , largo] = entradas.find(([, media]) => !media || matchMedia(media).matches) ?? [];
-        const regla = document.createElement('div');
-        regla.style.width = largo ?? '0';
-        document.body.append(regla);
-        const prevista = regla.getBoundingClientRect().width;
-        regla.remove();
-        return { prevista, real: img.getBoundingClientRect().width, elegida: img.currentSrc };
-      });
+      const medida = await medirImagen(primera);
       const ventana = `${width}x${height} @${deviceScaleFactor}`;
       expect(
         Math.abs(medida.prevista - medida.real),
