@@ -1,5 +1,6 @@
 /**
- * Notifications in the browser (issue 17): teacher A comments on a manual, teacher B replies, A
+ * Notifications in the browser (issue 17): teacher A comments on a manual's page, teacher B
+ * replies there in another browser, A
  * sees the bell's count go up when the tab regains focus, follows the link from /notificaciones (which
  * reads it), marks a later one read with the rest, sees the bell still count once the access
  * token is gone (it renews the session), and chooses 'Nunca' for notification mail in the profile.
@@ -8,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
-import { abrir, apiComo, correoNuevo, docenteActivo, ingresar, navegador, url } from './helpers.ts';
+import { abrir, abrirComo, apiComo, correoNuevo, docenteActivo, ingresar, navegador, url } from './helpers.ts';
 
 let browser: Browser;
 const a = { email: correoNuevo('notif.a'), password: 'Docente2026' };
@@ -38,28 +39,30 @@ async function manualPorApi(): Promise<{ id: number; titulo: string }> {
 describe('notifications', () => {
   it('A sees the bell go up on focus after B replies, follows the link, marks all read and turns mail off', async () => {
     const manual = await manualPorApi();
-    const comoA = await apiComo(a);
     const comoB = await apiComo(b);
-    const { data: comentario, response } = await comoA.api.POST('/api/manuales/comentarios/', {
-      body: { id_usuario: comoA.id, contenido: '¿Sirve para 2° básico?', id_recurso: manual.id, tipo_recurso: 'id_manual' },
-    });
-    expect(response.status).toBe(201);
 
+    // A comments on the manual's page; the bell counts nothing yet.
     const page = await abrir(browser);
     await ingresar(page, a.email, a.password);
     const campana = page.locator('a.campana');
     expect(await campana.getAttribute('aria-label')).toBe('Notificaciones: ninguna sin leer');
+    await page.goto(url(`/manuales/${manual.id}`));
+    await page.getByLabel('Escribe un comentario').fill('¿Sirve para 2° básico?');
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
+    await page.locator('article.comentario', { hasText: '¿Sirve para 2° básico?' }).waitFor();
 
-    const respuesta = await comoB.api.POST('/api/manuales/comentarios/', {
-      body: {
-        id_usuario: comoB.id,
-        contenido: 'Sí, con ajustes.',
-        id_recurso: manual.id,
-        tipo_recurso: 'id_manual',
-        id_respuesta_comentario: comentario?.id ?? 0,
-      },
-    });
-    expect(respuesta.response.status).toBe(201);
+    // B replies on the same page, in a browser of their own.
+    const deB = await abrirComo(browser, b);
+    await deB.goto(url(`/manuales/${manual.id}`));
+    const suyo = deB.locator('article.comentario', { hasText: '¿Sirve para 2° básico?' });
+    await suyo.getByRole('button', { name: 'Responder' }).click();
+    await deB.getByLabel(/Responder a/).fill('Sí, con ajustes.');
+    await suyo.getByRole('button', { name: 'Comentar', exact: true }).click();
+    await deB.getByRole('button', { name: 'Ocultar 1 respuesta' }).waitFor();
+    await deB.context().close();
+    const { data: hilo } = await comoB.api.GET('/api/manuales/comentarios/{id}/', { params: { path: { id: manual.id } } });
+    const comentario = hilo?.comentarios_base.find((c) => c.contenido === '¿Sirve para 2° básico?');
+    expect(comentario).toBeDefined();
 
     // The tab regains focus: the count refreshes without a reload.
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
@@ -117,6 +120,7 @@ describe('notifications', () => {
     await seccion.getByRole('button', { name: 'Guardar' }).click();
     await page.getByText('Preferencia guardada.').waitFor();
     expect(await page.getByRole('region', { name: 'Correos de notificaciones' }).getByLabel('Nunca').isChecked()).toBe(true);
+    const comoA = await apiComo(a);
     const { data: preferencias } = await comoA.api.GET('/api/usuarios/{id}/preferencias/', { params: { path: { id: comoA.id } } });
     expect(preferencias).toEqual({ preferencia_correo: 'nunca', ahorro_datos: false });
   });
