@@ -63,6 +63,19 @@ describe('notifications', () => {
     const { data: hilo } = await comoB.api.GET('/api/manuales/comentarios/{id}/', { params: { path: { id: manual.id } } });
     const comentario = hilo?.comentarios_base.find((c) => c.contenido === '¿Sirve para 2° básico?');
     expect(comentario).toBeDefined();
+    /** Another reply of B's to A's comment, through the API. */
+    const responderComoB = async (contenido: string) => {
+      const { response } = await comoB.api.POST('/api/manuales/comentarios/', {
+        body: {
+          id_usuario: comoB.id,
+          contenido,
+          id_recurso: manual.id,
+          tipo_recurso: 'id_manual',
+          id_respuesta_comentario: comentario?.id ?? 0,
+        },
+      });
+      expect(response.status).toBe(201);
+    };
 
     // The tab regains focus: the count refreshes without a reload.
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
@@ -78,16 +91,7 @@ describe('notifications', () => {
     expect(await page.locator('a.campana').getAttribute('aria-label')).toBe('Notificaciones: ninguna sin leer');
 
     // A second reply, read with 'Marcar todas como leídas'.
-    const otra = await comoB.api.POST('/api/manuales/comentarios/', {
-      body: {
-        id_usuario: comoB.id,
-        contenido: 'Y también para 3° básico.',
-        id_recurso: manual.id,
-        tipo_recurso: 'id_manual',
-        id_respuesta_comentario: comentario?.id ?? 0,
-      },
-    });
-    expect(otra.response.status).toBe(201);
+    await responderComoB('Y también para 3° básico.');
     await page.goto('/notificaciones');
     await page.getByRole('button', { name: 'Marcar todas como leídas' }).click();
     await page.getByText('No tienes notificaciones sin leer.').waitFor();
@@ -99,16 +103,7 @@ describe('notifications', () => {
 
     // A page left open past the access token's 15 minutes: the bell renews the session itself.
     await page.context().clearCookies({ name: 'ed_access' });
-    const tercera = await comoB.api.POST('/api/manuales/comentarios/', {
-      body: {
-        id_usuario: comoB.id,
-        contenido: 'Y para 4° básico, con otra guía.',
-        id_recurso: manual.id,
-        tipo_recurso: 'id_manual',
-        id_respuesta_comentario: comentario?.id ?? 0,
-      },
-    });
-    expect(tercera.response.status).toBe(201);
+    await responderComoB('Y para 4° básico, con otra guía.');
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
     await expect.poll(() => page.locator('a.campana').getAttribute('aria-label'), { timeout: 10_000 }).toBe('Notificaciones: 1 sin leer');
     expect((await page.context().cookies()).some((c) => c.name === 'ed_access')).toBe(true);
