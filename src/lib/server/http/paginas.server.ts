@@ -55,7 +55,7 @@ interface Entrada {
  * the database: jobs, storage, mail), files and video (streamed, never JSON or HTML), sign-in and
  * resumable uploads.
  */
-const noSeGuarda = /^\/(?:admin(?:\/|$)|api\/admin\/|api\/subidas\/|streaming\/|miniaturas\/|auth\/|healthz)/;
+const noSeGuarda = /^\/(?:admin(?:[/?]|$)|api\/admin\/|api\/subidas\/|streaming\/|miniaturas\/|auth\/|healthz)/;
 
 /** One page's largest size kept: a signed-in page is 3-8 kB compressed. */
 const ENTRADA_MAX_BYTES = 256 * 1024;
