@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
-import { abrir, abrirComo, apiComo, correoNuevo, docenteActivo, ingresar, navegador, url } from './helpers.ts';
+import { abrir, abrirComo, apiComo, correoNuevo, docenteActivo, hidratada, ingresar, navegador, url } from './helpers.ts';
 
 let browser: Browser;
 const a = { email: correoNuevo('notif.a'), password: 'Docente2026' };
@@ -47,6 +47,10 @@ describe('notifications', () => {
     const campana = page.locator('a.campana');
     expect(await campana.getAttribute('aria-label')).toBe('Notificaciones: ninguna sin leer');
     await page.goto(url(`/manuales/${manual.id}`));
+    // The comments are an island that wakes when it comes into view.
+    await page.getByLabel('Escribe un comentario').scrollIntoViewIfNeeded();
+    await page.getByText(/Aún no hay comentarios/).waitFor();
+    await hidratada(page);
     await page.getByLabel('Escribe un comentario').fill('¿Sirve para 2° básico?');
     await page.getByRole('button', { name: 'Comentar', exact: true }).click();
     await page.locator('article.comentario', { hasText: '¿Sirve para 2° básico?' }).waitFor();
@@ -54,6 +58,8 @@ describe('notifications', () => {
     // B replies on the same page, in a browser of their own.
     const deB = await abrirComo(browser, b);
     await deB.goto(url(`/manuales/${manual.id}`));
+    await deB.getByLabel('Escribe un comentario').scrollIntoViewIfNeeded();
+    await hidratada(deB);
     const suyo = deB.locator('article.comentario', { hasText: '¿Sirve para 2° básico?' });
     await suyo.getByRole('button', { name: 'Responder' }).click();
     await deB.getByLabel(/Responder a/).fill('Sí, con ajustes.');
