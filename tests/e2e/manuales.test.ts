@@ -22,6 +22,7 @@ import {
   medirImagen,
   mensajeDe,
   navegador,
+  retener,
   toast,
   url,
   violacionesGraves,
@@ -273,6 +274,24 @@ describe('as a teacher', () => {
     await boton.click();
     await expect.poll(() => boton.getAttribute('aria-pressed')).toBe('false');
     expect(Number(await boton.locator('.conteo').textContent())).toBe(antes);
+  });
+
+  it('keeps a comment typed before the comments woke up (a slow link), and publishes it', async () => {
+    const { id } = await manualPorApi();
+    const page = await abrirComo(browser, docente);
+    // The island's code is held: the box the server drew is all there is for now.
+    const soltar = await retener(page, '**/_astro/ComentariosRecurso*.js');
+    await page.goto(url(`/manuales/${id}`));
+    const caja = page.getByLabel('Escribe un comentario');
+    await caja.scrollIntoViewIfNeeded();
+    await caja.fill('Escrito antes de que cargara la página');
+    expect(await page.locator('astro-island[ssr]').count()).toBeGreaterThan(0);
+    soltar();
+    await hidratada(page);
+    expect(await caja.inputValue()).toBe('Escrito antes de que cargara la página');
+    await page.getByRole('button', { name: 'Comentar', exact: true }).click();
+    await page.locator('article.comentario', { hasText: 'Escrito antes de que cargara la página' }).waitFor();
+    expect(await caja.inputValue()).toBe('');
   });
 
   it("comments and replies: 'Ver 1 respuesta' / 'Ocultar 1 respuesta', a new reply at the top", async () => {

@@ -3,7 +3,7 @@
  * only when there is text; an empty (blank) comment says 'Debe ingresar un comentario'.
  * The text stays when the call fails, so nothing written is lost.
  */
-import { type SubmitEvent, useId, useState } from 'react';
+import { type SubmitEvent, useEffect, useId, useState } from 'react';
 import { descripcion, Mensaje } from './Campo';
 
 const COMENTARIO_MAX = 2000;
@@ -27,6 +27,11 @@ export function CajaComentario({ etiqueta, onEnviar, activo, autoFocus, inicial,
   const editando = onCancelar !== undefined;
   const [error, setError] = useState<string | undefined>();
   const [enviando, setEnviando] = useState(false);
+  // On a slow link the box is on the page before its code: what was typed meanwhile is kept.
+  useEffect(() => {
+    const escrito = (document.getElementById(id) as HTMLTextAreaElement | null)?.value;
+    if (escrito) setTexto(escrito);
+  }, [id]);
 
   async function enviar(event: SubmitEvent) {
     event.preventDefault();
