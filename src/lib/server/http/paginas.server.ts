@@ -14,6 +14,7 @@
  * which renews the session or redirects.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { parse as leerCookies } from 'hono/utils/cookie';
 import { pedidoAhorro } from '../../../islands/capsulas/conexion.ts';
 import { ACCESS_COOKIE } from '../auth/cookies.server.ts';
 import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
@@ -63,15 +64,6 @@ const ENTRADA_MAX_BYTES = 256 * 1024;
 /** Headers of one answer only: its length and request id are the current request's. */
 const POR_RESPUESTA = new Set(['content-length', 'x-request-id', 'date']);
 
-function cookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
-
 const cabecera = (req: IncomingMessage, name: string): string | null => {
   const value = req.headers[name];
   return typeof value === 'string' ? value : null;
@@ -107,7 +99,7 @@ export function createCachePaginas(opciones: OpcionesPaginas) {
     const url = req.url ?? '/';
     if (noSeGuarda.test(url)) return null;
     const bearer = /^Bearer\s+(\S+)$/i.exec(cabecera(req, 'authorization') ?? '')?.[1];
-    const claims = await verificarAcceso(bearer ?? cookie(req.headers.cookie, ACCESS_COOKIE), opciones.keys);
+    const claims = await verificarAcceso(bearer ?? leerCookies(req.headers.cookie ?? '', ACCESS_COOKIE)[ACCESS_COOKIE], opciones.keys);
     if (!claims) return null;
     const encoding = codificacionAceptada(cabecera(req, 'accept-encoding') ?? '') ?? '';
     const ahorro = pedidoAhorro({ get: (name: string) => cabecera(req, name.toLowerCase()) }) ? 'ahorro' : '';

@@ -388,20 +388,13 @@ export function createNotificacionesService(ctx: ServiceContext) {
     return entradas.map((g) => ({ ...g.e, texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle }, g.nombres) }));
   }
 
-  /** The active 'cada vez' people who have unread, unmailed notifications. */
-  function conPendientes() {
+  /** The active people with this mail preference who have unread notifications that pass `cuales`. */
+  function conPendientes(preferencia: 'cada_vez' | 'diario', cuales: SQL | undefined) {
     return db
       .selectDistinct({ id: notificaciones.id_usuario })
       .from(notificaciones)
       .innerJoin(usuarios, eq(usuarios.id, notificaciones.id_usuario))
-      .where(
-        and(
-          isNull(notificaciones.enviada_en),
-          isNull(notificaciones.leida_en),
-          eq(usuarios.preferencia_correo, 'cada_vez'),
-          eq(usuarios.activo, true),
-        ),
-      );
+      .where(and(isNull(notificaciones.leida_en), eq(usuarios.preferencia_correo, preferencia), eq(usuarios.activo, true), cuales));
   }
 
   /** The instant the local (Santiago) day of `ahora` began. */
@@ -410,7 +403,7 @@ export function createNotificacionesService(ctx: ServiceContext) {
 
   /** Mails the 'cada vez' people's new notifications, one each. */
   async function enviarCadaVez(): Promise<number> {
-    const pendientes = await conPendientes();
+    const pendientes = await conPendientes('cada_vez', isNull(notificaciones.enviada_en));
     let enviados = 0;
     for (const { id } of pendientes) {
       enviados += await db.transaction(async (tx) => {
@@ -460,18 +453,8 @@ export function createNotificacionesService(ctx: ServiceContext) {
     const ahora = ctx.now();
     if (horaLocal(ahora).hora < HORA_RESUMEN) return 0;
     const hoy = inicioDelDia(ahora);
-    const candidatos = await db
-      .selectDistinct({ id: notificaciones.id_usuario })
-      .from(notificaciones)
-      .innerJoin(usuarios, eq(usuarios.id, notificaciones.id_usuario))
-      .where(
-        and(
-          isNull(notificaciones.leida_en),
-          eq(usuarios.preferencia_correo, 'diario'),
-          eq(usuarios.activo, true),
-          or(isNull(usuarios.resumen_enviado), lt(usuarios.resumen_enviado, hoy)),
-        ),
-      );
+    // Whoever has not had today's digest yet.
+    const candidatos = await conPendientes('diario', or(isNull(usuarios.resumen_enviado), lt(usuarios.resumen_enviado, hoy)));
     let enviados = 0;
     for (const { id } of candidatos) {
       enviados += await db.transaction(async (tx) => {
