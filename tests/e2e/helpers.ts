@@ -254,13 +254,16 @@ export async function violacionesGraves(page: Page): Promise<string[]> {
 }
 
 /**
- * How an image with `sizes` is drawn and fetched: the width its first matching `sizes` entry
- * predicts (measured by the browser), the width it is drawn at, and the variant the browser chose.
- * The caller checks that `prevista` matches `real` and that `elegida` is the smallest variant
- * covering `real` at the screen's density.
+ * Checks an image with `sizes` on a screen: the width its first matching `sizes` entry predicts
+ * (measured by the browser) is within 12 px of the width it is drawn at, and the browser chose the
+ * smallest variant (320 or 640 px) that covers that width at the screen's density. Returns the
+ * chosen variant's URL.
  */
-export function medirImagen(imagen: Locator): Promise<{ prevista: number; real: number; elegida: string }> {
-  return imagen.evaluate((img: HTMLImageElement) => {
+export async function comprobarVariante(
+  imagen: Locator,
+  { width, height, deviceScaleFactor }: { width: number; height: number; deviceScaleFactor: number },
+): Promise<string> {
+  const medida = await imagen.evaluate((img: HTMLImageElement) => {
     const entradas = img.sizes.split(', ').map((e) => /^(\(.+\))\s+(.+)$/.exec(e) ?? [e, '', e]);
     const [, , largo] = entradas.find(([, media]) => !media || matchMedia(media).matches) ?? [];
     const regla = document.createElement('div');
@@ -270,4 +273,11 @@ export function medirImagen(imagen: Locator): Promise<{ prevista: number; real: 
     regla.remove();
     return { prevista, real: img.getBoundingClientRect().width, elegida: img.currentSrc };
   });
+  const ventana = `${width}x${height} @${deviceScaleFactor}`;
+  expect(Math.abs(medida.prevista - medida.real), `${ventana}: sizes ${medida.prevista} px, drawn ${medida.real} px`).toBeLessThanOrEqual(
+    12,
+  );
+  const variante = medida.real * deviceScaleFactor > 320 ? 640 : 320;
+  expect(medida.elegida, ventana).toContain(`ancho=${variante}&`);
+  return medida.elegida;
 }

@@ -15,11 +15,11 @@ import { pdf } from '../support/pdf.ts';
 import {
   abrirComo,
   apiComo,
+  comprobarVariante,
   correoNuevo,
   docenteActivo,
   hidratada,
   ingresarPorApi,
-  medirImagen,
   mensajeDe,
   navegador,
   retener,
@@ -201,16 +201,9 @@ describe('the list’s thumbnails (issue 15)', () => {
       expect(await atributos(2)).toMatch(/^lazy auto \d+ \d+$/);
       const primera = imagenes.first();
       await expect.poll(() => primera.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-      const medida = await medirImagen(primera);
       const ventana = `${width}x${height} @${deviceScaleFactor}`;
-      expect(
-        Math.abs(medida.prevista - medida.real),
-        `${ventana}: sizes ${medida.prevista} px, drawn ${medida.real} px`,
-      ).toBeLessThanOrEqual(12);
-      // The browser picked the smallest variant that covers the drawn width at the screen's density.
-      const variante = medida.real * deviceScaleFactor > 320 ? 640 : 320;
-      expect(medida.elegida, ventana).toContain(`ancho=${variante}&`);
-      const tipo = await page.evaluate(async (u) => (await fetch(u)).headers.get('content-type'), medida.elegida);
+      const elegida = await comprobarVariante(primera, { width, height, deviceScaleFactor });
+      const tipo = await page.evaluate(async (u) => (await fetch(u)).headers.get('content-type'), elegida);
       expect(tipo, ventana).toBe('image/webp');
       await context.close();
     }
