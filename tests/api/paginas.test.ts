@@ -49,6 +49,7 @@ describe('the page cache', () => {
   /** What the next render does besides reading: a write, a cookie, an admin path's answer. */
   let escribirAlRenderizar = false;
   let cookieAlRenderizar = false;
+  let cortarAlEnviar = false;
   const reloj = { ms: Date.now() };
 
   beforeAll(async () => {
@@ -89,6 +90,8 @@ describe('the page cache', () => {
       if (cookieAlRenderizar) headers.append('set-cookie', 'ed_access=nuevo; Path=/');
       const response = new Response(html, { headers });
       const enviada = locals.pagina?.guardar(response, { fijaCookies: false }) ?? response;
+      // The client goes away before the answer is written (the body itself is whole).
+      if (cortarAlEnviar) return void res.destroy();
       res.writeHead(enviada.status, Object.fromEntries(enviada.headers));
       res.end(Buffer.from(await enviada.arrayBuffer()));
     };
@@ -140,7 +143,7 @@ describe('the page cache', () => {
     expect(conAviso.texto).toContain('1 avisos');
   });
 
-  it('keeps no render that wrote or set a cookie, nor an admin page', async () => {
+  it('keeps no render that wrote, set a cookie or never reached its client, nor an admin page', async () => {
     escribirAlRenderizar = true;
     await pedir(docente, '/capsulas/?escribe=1');
     expect((await pedir(docente, '/capsulas/?escribe=1')).hit).toBe(false);
@@ -150,6 +153,11 @@ describe('the page cache', () => {
     await pedir(docente, '/capsulas/?cookie=1');
     expect((await pedir(docente, '/capsulas/?cookie=1')).hit).toBe(false);
     cookieAlRenderizar = false;
+
+    cortarAlEnviar = true;
+    await expect(pedir(docente, '/capsulas/?cortada=1')).rejects.toThrow();
+    cortarAlEnviar = false;
+    expect((await pedir(docente, '/capsulas/?cortada=1')).hit).toBe(false);
 
     for (const ruta of ['/admin/usuarios/', '/admin']) {
       await pedir(docente, ruta);

@@ -135,7 +135,7 @@ export function createCachePaginas(opciones: OpcionesPaginas) {
   }
 
   /** Collects a streamed page as it is sent, then keeps it (`cerrar`). */
-  async function recoger(body: ReadableStream<Uint8Array>, guardar: (cuerpo: Buffer) => void) {
+  async function recoger(body: ReadableStream<Uint8Array>, guardar: (cuerpo: Buffer) => unknown) {
     const partes: Uint8Array[] = [];
     let total = 0;
     for await (const parte of body) {
@@ -146,7 +146,15 @@ export function createCachePaginas(opciones: OpcionesPaginas) {
     guardar(Buffer.concat(partes));
   }
 
-  function enCurso(clave: string, lectura: Lectura, reloj: number): PaginaEnCurso {
+  /**
+   * `enviada` says whether the whole answer reached the client: a page whose client went away
+   * mid-stream may end early without an error, and those bytes must not be sent to anyone again.
+   */
+  function enCurso(clave: string, lectura: Lectura, reloj: number, enviada: Promise<boolean>): PaginaEnCurso {
+    const guardarSiEnviada = (headers: OutgoingHttpHeaders, cuerpo: Buffer) =>
+      enviada.then((completa) => {
+        if (completa) cerrar(clave, lectura, reloj, headers, cuerpo);
+      });
     return {
       guardar(response, { fijaCookies }) {
         const tipo = response.headers.get('content-type') ?? '';
@@ -161,13 +169,13 @@ export function createCachePaginas(opciones: OpcionesPaginas) {
         }
         const headers: OutgoingHttpHeaders = Object.fromEntries(response.headers);
         const [enviar, guardar] = response.body.tee();
-        recoger(guardar, (cuerpo) => cerrar(clave, lectura, reloj, headers, cuerpo)).catch(() => undefined);
+        recoger(guardar, (cuerpo) => guardarSiEnviada(headers, cuerpo)).catch(() => undefined);
         return new Response(enviar, { status: response.status, statusText: response.statusText, headers: response.headers });
       },
       guardarJson(status, headers, cuerpo) {
         if (status !== 200 || headers['set-cookie'] !== undefined || !/^application\/json\b/.test(String(headers['content-type'] ?? '')))
           return;
-        cerrar(clave, lectura, reloj, headers, Buffer.from(cuerpo));
+        void guardarSiEnviada(headers, Buffer.from(cuerpo));
       },
     };
   }
@@ -193,7 +201,11 @@ export function createCachePaginas(opciones: OpcionesPaginas) {
         return;
       }
       const lectura: Lectura = { tablas: new Set(), escribio: false };
-      const pagina = enCurso(clave, lectura, cambios.reloj());
+      const enviada = new Promise<boolean>((resolve) => {
+        res.once('finish', () => resolve(true));
+        res.once('close', () => resolve(res.writableFinished));
+      });
+      const pagina = enCurso(clave, lectura, cambios.reloj(), enviada);
       return cambios.seguir(lectura, () => render({ pagina }));
     },
     /** How many pages are kept, and their bytes (for the bench and tests). */
