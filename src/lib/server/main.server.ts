@@ -11,7 +11,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PRODUCTO } from '../marca.ts';
 import { type Config, exigirSecretoCompartido, loadConfig } from './config.server.ts';
-import { acquireLock, DataDirBusyError, type Lock, paths } from './data-dir.server.ts';
+import { paths } from './data-dir.server.ts';
+import { acquireLock, DataDirBusyError, type Lock, localUrl } from './data-dir-lock.server.ts';
 import { cambiosDe } from './db/cambios.server.ts';
 import { createApiHandler } from './http/api-node.server.ts';
 import { answerJson, configureServer, currentRequestId, guard, type HttpLimits } from './http/guard.server.ts';
@@ -96,7 +97,12 @@ async function main() {
   const entry = path.join(root, 'dist/server/entry.mjs');
   if (!existsSync(entry)) throw new StartupError('The site is not built: run `npm run build` (or `npm start`, which builds first).');
 
-  lock = config.DATABASE_URL ? null : acquireLock(config.dataDir, 'starting');
+  // Lost to another live process (decision 0047): not one more write to the database it now holds.
+  const onLost = (error: Error) => {
+    log.error('data directory taken by another process; stopping at once', { error });
+    process.exit(1);
+  };
+  lock = config.DATABASE_URL ? null : await acquireLock(config.dataDir, 'starting', { log, onLost });
   const runtime = await createRuntime(config, log);
   setRuntime(runtime);
   if (config.JOBS_IN_SERVER) runtime.jobs.start();
@@ -168,8 +174,7 @@ async function main() {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
-  lock?.setUrl(`http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  lock?.setUrl(localUrl(config.HOST, port));
   log.info('listening', { host: config.HOST, port, database: runtime.database.kind, dataDir: config.dataDir });
 
   const lines = [`${PRODUCTO} está funcionando en ${config.PUBLIC_URL}`, ''];

@@ -4,16 +4,18 @@
  * `npm run usuarios -- reenviar --email ...`
  *
  * Creates teacher accounts and queues their activation emails, or a fresh activation link. With the embedded database and a
- * server running, it goes through the server's admin endpoint (the database admits one process);
- * otherwise it opens the database itself.
+ * server running (found by its lock record or at its configured address), it goes through the
+ * server's admin endpoint (the database admits one process); otherwise it claims the data directory
+ * and opens the database itself.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { invitacionSchema } from '../../validation/invitacion.ts';
 import { ADMIN_KEY_HEADER } from '../api/admin.server.ts';
 import { ApiError, fieldErrors } from '../api/errors.server.ts';
-import { loadConfig } from '../config.server.ts';
-import { acquireLock, persistentSecret, readLock } from '../data-dir.server.ts';
+import { type Config, loadConfig } from '../config.server.ts';
+import { persistentSecret } from '../data-dir.server.ts';
+import { acquireLock, localUrl, readLock } from '../data-dir-lock.server.ts';
 import { createLogger } from '../log.server.ts';
 import { createRuntime } from '../runtime.server.ts';
 import { parseCsv } from './csv.server.ts';
@@ -84,11 +86,33 @@ function viaServer(url: string, adminKey: string): { invitar: Invitar; reenviar:
   };
 }
 
-/** The running server on this data directory, waiting while it is still starting. */
-async function runningServer(dataDir: string) {
+/** Whether the server at `url` knows this data directory's admin key, i.e. uses this data directory. */
+async function usesThisDataDir(url: string, adminKey: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/api/admin/usuarios/', url), {
+      headers: { [ADMIN_KEY_HEADER]: adminKey },
+      signal: AbortSignal.timeout(5000),
+    });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The address of the running server on this data directory: from its lock record (waiting while it
+ * is still starting), else at its configured HOST and PORT, since the record can be lost under a
+ * running server (decision 0047).
+ */
+async function runningServer(config: Config, adminKey: string): Promise<string | null> {
   for (let waited = 0; waited < 60; waited++) {
-    const lock = readLock(dataDir);
-    if (!lock || lock.url.startsWith('http')) return lock;
+    const lock = readLock(config.dataDir);
+    if (lock?.url.startsWith('http')) return lock.url;
+    if (!lock) {
+      const configured = localUrl(config.HOST, config.PORT);
+      return (await usesThisDataDir(configured, adminKey)) ? configured : null;
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('El servidor sigue iniciándose; intente de nuevo en unos segundos.');
@@ -102,11 +126,13 @@ async function run(argv: string[]): Promise<number> {
   let invitar: Invitar;
   let reenviar: Reenviar;
   let cleanup = async () => {};
-  const server = config.DATABASE_URL ? null : await runningServer(config.dataDir);
+  const adminKey = config.DATABASE_URL ? '' : persistentSecret(config.dataDir, 'admin-key');
+  const server = config.DATABASE_URL ? null : await runningServer(config, adminKey);
   if (server) {
-    ({ invitar, reenviar } = viaServer(server.url, persistentSecret(config.dataDir, 'admin-key')));
+    ({ invitar, reenviar } = viaServer(server, adminKey));
   } else {
-    const lock = config.DATABASE_URL ? null : acquireLock(config.dataDir, 'npm run usuarios');
+    // Refused (DataDirBusyError) while any other process holds the data directory, record or not.
+    const lock = config.DATABASE_URL ? null : await acquireLock(config.dataDir, 'npm run usuarios');
     const runtime = await createRuntime(config, log, { servicio: 'cli' });
     cleanup = async () => {
       // One attempt at the queued mail now; if the mail server does not answer, the server's (or
