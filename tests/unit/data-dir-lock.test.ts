@@ -91,7 +91,9 @@ describe('the data directory claim', () => {
   it('puts back its record and its claim when they are deleted', async () => {
     setup();
     const warnings: string[] = [];
-    const log = createLogger('warn', {}, (line) => warnings.push((JSON.parse(line) as { msg: string }).msg));
+    const log = createLogger('warn', {}, (line) => {
+      warnings.push((JSON.parse(line) as { msg: string }).msg);
+    });
     lock = await acquireLock(dataDir, 'http://127.0.0.1:2', { log });
     rmSync(path.join(dataDir, 'servidor.lock'));
     rmSync(path.join(dataDir, 'servidor.lock.d'), { recursive: true });
