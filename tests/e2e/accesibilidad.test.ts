@@ -222,6 +222,7 @@ const PANTALLAS: Pantalla[] = [
     },
   },
   { nombre: 'administración: trabajos y correos', ruta: '/admin/trabajos', sesion: true },
+  { nombre: 'administración: respaldos', ruta: '/admin/respaldos', sesion: true },
   { nombre: 'administración: moderación', ruta: '/admin/moderacion', sesion: true },
   { nombre: 'notificaciones', ruta: '/notificaciones', sesion: true },
   {

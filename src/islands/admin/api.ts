@@ -58,6 +58,9 @@ export type Importacion = Extract<Awaited<ReturnType<typeof importar>>, { ok: tr
 export const reintentarTrabajo = (id: number) =>
   llamar(200, (api) => api.POST('/api/admin/trabajos/{id}/reintentar/', { params: { path: { id } } }));
 
+/** A backup made now (issue 28); answers when it is complete. */
+export const crearRespaldo = () => llamar(201, (api) => api.POST('/api/admin/respaldos/'));
+
 export const reintentarCorreo = (id: number) =>
   llamar(200, (api) => api.POST('/api/admin/correos/{id}/reintentar/', { params: { path: { id } } }));
 

@@ -401,6 +401,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/respaldos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The backups kept, newest first, for /admin/respaldos.
+         * @description Issue 28. Each archive in RESPALDOS_DIR with its size and date; the newest
+         *     RESPALDOS_CONSERVAR (`conservar`) are kept. Admins only (bearer token of group 'admin' or
+         *     `X-Admin-Key`).
+         */
+        get: operations["adminListRespaldos"];
+        put?: never;
+        /**
+         * Make a backup now, while the platform serves.
+         * @description Issue 28, docs/decisions/0048. One tar archive with the database (one consistent snapshot)
+         *     and every stored file, with a manifest of SHA-256 sums; answers when it is complete. 409
+         *     while another backup runs; 507 when the disk of RESPALDOS_DIR is full (nothing is kept,
+         *     the database is untouched). Recorded in the audit log. Admins only.
+         */
+        post: operations["adminCrearRespaldo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/respaldos/{nombre}/descargar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a backup archive.
+         * @description Issue 28. The tar archive, streamed. Recorded in the audit log. Admins only; the session
+         *     cookie is also accepted, so the console's download link works as a plain link.
+         */
+        get: operations["adminDescargarRespaldo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/estadisticas/": {
         parameters: {
             query?: never;
@@ -2371,6 +2421,21 @@ export interface components {
              */
             actualizado: string | null;
         };
+        Respaldo: {
+            /** @description The archive's file name, e.g. respaldo-2026-11-28-060000-000.tar (UTC). */
+            nombre: string;
+            bytes: number;
+            /**
+             * Format: date-time
+             * @description When the archive was completed.
+             */
+            fecha: string;
+        };
+        RespaldosAdmin: {
+            respaldos: components["schemas"]["Respaldo"][];
+            /** @description RESPALDOS_CONSERVAR: how many of the newest are kept. */
+            conservar: number;
+        };
         TrabajosAdmin: {
             /** @description 'pendiente' (new, or waiting for the next attempt), newest first. */
             en_cola: components["schemas"]["TrabajoAdmin"][];
@@ -4288,6 +4353,86 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    adminListRespaldos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespaldosAdmin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminCrearRespaldo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup made. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Respaldo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            /** @description No space left for the archive; no backup was kept. */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDescargarRespaldo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                nombre: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     adminEstadisticas: {

@@ -67,6 +67,9 @@ const schema = z.object({
   /** HTTP timeouts in seconds (decision 0020): silence while a body arrives; a whole request that is not an upload. */
   REQUEST_IDLE_SECONDS: z.coerce.number().positive().default(30),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  /** Backups (issue 28, decision 0048): where archives are written (default DATA_DIR/respaldos) and how many of the newest are kept. */
+  RESPALDOS_DIR: optional,
+  RESPALDOS_CONSERVAR: z.coerce.number().int().min(1).max(1000).default(7),
   /** Run the job worker inside the web server (default) or only in `npm run worker`. */
   JOBS_IN_SERVER: z
     .enum(['true', 'false'])

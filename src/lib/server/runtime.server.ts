@@ -13,6 +13,7 @@ import { createHealth } from './jobs/salud.server.ts';
 import type { Logger } from './log.server.ts';
 import { createMailer, type Mailer } from './mail/mailer.server.ts';
 import { createOutbox } from './mail/outbox.server.ts';
+import { dirRespaldos } from './services/respaldos.server.ts';
 import { createStorage, type Storage } from './storage/storage.server.ts';
 
 export interface Runtime {
@@ -65,6 +66,7 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
       jwtSecret: config.JWT_SECRET ?? persistentSecret(config.dataDir, 'jwt'),
       now: () => new Date(),
       adminKey,
+      respaldos: { dir: dirRespaldos(config), conservar: config.RESPALDOS_CONSERVAR },
       secureCookies: config.PUBLIC_URL.startsWith('https:'),
       health: createHealth({ db: database.db, ping: database.ping, runnerId: ownRunner ? jobs.id : undefined }),
     });
@@ -72,6 +74,8 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
     await api.services.notificaciones.programar();
     // The recurring job that removes expired resumable uploads (issue 18).
     await api.services.subidas.programar();
+    // The daily backup (issue 28), at 03:00 Chile's time.
+    await api.services.respaldos.programar();
     return {
       config,
       log,

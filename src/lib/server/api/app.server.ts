@@ -4,6 +4,7 @@
  * tests build the app against their own database and call `app.request()` with no server.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { renovador } from '../auth/renovacion.server.ts';
@@ -27,6 +28,7 @@ import { createManualesService } from '../services/manuales.server.ts';
 import { createNotificacionesService } from '../services/notificaciones.server.ts';
 import { createPerfilesService } from '../services/perfiles.server.ts';
 import { createRegistroService } from '../services/registro.server.ts';
+import { createRespaldosService, type OpcionesRespaldos } from '../services/respaldos.server.ts';
 import { createSubidasService } from '../services/subidas.server.ts';
 import { createSubtitulosService } from '../services/subtitulos.server.ts';
 import { createUsuarioActual } from '../services/usuario-actual.server.ts';
@@ -45,6 +47,7 @@ import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
+import { respaldosRoutes } from './respaldos.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
 import { subidasRoutes } from './subidas.server.ts';
 import { subtitulosRoutes } from './subtitulos.server.ts';
@@ -52,13 +55,21 @@ import { usuariosRoutes } from './usuarios.server.ts';
 
 export interface ApiDeps extends ServiceContext {
   adminKey: string;
+  /** Backups (issue 28): RESPALDOS_DIR and RESPALDOS_CONSERVAR; tests default to a folder under the storage's tempDir. */
+  respaldos?: OpcionesRespaldos;
   secureCookies: boolean;
   health: () => Promise<Salud>;
 }
 
 const requestIdPattern = /^[\w.-]{8,64}$/;
 
-export function createApi(deps: ApiDeps) {
+export function createApi(entrada: ApiDeps) {
+  // Every service deletes files through the backups' storage: a deletion waits while a backup runs.
+  const respaldos = createRespaldosService(
+    entrada,
+    entrada.respaldos ?? { dir: path.join(entrada.storage.tempDir, 'respaldos'), conservar: 7 },
+  );
+  const deps: ApiDeps = { ...entrada, storage: respaldos.almacenamiento };
   const cuentas = createCuentasService(deps);
   const catalogos = createCatalogosService(deps.db);
   const ayuda = createAyudaService(deps);
@@ -136,6 +147,7 @@ export function createApi(deps: ApiDeps) {
   );
   app.route('/api/admin', adminOperacionesRoutes({ adminOperaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/admin', adminDenunciasRoutes({ denuncias, keys, adminKey: deps.adminKey }));
+  app.route('/api/admin', respaldosRoutes({ respaldos, keys, adminKey: deps.adminKey }));
   app.route('/api/denuncias', denunciasRoutes(denuncias, keys));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage, subidas }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
@@ -180,6 +192,7 @@ export function createApi(deps: ApiDeps) {
       subidas,
       subtitulos,
       denuncias,
+      respaldos,
       inicio: createInicioService(deps, { notificaciones }),
     },
   };

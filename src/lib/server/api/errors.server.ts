@@ -11,7 +11,7 @@ export type FieldErrors = Record<string, string[]>;
 /** The contract's error, whose `statusCode` this server always sends. */
 export type ErrorBody = Esquema<'Error'> & { statusCode: number };
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 416 | 429 | 503 | 507;
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;

@@ -38,6 +38,7 @@ export const SECCIONES_ADMIN = [
   { href: '/admin/usuarios', nombre: 'Usuarios' },
   { href: '/admin/moderacion', nombre: 'Moderación' },
   { href: '/admin/trabajos', nombre: 'Trabajos y correos' },
+  { href: '/admin/respaldos', nombre: 'Respaldos' },
   { href: '/admin/estadisticas', nombre: 'Estadísticas' },
   { href: '/admin/registro', nombre: 'Registro' },
 ] as const;
