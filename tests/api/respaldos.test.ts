@@ -17,12 +17,13 @@ import { entradas, type Manifiesto, RespaldoInvalido } from '../../src/lib/serve
 import { restaurarRespaldo } from '../../src/lib/server/respaldos/restaurar.server.ts';
 import { enInstantanea, SIN_VOLCAR, tablas, vacia, volcarTabla } from '../../src/lib/server/respaldos/volcado.server.ts';
 import { SIN_ESPACIO, TRABAJO_BORRADO_DIFERIDO, TRABAJO_RESPALDO } from '../../src/lib/server/services/respaldos.server.ts';
-import { createDiskStorage, type Storage } from '../../src/lib/server/storage/storage.server.ts';
+import { createDiskStorage, createStorage, type Storage } from '../../src/lib/server/storage/storage.server.ts';
 import { ADMIN_KEY, createTestApi, type TestApi } from '../support/api.ts';
 import { type Sesion, unidadDe } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
 import { expectMatchesContract } from '../support/openapi.ts';
 import { pdf } from '../support/pdf.ts';
+import { startS3, type TestS3 } from '../support/s3.ts';
 
 let t: TestApi;
 let ana: Sesion;
@@ -80,10 +81,18 @@ async function baseVacia(): Promise<Database> {
   return database;
 }
 
-function almacenVacio(): Storage {
+/** A fresh, empty storage of the same kind as the test's: a folder, or (TEST_STORAGE=s3) a new bucket. */
+let s3: Promise<TestS3> | undefined;
+afterAll(async () => {
+  if (s3) await (await s3).close();
+});
+async function almacenVacio(): Promise<Storage> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ed-restaurado-'));
   limpiar.push(async () => rmSync(dir, { recursive: true, force: true }));
-  return createDiskStorage(dir);
+  if (process.env.TEST_STORAGE !== 's3') return createDiskStorage(dir);
+  s3 ??= startS3();
+  const { url } = await (await s3).createBucket();
+  return createStorage({ url, filesDir: dir });
 }
 
 /** Every row of every table, as the backup writes them (one JSON text per row, primary-key order). */
@@ -168,7 +177,7 @@ describe('a backup taken while teachers write', () => {
 
     const archivo = await leerArchivo(respaldo.archivo);
     const database = await baseVacia();
-    const storage = almacenVacio();
+    const storage = await almacenVacio();
     const restaurado = await restaurarRespaldo(respaldo.archivo, { database, storage });
     expect(restaurado.archivos).toBeGreaterThan(0);
 
@@ -195,7 +204,7 @@ describe('a backup taken while teachers write', () => {
     await subir(ana.token, 'Quieto');
     const respaldo = await respaldar();
     const database = await baseVacia();
-    const storage = almacenVacio();
+    const storage = await almacenVacio();
     await restaurarRespaldo(respaldo.archivo, { database, storage });
     const fuente = await filas(t.db);
     const restauradas = await filas(database.db);
@@ -220,7 +229,7 @@ describe('restoring', () => {
     bytes[donde + 1] = 'X'.charCodeAt(0);
     writeFileSync(danado, bytes);
     const database = await baseVacia();
-    const storage = almacenVacio();
+    const storage = await almacenVacio();
     await expect(restaurarRespaldo(danado, { database, storage })).rejects.toThrow(
       /^El respaldo .* está dañado: «archivos\/materiales\/\d+\/material\.pdf» no coincide con su suma SHA-256\. No se restauró nada/,
     );
@@ -235,7 +244,10 @@ describe('restoring', () => {
   it('refuses a target that already has rows', async () => {
     const { archivo } = await respaldar();
     await expect(
-      restaurarRespaldo(archivo, { database: { ...(await baseVacia()), db: t.db, migrate: async () => {} }, storage: almacenVacio() }),
+      restaurarRespaldo(archivo, {
+        database: { ...(await baseVacia()), db: t.db, migrate: async () => {} },
+        storage: await almacenVacio(),
+      }),
     ).rejects.toThrow('La base de datos de destino ya tiene datos.');
   }, 60_000);
 });

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { type Readable, Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
 
@@ -117,8 +117,9 @@ async function* recorrer(archivo: string): AsyncGenerator<{ nombre: string; byte
   lectura.catch(() => undefined);
   try {
     for await (const entry of extract) {
-      // tar-stream's entries are Readables (streamx), typed apart from Node's.
-      yield { nombre: entry.header.name, bytes: entry.header.size ?? 0, datos: entry as unknown as Readable };
+      // tar-stream's entries are streamx streams: a Node Readable over each, for consumers such as
+      // the S3 SDK's upload that accept only Node's.
+      yield { nombre: entry.header.name, bytes: entry.header.size ?? 0, datos: Readable.from(entry, { objectMode: false }) };
       entry.resume();
     }
     await lectura;
