@@ -294,6 +294,8 @@ describe('the daily backup', () => {
       hourCycle: 'h23',
     }).format(job?.ejecutar_desde);
     expect(hora).toBe('03:00');
+    const cola = (await (await t.call('GET', '/api/admin/trabajos/', { headers: clave })).json()) as { en_cola: { descripcion: string }[] };
+    expect(cola.en_cola.map((j) => j.descripcion)).toContain('Respaldo diario de la base de datos y los archivos');
     const antes = (await t.api.services.respaldos.listar()).respaldos.length;
     await t.db
       .update(trabajos)

@@ -17,6 +17,7 @@ import { TRABAJO_HLS } from './capsulas.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { TRABAJO_CORREOS } from './notificaciones.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
+import { TRABAJO_BORRADO_DIFERIDO, TRABAJO_RESPALDO } from './respaldos.server.ts';
 
 export type TrabajoAdmin = Esquema<'TrabajoAdmin'>;
 export type CorreoAdmin = Esquema<'CorreoAdmin'>;
@@ -100,6 +101,9 @@ export function createAdminOperacionesService(ctx: ServiceContext) {
     }
     // The notification mails' own recurring run (services/notificaciones.server.ts): always one queued.
     if (f.tipo === TRABAJO_CORREOS) return 'Enviar por correo los avisos de notificaciones (cada minuto)';
+    if (f.tipo === TRABAJO_RESPALDO) return 'Respaldo diario de la base de datos y los archivos';
+    if (f.tipo === TRABAJO_BORRADO_DIFERIDO)
+      return `Borrar archivos de contenido eliminado durante un respaldo (${(f.datos as { clave?: string } | null)?.clave ?? ''})`;
     // Mail is not a job: the outbox (GET /api/admin/correos/) sends it.
     return `Trabajo «${f.tipo}»`;
   }
