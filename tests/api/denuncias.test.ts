@@ -21,6 +21,7 @@ import {
   usuarios,
 } from '../../src/lib/server/db/schema.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
+import { crearVerificador, resolverHerramientas } from '../../src/lib/server/media/herramientas.server.ts';
 import { createDenunciasService } from '../../src/lib/server/services/denuncias.server.ts';
 import { CLAVE_LOCAL } from '../../src/lib/server/services/registro.server.ts';
 import { TIPOS_DENUNCIA, type TipoDenuncia } from '../../src/lib/validation/denuncias.ts';
@@ -324,6 +325,7 @@ describe('the threshold setting', () => {
         log: createLogger('silent'),
         config: { ...CONFIG_PRUEBA, DENUNCIAS_PARA_OCULTAR: 1 },
         storage: t.storage,
+        herramientas: crearVerificador(resolverHerramientas()),
         jobs: t.jobs,
         jwtSecret: 'test-secret-that-is-long-enough-0123456789',
         now: () => new Date(),

@@ -151,7 +151,7 @@ describe('HLS ladder', () => {
     if (!info) throw new Error('test video not readable');
     const controller = new AbortController();
     let pid = 0;
-    const run = transcodificarHls(input, path.join(dir, 'hls'), info, 'ffmpeg', {
+    const run = transcodificarHls(input, path.join(dir, 'hls'), info, undefined, {
       signal: controller.signal,
       onSpawn: (p) => {
         pid = p;

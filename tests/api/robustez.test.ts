@@ -111,7 +111,10 @@ describe('bad input never becomes a 500', () => {
   it('reports health', async () => {
     const res = await call('GET', '/healthz');
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 'ok', db: true, jobs: true, razones: [] });
+    expect(await res.json()).toEqual({ status: 'ok', db: true, razones: [] });
+    const detalle = await call('GET', '/healthz/detalle', { clientAddress: '127.0.0.1' });
+    expect(detalle.status).toBe(200);
+    expect(await detalle.json()).toMatchObject({ status: 'ok', db: true, jobs: true, razones: [] });
   });
 });
 

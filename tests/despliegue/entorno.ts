@@ -95,10 +95,7 @@ export function startWorker(env: NodeJS.ProcessEnv): Promise<Proceso> {
   return iniciar('src/lib/server/worker.server.ts', env, async (p) => p.output().includes('worker started'));
 }
 
-/**
- * A web server on a free port, once /healthz answers 200 (with JOBS_IN_SERVER=false: once a
- * worker heart-beats in the shared database).
- */
+/** A web server on a free port, once /healthz answers 200: it and its database can serve (issue 28). */
 export async function startWebServer(env: NodeJS.ProcessEnv): Promise<WebServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

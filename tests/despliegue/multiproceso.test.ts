@@ -73,15 +73,27 @@ async function desplegar(serverUrl: string) {
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'info',
   };
-  // All three start at once on the empty database, as after an upgrade: start-up's advisory lock
-  // (database.exclusivo) lets one migrate and seed while the others wait. A web server with
-  // JOBS_IN_SERVER=false is healthy once a worker heart-beats.
-  const [worker0, ...web] = await Promise.allSettled([startWorker(shared), startWebServer(shared), startWebServer(shared)]);
-  if (worker0?.status === 'fulfilled') workers.push(worker0.value);
+  // Both web servers start at once on the empty database, as after an upgrade: start-up's advisory
+  // lock (database.exclusivo) lets one migrate and seed while the other waits. With
+  // JOBS_IN_SERVER=false they are ready (GET /healthz 200, what startWebServer waits for) before
+  // any worker runs (issue 28): only the detail for alerting says no worker heart-beats.
+  const web = await Promise.allSettled([startWebServer(shared), startWebServer(shared)]);
   for (const s of web) if (s.status === 'fulfilled') servers.push(s.value);
-  for (const s of [worker0, ...web]) if (s?.status === 'rejected') throw s.reason;
+  for (const s of web) if (s.status === 'rejected') throw s.reason;
   [A, B] = servers as [WebServer, WebServer];
   expect(A.dataDir).not.toBe(B.dataDir);
+  for (const server of [A, B]) {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok', db: true, razones: [] });
+    const detalle = await fetch(`${server.url}/healthz/detalle`);
+    expect(detalle.status).toBe(503);
+    expect(((await detalle.json()) as { razones: string[] }).razones).toContain('Ningún ejecutor de trabajos está funcionando.');
+  }
+  workers.push(await startWorker(shared));
+  await esperar(
+    async () => (await fetch(`${A.url}/healthz/detalle`)).status === 200,
+    30_000,
+    "A's detail to turn 200 once the worker heart-beats",
+  );
 
   admin = await signIn(A.url, ADMIN);
   adminEnA = apiClient(A.url, admin.access);

@@ -20,7 +20,8 @@ import { createHealth } from '../../src/lib/server/jobs/salud.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
 import type { Mailer, Message } from '../../src/lib/server/mail/mailer.server.ts';
 import { createOutbox } from '../../src/lib/server/mail/outbox.server.ts';
-import { createDiskStorage, createStorage } from '../../src/lib/server/storage/storage.server.ts';
+import { crearVerificador, type Herramientas, resolverHerramientas } from '../../src/lib/server/media/herramientas.server.ts';
+import { createDiskStorage, createStorage, type Storage } from '../../src/lib/server/storage/storage.server.ts';
 import { expectMatchesContract } from './openapi.ts';
 import { S3_CREDENTIALS, startS3, type TestS3 } from './s3.ts';
 
@@ -30,7 +31,6 @@ export const PASSWORD = 'Clave1234';
 export const CONFIG_PRUEBA = {
   PUBLIC_URL: 'http://localhost:4321',
   HELP_EMAIL: 'ayuda@example.cl',
-  FFMPEG_PATH: 'ffmpeg',
   MAX_VIDEO_MB: 50,
   MAX_MANUAL_MB: 5,
   MAX_MATERIAL_MB: 5,
@@ -88,12 +88,23 @@ export interface CallOptions {
   trustProxy?: number;
 }
 
-export async function createTestApi() {
+export interface TestApiOptions {
+  /** The media tools (default: what this machine has, found as the server finds them). */
+  herramientas?: Herramientas;
+  /** The files' folder (default: a new one under the system's temporary folder), e.g. a small tmpfs. */
+  filesDir?: string;
+  /** The files' storage, made over that folder (default: disk, or a bucket with TEST_STORAGE=s3). */
+  storage?: (filesDir: string) => Promise<Storage>;
+}
+
+export async function createTestApi(options: TestApiOptions = {}) {
   const { database, drop } = await freshDatabase();
   await database.migrate();
   await seedCatalogos(database.db);
-  const filesDir = mkdtempSync(path.join(os.tmpdir(), 'ed-api-files-'));
-  const { storage, env: storageEnv } = await freshStorage(filesDir);
+  const filesDir = options.filesDir ?? mkdtempSync(path.join(os.tmpdir(), 'ed-api-files-'));
+  const { storage, env: storageEnv } = options.storage
+    ? { storage: await options.storage(filesDir), env: {} }
+    : await freshStorage(filesDir);
   const mails: Message[] = [];
   /** The recording mailer; a test swaps `mailer.send` to make the mail server fail. */
   const mailer: Mailer = { send: async (m) => void mails.push(m) };
@@ -104,22 +115,27 @@ export async function createTestApi() {
     domain: 'example.cl',
   });
   const jobs = createJobRunner({ db: database.db, log: createLogger('silent'), outbox });
-  const health = createHealth({ db: database.db, ping: database.ping, runnerId: jobs.id });
+  const herramientas = crearVerificador(options.herramientas ?? resolverHerramientas());
+  const health = createHealth({ db: database.db, ping: database.ping, runnerId: jobs.id, herramientas, storage, dataDir: filesDir });
   const clock = { now: new Date() };
   const api = createApi({
     db: database.db,
     log: createLogger('silent'),
     config: CONFIG_PRUEBA,
     storage,
+    herramientas,
     jobs,
     jwtSecret: 'test-secret-that-is-long-enough-0123456789',
     now: () => clock.now,
     adminKey: ADMIN_KEY,
     secureCookies: false,
     // The harness's runner is driven by the tests (drain), never started: it counts as alive.
-    health: async () => {
-      await jobs.heartbeat();
-      return health();
+    health: {
+      listo: health.listo,
+      detalle: async () => {
+        await jobs.heartbeat();
+        return health.detalle();
+      },
     },
   });
 
@@ -138,8 +154,9 @@ export async function createTestApi() {
     );
     // Mail is queued by the request and sent by the job runner: send it now, as a runner would.
     await jobs.drainMail();
-    // /healthz answers 503 by contract when degraded.
-    if (response.status >= 500 && !(path === '/healthz' && response.status === 503))
+    // A 503 (health degraded, a media tool that does not run) and a 507 (no room to store) are
+    // answers the contract lists and checks below; any other 5xx is a crash.
+    if (response.status >= 500 && response.status !== 503 && response.status !== 507)
       throw new Error(`${method} ${path} answered ${response.status}: ${await response.clone().text()}`);
     if (!options.unchecked) await expectMatchesContract(method, path, response);
     return response;
@@ -205,7 +222,8 @@ export async function createTestApi() {
     close: async () => {
       await database.close();
       await drop();
-      rmSync(filesDir, { recursive: true, force: true });
+      // A folder the caller gave is the caller's to remove (a mount point cannot be).
+      if (!options.filesDir) rmSync(filesDir, { recursive: true, force: true });
     },
   };
 }

@@ -21,7 +21,7 @@ import {
   unidades,
 } from '../../src/lib/server/db/schema.server.ts';
 import type { TestApi } from './api.ts';
-import { formData } from './form.ts';
+import { type Archivo, formData } from './form.ts';
 import { type VideoOptions, video } from './video.ts';
 
 /** A signed-in account, as `t.session()` answers it. */
@@ -210,7 +210,12 @@ export function llamadas(api: () => TestApi) {
 }
 
 /** A capsule uploaded through the API by `token` (an admin's), as the upload form sends it; its id. */
-export async function subirCapsula(t: TestApi, token: string, opciones: VideoOptions = {}): Promise<number> {
+/** POST /api/capsulas/ of a capsule in the first catalogues with `archivo` (by default a short real video). */
+export async function enviarCapsula(
+  t: TestApi,
+  token: string,
+  archivo: Archivo = { data: video(), name: 'clase.mp4', type: 'video/mp4' },
+): Promise<Response> {
   const cat = await catalogos(t);
   const campos = {
     titulo: 'Fracciones',
@@ -219,10 +224,11 @@ export async function subirCapsula(t: TestApi, token: string, opciones: VideoOpt
     id_metodologia: String(cat.metodologia),
     id_nivel: cat.nivel,
   };
-  const res = await t.call('POST', '/api/capsulas/', {
-    token,
-    body: formData(campos, { data: video(opciones), name: 'clase.mp4', type: 'video/mp4' }),
-  });
+  return t.call('POST', '/api/capsulas/', { token, body: formData(campos, archivo) });
+}
+
+export async function subirCapsula(t: TestApi, token: string, opciones: VideoOptions = {}): Promise<number> {
+  const res = await enviarCapsula(t, token, { data: video(opciones), name: 'clase.mp4', type: 'video/mp4' });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()).id;
 }

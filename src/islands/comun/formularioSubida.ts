@@ -26,9 +26,12 @@ export function ponerErroresDelServidor<V extends FieldValues>(
   }
 }
 
-/** The message for the file of a refused upload: its field's, or why the server cut it (413, too large). */
+/**
+ * The message for the file of a refused upload: its field's, or why the server could not take it
+ * (413: too large; 503: a media tool or the storage does not answer; 507: no room on the disk).
+ */
 export function errorDelArchivo(status: number, error: Partial<ErrorApi> | undefined): string | undefined {
-  return error?.errors?.archivo?.[0] ?? (status === 413 ? error?.detail : undefined);
+  return error?.errors?.archivo?.[0] ?? (status === 413 || status === 503 || status === 507 ? error?.detail : undefined);
 }
 
 /**

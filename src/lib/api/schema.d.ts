@@ -2242,16 +2242,44 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and readiness.
-         * @description Issue 13 (docs/decisions/0024). `db`: the database answers. `jobs`: a job runner wrote its
-         *     heartbeat within 60 s (this server's own runner, or with JOBS_IN_SERVER=false the freshest
-         *     `npm run worker`'s). `latido_segundos`, `correo_pendiente_segundos` and
-         *     `trabajo_pendiente_segundos`: seconds since that heartbeat, since the oldest unsent mail was
-         *     queued and since the oldest queued job was created (null when there is none). 503 when the
-         *     database does not answer, no heartbeat came within 60 s or a mail has waited more than 15
-         *     minutes; `razones` says why, in Spanish.
+         * Readiness, for load balancers.
+         * @description Issue 28 (docs/decisions/0050). 200 when this process can serve: it runs and its database
+         *     answers. Nothing else counts here: a worker that has not started, a mail server that does
+         *     not answer or a media tool that does not run never take a web server out of service
+         *     (`GET /healthz/detalle` says those). 503 when the database does not answer.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz/detalle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything that may need a person, for alerting and the admin console.
+         * @description Issue 28 (docs/decisions/0050), for admins (bearer token, the access cookie or the local
+         *     admin key) and for requests from the machine itself (a loopback peer with no
+         *     X-Forwarded-For or Forwarded header, so a proxy on the same machine does not open it to the
+         *     world). `jobs`: a job runner wrote its heartbeat within 60 s (this server's own runner, or
+         *     with JOBS_IN_SERVER=false the freshest `npm run worker`'s). `latido_segundos`,
+         *     `correo_pendiente_segundos` and `trabajo_pendiente_segundos`: seconds since that heartbeat,
+         *     since the oldest unsent mail was queued and since the oldest queued job was created (null
+         *     when there is none). `herramientas`: ffmpeg, ffprobe and the PDF reader, where each was
+         *     found and whether it runs. `almacenamiento`: the files' storage answers. `disco`: free and
+         *     total bytes of the data directory's disk. 503 when the database does not answer, no
+         *     heartbeat came within 60 s, a mail has waited more than 15 minutes, a tool does not run,
+         *     the storage does not answer or less than 1 GiB is free; `razones` says why, in Spanish.
+         */
+        get: operations["getHealthDetail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2291,7 +2319,16 @@ export interface components {
             /** @description A Spanish sentence for a person. */
             detail: string;
         };
+        /** @description GET /healthz, readiness (issue 28). */
         Salud: {
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            db: boolean;
+            /** @description Why the status is degraded (Spanish). */
+            razones: string[];
+        };
+        /** @description GET /healthz/detalle, for alerting and the admin console (issue 28). */
+        SaludDetalle: {
             /** @enum {string} */
             status: "ok" | "degraded";
             db: boolean;
@@ -2302,8 +2339,37 @@ export interface components {
             correo_pendiente_segundos: number | null;
             /** @description Seconds the oldest queued job has waited. */
             trabajo_pendiente_segundos: number | null;
+            herramientas: components["schemas"]["EstadoHerramienta"][];
+            almacenamiento: {
+                /** @enum {string} */
+                tipo: "disco" | "s3";
+                disponible: boolean;
+                error: string | null;
+            };
+            /** @description The data directory's file system (null where it cannot be read). */
+            disco: {
+                libre_bytes: number | null;
+                total_bytes: number | null;
+            };
             /** @description Why the status is degraded (Spanish). */
             razones: string[];
+        };
+        /**
+         * @description A media tool (decision 0049). `origen`: 'configurado' (FFMPEG_PATH, FFPROBE_PATH,
+         *     PDFTOPPM_PATH), 'sistema' (found on PATH) or 'incluido' (what `npm ci` installed). `pdf` is
+         *     poppler or PDF.js.
+         */
+        EstadoHerramienta: {
+            /** @enum {string} */
+            nombre: "ffmpeg" | "ffprobe" | "pdf";
+            disponible: boolean;
+            ruta: string;
+            /** @enum {string} */
+            origen: "configurado" | "sistema" | "incluido";
+            /** @description The first line the tool prints of its version. */
+            version: string | null;
+            /** @description Why it does not run (the system's words, in English). */
+            error: string | null;
         };
         ActivacionReenviada: {
             /** @description 'Se envió un nuevo enlace de activación a {email}'. */
@@ -3416,6 +3482,37 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The server cannot take the file right now, through no fault of the file (issue 28,
+         *     decision 0049). A media tool that does not run (capsules, manuals, PDF materials): 'El
+         *     servidor no puede procesar videos en este momento. Tu archivo no tiene problemas: intenta
+         *     de nuevo más tarde.' or the same for 'archivos PDF'. Or the files' bucket that refuses or
+         *     does not answer: 'El almacenamiento de archivos del servidor no responde en este momento.
+         *     Tu archivo no tiene problemas: intenta de nuevo más tarde.' Nothing was stored; an
+         *     `id_subida` stays usable.
+         */
+        ServidorNoDisponible: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The server's disk refused the write (issue 28): 'El servidor no tiene espacio para guardar
+         *     tu archivo en este momento. Tu archivo no tiene problemas: intenta de nuevo más tarde.'
+         *     Nothing was stored and the database is as before.
+         */
+        SinEspacio: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `Tus-Resumable` missing or not '1.0.0': 'Tus-Resumable debe ser 1.0.0'; `Tus-Version` names the version spoken. */
         TusVersionNotSupported: {
             headers: {
@@ -4198,6 +4295,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     adminRegistro: {
@@ -4781,6 +4880,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     createCapsula: {
@@ -4827,6 +4928,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     listCapsulasProcesando: {
@@ -5012,6 +5115,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     deleteSubtitulo: {
@@ -5432,6 +5537,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     createMaterial: {
@@ -5477,6 +5584,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     getCoberturaCurricular: {
@@ -5815,6 +5924,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     createManual: {
@@ -5860,6 +5971,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     getManual: {
@@ -6504,6 +6617,8 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     sendContactEmail: {
@@ -6628,6 +6743,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     listContenidosSubidos: {
@@ -6733,6 +6850,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     getCategoria: {
@@ -6791,6 +6910,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     listConversaciones: {
@@ -7483,6 +7604,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     opcionesSubidas: {
@@ -7653,9 +7776,46 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This process serves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Salud"] & {
+                        /** @constant */
+                        status?: "ok";
+                    };
+                };
+            };
+            /** @description The database does not answer (`status` 'degraded'): 'La base de datos no responde.' */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Salud"] & {
+                        /** @constant */
+                        status?: "degraded";
+                    };
+                };
+            };
+        };
+    };
+    getHealthDetail: {
         parameters: {
             query?: never;
             header?: never;
@@ -7670,19 +7830,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Salud"] & {
+                    "application/json": components["schemas"]["SaludDetalle"] & {
                         /** @constant */
                         status?: "ok";
                     };
                 };
             };
-            /** @description Something does not work (`status` 'degraded'). */
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Something needs a person (`status` 'degraded'). */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Salud"] & {
+                    "application/json": components["schemas"]["SaludDetalle"] & {
                         /** @constant */
                         status?: "degraded";
                     };

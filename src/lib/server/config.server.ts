@@ -21,7 +21,19 @@ const schema = z.object({
   SMTP_URL: optional.pipe(z.url().optional()),
   MAIL_FROM: z.string().default('Entre Docentes <no-responder@entredocentes.cl>'),
   HELP_EMAIL: z.email().default('ayuda@entredocentes.cl'),
-  FFMPEG_PATH: z.string().default('ffmpeg'),
+  /**
+   * The media tools (issue 28, decision 0049): unset, the system's on PATH and otherwise the ones
+   * `npm ci` brought; set, exactly that command (ffprobe beside an FFMPEG_PATH named ffmpeg, pdfinfo
+   * beside PDFTOPPM_PATH).
+   */
+  FFMPEG_PATH: optional,
+  FFPROBE_PATH: optional,
+  PDFTOPPM_PATH: optional,
+  /** Without ffmpeg, install Debian's with apt-get at start-up when running as root (issue 28). */
+  INSTALAR_HERRAMIENTAS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   ADMIN_EMAIL: optional.pipe(z.email().optional()),
   ADMIN_PASSWORD: optional,
   JWT_SECRET: optional.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),

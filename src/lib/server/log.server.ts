@@ -16,7 +16,11 @@ function serialize(value: unknown): unknown {
   return value;
 }
 
-export function createLogger(level: LogLevel = 'info', base: LogFields = {}, write: (line: string) => unknown = (line) => process.stdout.write(line)): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  base: LogFields = {},
+  write: (line: string) => unknown = (line) => process.stdout.write(line),
+): Logger {
   const min = levels[level];
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
     if (levels[lvl] < min) return;

@@ -21,6 +21,7 @@ import { esRutaApi, esRutaApiEnrutable } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
 import { uploadRequestLimit } from './http/upload.server.ts';
 import { createLogger, type Logger } from './log.server.ts';
+import { prepararHerramientas } from './media/instalar.server.ts';
 import { limpiarAlQuedarOcioso } from './memoria.server.ts';
 import { createRuntime, setRuntime } from './runtime.server.ts';
 
@@ -193,6 +194,8 @@ async function main() {
       'Si olvidó la contraseña, use "¿Olvidaste tu Contraseña?": el enlace queda en data/outbox.',
     );
   }
+  const herramientas = prepararHerramientas(runtime.herramientas.herramientas, { permitida: config.INSTALAR_HERRAMIENTAS, log });
+  if (herramientas.length > 0) lines.push('', ...herramientas);
   lines.push('', 'Invitar docentes: npm run usuarios -- crear --email ... --nombres ... --apellidos ...');
   if (!config.SMTP_URL) {
     // The mail goes out from whichever process runs the jobs: with JOBS_IN_SERVER=false, the worker.

@@ -9,10 +9,11 @@ import { paths, persistentSecret } from './data-dir.server.ts';
 import { type Database, openDatabase } from './db/client.server.ts';
 import { type AdminSeed, seedAdmin, seedCatalogos } from './db/seed.server.ts';
 import { createJobRunner, type JobRunner } from './jobs/runner.server.ts';
-import { createHealth } from './jobs/salud.server.ts';
+import { createHealth, type Health } from './jobs/salud.server.ts';
 import type { Logger } from './log.server.ts';
 import { createMailer, type Mailer } from './mail/mailer.server.ts';
 import { createOutbox } from './mail/outbox.server.ts';
+import { crearVerificador, resolverHerramientas, type Verificador } from './media/herramientas.server.ts';
 import { dirRespaldos } from './services/respaldos.server.ts';
 import { createStorage, type Storage } from './storage/storage.server.ts';
 
@@ -22,6 +23,9 @@ export interface Runtime {
   database: Database;
   mailer: Mailer;
   storage: Storage;
+  herramientas: Verificador;
+  /** Readiness and the detail for alerting (GET /healthz, /healthz/detalle, /admin/trabajos). */
+  health: Health;
   jobs: JobRunner;
   api: Api;
   adminKey: string;
@@ -54,21 +58,31 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
       presignedSeconds: config.STORAGE_PRESIGNED_SECONDS,
       publicUrl: config.STORAGE_PUBLIC_URL,
     });
+    const herramientas = crearVerificador(resolverHerramientas(config));
     // A worker, or a web server that runs the jobs, answers for its own runner; a web server with
     // JOBS_IN_SERVER=false answers for the freshest worker's heartbeat.
     const ownRunner = options.servicio === 'worker' || config.JOBS_IN_SERVER;
+    const health = createHealth({
+      db: database.db,
+      ping: database.ping,
+      runnerId: ownRunner ? jobs.id : undefined,
+      herramientas,
+      storage,
+      dataDir: config.dataDir,
+    });
     const api = createApi({
       db: database.db,
       log,
       config,
       storage,
+      herramientas,
       jobs,
       jwtSecret: config.JWT_SECRET ?? persistentSecret(config.dataDir, 'jwt'),
       now: () => new Date(),
       adminKey,
       respaldos: { dir: dirRespaldos(config), conservar: config.RESPALDOS_CONSERVAR },
       secureCookies: config.PUBLIC_URL.startsWith('https:'),
-      health: createHealth({ db: database.db, ping: database.ping, runnerId: ownRunner ? jobs.id : undefined }),
+      health,
     });
     // The recurring job that mails notifications (it queues its own next run; idempotent).
     await api.services.notificaciones.programar();
@@ -82,6 +96,8 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
       database,
       mailer,
       storage,
+      herramientas,
+      health,
       jobs,
       api,
       adminKey,

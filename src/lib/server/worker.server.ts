@@ -7,6 +7,7 @@
 import { exigirSecretoCompartido, loadConfig } from './config.server.ts';
 import { STOP_GRACE_MS } from './jobs/runner.server.ts';
 import { createLogger } from './log.server.ts';
+import { prepararHerramientas } from './media/instalar.server.ts';
 import { createRuntime } from './runtime.server.ts';
 
 const config = loadConfig();
@@ -24,6 +25,8 @@ const log = createLogger(config.LOG_LEVEL, { service: 'worker' });
 const runtime = await createRuntime(config, log, { servicio: 'worker' });
 runtime.jobs.start();
 log.info('worker started', { runner: runtime.jobs.id });
+// The worker transcodes: without ffmpeg it says so, and installs it when it may.
+prepararHerramientas(runtime.herramientas.herramientas, { permitida: config.INSTALAR_HERRAMIENTAS, log });
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;

@@ -14,7 +14,8 @@ import { noAutenticado, sinPermisos } from './errors.server.ts';
 
 export const ADMIN_KEY_HEADER = 'x-admin-key';
 
-function sameSecret(a: string, b: string): boolean {
+/** Compares two secrets in constant time. */
+export function mismoSecreto(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
@@ -26,7 +27,7 @@ export function soloAdminOClave(deps: { keys: TokenKeys; adminKey: string }) {
   return createMiddleware<AdminEnv>(async (c, next) => {
     const key = c.req.header(ADMIN_KEY_HEADER);
     if (key !== undefined) {
-      if (!sameSecret(key, deps.adminKey)) throw sinPermisos();
+      if (!mismoSecreto(key, deps.adminKey)) throw sinPermisos();
       c.set('adminActor', { id: null });
       return next();
     }

@@ -9,8 +9,9 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { renovador } from '../auth/renovacion.server.ts';
 import { API_CACHE_CONTROL, API_HEADERS } from '../http/headers.server.ts';
-import type { Salud } from '../jobs/salud.server.ts';
+import type { Health } from '../jobs/salud.server.ts';
 import type { Logger } from '../log.server.ts';
+import { HerramientaNoDisponible } from '../media/herramientas.server.ts';
 import { createAdminOperacionesService } from '../services/admin-operaciones.server.ts';
 import { createAdminUsuariosService } from '../services/admin-usuarios.server.ts';
 import { createAyudaService } from '../services/ayuda.server.ts';
@@ -33,13 +34,13 @@ import { createSubidasService } from '../services/subidas.server.ts';
 import { createSubtitulosService } from '../services/subtitulos.server.ts';
 import { createUsuarioActual } from '../services/usuario-actual.server.ts';
 import { createBloqueoSubidas } from '../storage/bloqueo-subidas.server.ts';
+import { ALMACENAMIENTO_NO_RESPONDE, almacenamientoNoResponde, SIN_ESPACIO_ARCHIVO, sinEspacio } from '../storage/fallas.server.ts';
 import { adminRoutes } from './admin.server.ts';
 import { adminOperacionesRoutes } from './admin-operaciones.server.ts';
 import { authRoutes } from './auth.server.ts';
 import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
-import { responder } from './contrato.server.ts';
 import { adminDenunciasRoutes, denunciasRoutes } from './denuncias.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
@@ -48,6 +49,7 @@ import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { respaldosRoutes } from './respaldos.server.ts';
+import { saludRoutes } from './salud.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
 import { subidasRoutes } from './subidas.server.ts';
 import { subtitulosRoutes } from './subtitulos.server.ts';
@@ -58,7 +60,7 @@ export interface ApiDeps extends ServiceContext {
   /** Backups (issue 28): RESPALDOS_DIR and RESPALDOS_CONSERVAR; tests default to a folder under the storage's tempDir. */
   respaldos?: OpcionesRespaldos;
   secureCookies: boolean;
-  health: () => Promise<Salud>;
+  health: Health;
 }
 
 const requestIdPattern = /^[\w.-]{8,64}$/;
@@ -111,6 +113,21 @@ export function createApi(entrada: ApiDeps) {
 
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(error.status, error.body, error.headers);
+    // The server's own faults, said as such (issue 28): a media tool that does not run, a full
+    // disk, a bucket that does not answer. The service has undone what it began.
+    const log = c.var.log ?? deps.log;
+    if (error instanceof HerramientaNoDisponible) {
+      log.error('media tool unavailable', { tipo: error.tipo, path: c.req.path });
+      return errorResponse(503, { detail: error.message, statusCode: 503 }, { 'retry-after': '300' });
+    }
+    if (sinEspacio(error)) {
+      log.error('no space left to store a file', { error, path: c.req.path });
+      return errorResponse(507, { detail: SIN_ESPACIO_ARCHIVO, statusCode: 507 });
+    }
+    if (almacenamientoNoResponde(error)) {
+      log.error('the storage refused a request', { error, path: c.req.path });
+      return errorResponse(503, { detail: ALMACENAMIENTO_NO_RESPONDE, statusCode: 503 }, { 'retry-after': '60' });
+    }
     if (error instanceof HTTPException) {
       const status = error.status;
       // Hono's validator parses a JSON body before ours runs and rejects malformed JSON itself.
@@ -122,20 +139,14 @@ export function createApi(entrada: ApiDeps) {
             : 'Solicitud no válida';
       return errorResponse(status, { detail, statusCode: status });
     }
-    (c.var.log ?? deps.log).error('unhandled error', { error, path: c.req.path });
+    log.error('unhandled error', { error, path: c.req.path });
     return errorResponse(500, { detail: 'Ocurrió un error inesperado. Inténtelo nuevamente.', statusCode: 500 });
   });
 
   // 404 for an unknown path, 405 (with Allow) for a known path and another method.
   app.notFound(sinRuta(app));
 
-  app.get('/healthz', async (c) => {
-    const salud = await deps.health();
-    const { status } = salud;
-    return status === 'ok'
-      ? responder(c, 'GET /healthz', 200, { ...salud, status })
-      : responder(c, 'GET /healthz', 503, { ...salud, status });
-  });
+  app.route('/healthz', saludRoutes({ health: deps.health, keys, adminKey: deps.adminKey }));
 
   app.route('/auth', authRoutes(cuentas, renovarSesion, { secureCookies: deps.secureCookies }));
   app.route('/api/usuarios', usuariosRoutes({ cuentas, ayuda, keys }));

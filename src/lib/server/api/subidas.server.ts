@@ -15,6 +15,7 @@ import { cleanFilename } from '../http/upload.server.ts';
 import type { Logger } from '../log.server.ts';
 import type { Actor } from '../services/actor.server.ts';
 import { SUBIDA_NO_ENCONTRADA, type SubidasService } from '../services/subidas.server.ts';
+import { ALMACENAMIENTO_NO_RESPONDE, almacenamientoNoResponde, SIN_ESPACIO_ARCHIVO, sinEspacio } from '../storage/fallas.server.ts';
 import { type AppEnv, actor, autenticado } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
 import { parseWith } from './input.server.ts';
@@ -117,7 +118,13 @@ export function subidasRoutes(subidas: SubidasService, deps: { keys: TokenKeys; 
     },
     onResponseError(req, error) {
       const status = 'status_code' in error ? error.status_code : 500;
-      if (status >= 500) pedidos.get(req)?.log.error('upload request failed', { error });
+      const pedido = pedidos.get(req);
+      if (status >= 500) pedido?.log.error('upload request failed', { error });
+      // The store could not write the chunk: the server's fault, said as such (issue 28). What
+      // arrived before stays, and HEAD says where to go on.
+      if (pedido && sinEspacio(error)) pedido.rechazo = new ApiError(507, SIN_ESPACIO_ARCHIVO);
+      else if (pedido && almacenamientoNoResponde(error))
+        pedido.rechazo = new ApiError(503, ALMACENAMIENTO_NO_RESPONDE, {}, { 'retry-after': '60' });
       return undefined;
     },
   });
@@ -128,7 +135,8 @@ export function subidasRoutes(subidas: SubidasService, deps: { keys: TokenKeys; 
     pedidos.set(c.req.raw, pedido);
     const res = await tus.handleWeb(c.req.raw);
     if (res.status < 400) return res;
-    if (pedido.rechazo) return errorResponse(pedido.rechazo.status, pedido.rechazo.body, { 'tus-resumable': TUS_VERSION });
+    if (pedido.rechazo)
+      return errorResponse(pedido.rechazo.status, pedido.rechazo.body, { ...pedido.rechazo.headers, 'tus-resumable': TUS_VERSION });
     const texto = await res.text();
     if (res.status >= 500) c.var.log.error('upload answered with an error', { status: res.status, body: texto.slice(0, 200) });
     const headers = Object.fromEntries(CABECERAS_TUS.flatMap((h) => (res.headers.has(h) ? [[h, res.headers.get(h) ?? '']] : [])));

@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.server.ts';
 import { paths } from '../data-dir.server.ts';
+import { resolverHerramientas } from '../media/herramientas.server.ts';
 import { type Informe, type Resultado, regenerarMiniaturas } from '../media/regenerar.server.ts';
 import { createStorage } from '../storage/storage.server.ts';
 
@@ -35,7 +36,8 @@ async function run(argv: string[]): Promise<number> {
     // Only what changed or needs a look; what was already there is only counted.
     if (resultado !== 'ya estaba') process.stdout.write(`${contenido}: ${resultado}${detalle ? ` (${detalle})` : ''}\n`);
   };
-  const informes = await regenerarMiniaturas(storage, { forzar: values.forzar, alAvanzar });
+  const lectorPdf = resolverHerramientas(config).pdf;
+  const informes = await regenerarMiniaturas(storage, { forzar: values.forzar, alAvanzar, lectorPdf });
   const cuenta = (r: Resultado) => informes.filter((i) => i.resultado === r).length;
   process.stdout.write(
     `Hechas: ${cuenta('hecha')}; ya estaban: ${cuenta('ya estaba')}; sin miniatura: ${cuenta('sin miniatura')}; fallidas: ${cuenta('fallida')}.\n`,

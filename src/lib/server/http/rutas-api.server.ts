@@ -5,7 +5,8 @@
  */
 export const API_PREFIXES = ['/api/', '/auth/', '/streaming/', '/miniaturas/'] as const;
 
-export const esRutaApi = (pathname: string): boolean => pathname === '/healthz' || API_PREFIXES.some((p) => pathname.startsWith(p));
+export const esRutaApi = (pathname: string): boolean =>
+  pathname === '/healthz' || pathname === '/healthz/detalle' || API_PREFIXES.some((p) => pathname.startsWith(p));
 
 /**
  * Whether Astro's router can hand this raw API path to the API: it decodes the path and resolves

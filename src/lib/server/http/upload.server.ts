@@ -16,6 +16,7 @@ import busboy from 'busboy';
 import type { z } from 'zod';
 import { ApiError } from '../api/errors.server.ts';
 import { parseWith } from '../api/input.server.ts';
+import { SIN_ESPACIO_ARCHIVO, sinEspacio } from '../storage/fallas.server.ts';
 
 export interface UploadedFile {
   field: string;
@@ -158,7 +159,10 @@ export async function receiveUpload(request: Request, tempDir: string, limits: U
     parser.destroy();
     await Promise.allSettled(writes);
     await discard();
-    throw error instanceof ApiError ? error : invalidForm();
+    if (error instanceof ApiError) throw error;
+    // The disk refused the temporary file: the server's fault, not the form's (issue 28).
+    if (sinEspacio(error)) throw new ApiError(507, SIN_ESPACIO_ARCHIVO);
+    throw invalidForm();
   }
   return { fields, files, discard };
 }

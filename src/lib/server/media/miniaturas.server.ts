@@ -22,6 +22,7 @@ import {
 import { ApiError } from '../api/errors.server.ts';
 import { fileResponse } from '../http/file-response.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
+import type { HerramientaPdf } from './herramientas.server.ts';
 import { renderPrimeraPagina } from './pdf.server.ts';
 import { type Etiqueta, placeholderResponse } from './placeholder.server.ts';
 
@@ -91,14 +92,14 @@ export async function hacerVariantes(fuente: string, destino: (ancho: AnchoMinia
 }
 
 /**
- * A PDF's thumbnails: page 1 rendered once by poppler, then the JPEG at `jpg` and the variants
- * beside it. False when poppler cannot render the file (the pages then show a placeholder).
+ * A PDF's thumbnails: page 1 rendered once (poppler or PDF.js), then the JPEG at `jpg` and the variants
+ * beside it. False when it cannot be rendered the file (the pages then show a placeholder).
  */
-export async function miniaturasPdf(pdf: string, jpg: string): Promise<boolean> {
+export async function miniaturasPdf(pdf: string, jpg: string, lector?: HerramientaPdf): Promise<boolean> {
   // Beside the thumbnail, in the same work folder, which goes with whatever is left in it.
   const png = `${jpg}${EN_CURSO}${randomUUID()}.png`;
   try {
-    if (!(await renderPrimeraPagina(pdf, png, ANCHO_RENDER))) return false;
+    if (!(await renderPrimeraPagina(pdf, png, ANCHO_RENDER, lector))) return false;
     await escribir(abrir(png).resize(ANCHO_JPEG).jpeg({ quality: 80, mozjpeg: true }), jpg);
     await hacerVariantes(png, (ancho) => claveVariante(jpg, ancho), 'top');
     return true;

@@ -14,6 +14,7 @@
 import path from 'node:path';
 import { ANCHOS_MINIATURA } from '../../format/miniaturas.ts';
 import type { Storage } from '../storage/storage.server.ts';
+import type { HerramientaPdf } from './herramientas.server.ts';
 import { claveVariante, EN_CURSO, esVarianteVieja, hacerVariantes, miniaturasPdf, TRABAJO_MINIATURAS } from './miniaturas.server.ts';
 import { conDirectorioTrabajo, limpiarTrabajos } from './trabajo.server.ts';
 
@@ -33,8 +34,10 @@ export interface Opciones {
   alAvanzar?: (informe: Informe) => void;
   /** Work folders younger than this may belong to a running upload or run: they are left alone. */
   restosMinutos?: number;
-  /** Contents done at the same time (pdftoppm and sharp each take a core). */
+  /** Contents done at the same time (the PDF reader and sharp each take a core). */
   concurrencia?: number;
+  /** The PDF reader (herramientas.server.ts; by default the one found on this machine). */
+  lectorPdf?: HerramientaPdf;
 }
 
 type Seccion = 'manuales' | 'materiales' | 'capsulas';
@@ -109,10 +112,15 @@ async function limpiar(storage: Storage, tarea: Tarea): Promise<void> {
 }
 
 /** Makes the thumbnails of one content in a work folder and adopts them into its folder. */
-async function dibujar(storage: Storage, tarea: Tarea, fuente: { nombre: string; tipo: 'pdf' | 'poster' }): Promise<boolean> {
+async function dibujar(
+  storage: Storage,
+  tarea: Tarea,
+  fuente: { nombre: string; tipo: 'pdf' | 'poster' },
+  lectorPdf: HerramientaPdf | undefined,
+): Promise<boolean> {
   return conDirectorioTrabajo(storage.tempDir, TRABAJO_MINIATURAS, async (trabajo) => {
     const hecha = await storage.local(`${tarea.carpeta}/${fuente.nombre}`, async (archivo) => {
-      if (fuente.tipo === 'pdf') return miniaturasPdf(archivo, path.join(trabajo, tarea.miniatura));
+      if (fuente.tipo === 'pdf') return miniaturasPdf(archivo, path.join(trabajo, tarea.miniatura), lectorPdf);
       await hacerVariantes(archivo, (ancho) => path.join(trabajo, claveVariante(tarea.miniatura, ancho)), 'centre');
       return true;
     });
@@ -129,8 +137,8 @@ async function hacer(storage: Storage, tarea: Tarea, opciones: Opciones): Promis
     if (!opciones.forzar && hechas) return { contenido, resultado: 'ya estaba' };
     const { fuente } = tarea;
     if ('sin' in fuente) return { contenido, resultado: 'sin miniatura', detalle: fuente.sin };
-    if (!(await dibujar(storage, tarea, fuente)))
-      return { contenido, resultado: 'fallida', detalle: 'poppler no pudo dibujar la primera página' };
+    if (!(await dibujar(storage, tarea, fuente, opciones.lectorPdf)))
+      return { contenido, resultado: 'fallida', detalle: 'no se pudo dibujar la primera página del PDF' };
     return { contenido, resultado: 'hecha' };
   } catch (error) {
     return { contenido, resultado: 'fallida', detalle: error instanceof Error ? error.message : String(error) };

@@ -1,5 +1,5 @@
 /**
- * Video with ffmpeg (the system binary, FFMPEG_PATH): probing an upload, and HLS VOD for slow
+ * Video with ffmpeg and ffprobe (whichever herramientas.server.ts found): probing an upload, and HLS VOD for slow
  * connections — H.264/AAC, a keyframe every 2 s, a first segment of 2 s then 6 s segments, and a
  * ladder capped at the source's height with a low rung first (about 416x234 near 200 kbps) so a
  * teacher on mobile data starts playing at once, then 360p and 720p.
@@ -18,13 +18,19 @@ export interface VideoInfo {
   hasAudio: boolean;
 }
 
-const ffprobeOf = (ffmpeg: string) => (ffmpeg.endsWith('ffmpeg') ? `${ffmpeg.slice(0, -'ffmpeg'.length)}ffprobe` : 'ffprobe');
+/** The two commands; by default the system's, on PATH. */
+export interface ComandosVideo {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+const SISTEMA: ComandosVideo = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
 
 /** What ffprobe reads of a file, or null when it holds no decodable video stream. */
-export async function probarVideo(file: string, ffmpeg = 'ffmpeg'): Promise<VideoInfo | null> {
+export async function probarVideo(file: string, comandos: ComandosVideo = SISTEMA): Promise<VideoInfo | null> {
   try {
     const { stdout } = await ejecutar(
-      ffprobeOf(ffmpeg),
+      comandos.ffprobe,
       ['-v', 'error', '-show_entries', 'stream=codec_type,width,height,avg_frame_rate:format=duration', '-of', 'json', file],
       { timeoutMs: 60_000 },
     );
@@ -106,7 +112,7 @@ export async function transcodificarHls(
   input: string,
   outDir: string,
   info: VideoInfo,
-  ffmpeg = 'ffmpeg',
+  video: ComandosVideo = SISTEMA,
   ejecucion: Ejecucion = {},
 ): Promise<Rung[]> {
   const rungs = escalera(info.height);
@@ -165,9 +171,9 @@ export async function transcodificarHls(
   );
   try {
     // Allow roughly real time on a slow machine, plus a margin.
-    await ejecutar(ffmpeg, args, { timeoutMs: Math.max(120_000, info.duration * 6_000), ...ejecucion });
+    await ejecutar(video.ffmpeg, args, { timeoutMs: Math.max(120_000, info.duration * 6_000), ...ejecucion });
     await agruparSegmentos(outDir, 'manifest.m3u8', SEGMENTO_S);
-    await ajustarListas(outDir, 'manifest.m3u8', ffprobeOf(ffmpeg), ejecucion.signal);
+    await ajustarListas(outDir, 'manifest.m3u8', video.ffprobe, ejecucion.signal);
   } catch (error) {
     await rm(outDir, { recursive: true, force: true });
     throw error;
@@ -188,23 +194,29 @@ export async function versionLiviana(
   hlsDir: string,
   rung: Rung,
   outFile: string,
-  ffmpeg = 'ffmpeg',
+  video: ComandosVideo = SISTEMA,
   ejecucion: Ejecucion = {},
 ): Promise<void> {
   const args = ['-hide_banner', '-nostdin', '-y', '-i', path.join(hlsDir, `${rung.name}.m3u8`), '-map', '0:v:0', '-map', '0:a:0?'];
   args.push('-c', 'copy', '-bsf:a', 'aac_adtstoasc', '-movflags', '+faststart', '-f', 'mp4', outFile);
-  await ejecutar(ffmpeg, args, { timeoutMs: 120_000, ...ejecucion }).catch(async (error: unknown) => {
+  await ejecutar(video.ffmpeg, args, { timeoutMs: 120_000, ...ejecucion }).catch(async (error: unknown) => {
     await rm(outFile, { force: true });
     throw error;
   });
 }
 
 /** A JPEG poster from about a tenth into the video (not a black first frame), 360 px high at most. */
-export async function poster(input: string, outFile: string, info: VideoInfo, ffmpeg = 'ffmpeg', ejecucion: Ejecucion = {}): Promise<void> {
+export async function poster(
+  input: string,
+  outFile: string,
+  info: VideoInfo,
+  video: ComandosVideo = SISTEMA,
+  ejecucion: Ejecucion = {},
+): Promise<void> {
   const at = Math.min(Math.max(info.duration * 0.1, 0), Math.max(info.duration - 0.1, 0));
   const height = Math.min(360, info.height - (info.height % 2));
   await ejecutar(
-    ffmpeg,
+    video.ffmpeg,
     [
       '-hide_banner',
       '-nostdin',

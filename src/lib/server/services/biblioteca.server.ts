@@ -119,8 +119,8 @@ export function createBibliotecaService(ctx: ServiceContext) {
   /** A PDF's first page as the thumbnails; without them the pages show the type's picture, so the upload stands. */
   async function miniaturas(id: number, pdf: string, jpg: string) {
     try {
-      if (!(await miniaturasPdf(pdf, jpg)))
-        ctx.log.warn('material thumbnails not made: poppler could not render page 1', { materialId: id });
+      if (!(await miniaturasPdf(pdf, jpg, ctx.herramientas.herramientas.pdf)))
+        ctx.log.warn('material thumbnails not made: the PDF reader could not render page 1', { materialId: id });
     } catch (error) {
       ctx.log.warn('material thumbnails failed', { materialId: id, error });
     }
@@ -224,8 +224,12 @@ export function createBibliotecaService(ctx: ServiceContext) {
       const sniffed = await sniffFile(archivo.tmpPath);
       const legacy = extension === 'doc' || extension === 'xls' || extension === 'ppt';
       if (!(sniffed === familia || (legacy && sniffed === 'office-legacy'))) throw invalido();
-      const paginas = familia === 'pdf' ? await contarPaginas(archivo.tmpPath) : null;
-      if (familia === 'pdf' && paginas === null) throw invalido();
+      const paginas = familia === 'pdf' ? await contarPaginas(archivo.tmpPath, ctx.herramientas.herramientas.pdf) : null;
+      if (familia === 'pdf' && paginas === null) {
+        // A file the PDF reader refused, or a reader that does not run: only the first is the teacher's.
+        await ctx.herramientas.exigir('pdf');
+        throw invalido();
+      }
       await coherencia(input);
 
       const id = await db.transaction(async (tx) => {

@@ -64,7 +64,8 @@ const LIVIANA_NO_DISPONIBLE = 'La versión liviana aún no está disponible';
 export function createCapsulasService(ctx: ServiceContext) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
-  const ffmpeg = ctx.config.FFMPEG_PATH;
+  const { ffmpeg, ffprobe } = ctx.herramientas.herramientas;
+  const video = { ffmpeg: ffmpeg.ruta, ffprobe: ffprobe.ruta };
   /**
    * Pages of the list, by their filters: every signed-in page view and list call asked the same
    * five queries. Read again after any write to what a card shows (db/cache.server.ts), so a new
@@ -224,11 +225,11 @@ export function createCapsulasService(ctx: ServiceContext) {
     const ejecucion = { signal };
     const hls = path.join(dirs.rendicion, 'hls');
     const { info, bajo } = await storage.local(original, async (input) => {
-      const info = await probarVideo(input, ffmpeg);
+      const info = await probarVideo(input, video);
       if (!info) throw new Error('ffprobe found no video stream');
-      const [bajo] = await transcodificarHls(input, hls, info, ffmpeg, ejecucion);
+      const [bajo] = await transcodificarHls(input, hls, info, video, ejecucion);
       if (!bajo) throw new Error('the ladder has no rung');
-      await poster(input, path.join(dirs.rendicion, 'poster.jpg'), info, ffmpeg, ejecucion);
+      await poster(input, path.join(dirs.rendicion, 'poster.jpg'), info, video, ejecucion);
       return { info, bajo };
     });
     const tamanoLiviana = await hacerLiviana(id, hls, bajo, path.join(dirs.rendicion, 'liviana.mp4'), signal);
@@ -247,7 +248,7 @@ export function createCapsulasService(ctx: ServiceContext) {
    */
   async function hacerLiviana(id: number, hls: string, bajo: Rung, salida: string, signal?: AbortSignal): Promise<number | null> {
     try {
-      await versionLiviana(hls, bajo, salida, ffmpeg, { signal });
+      await versionLiviana(hls, bajo, salida, video, { signal });
       return (await stat(salida)).size;
     } catch (error) {
       signal?.throwIfAborted();
@@ -301,6 +302,10 @@ export function createCapsulasService(ctx: ServiceContext) {
       if (job.ultimo && !job.signal?.aborted) {
         await db.update(capsulas).set({ estado: 'error', mensaje_error: ERROR_PROCESO }).where(eq(capsulas.id, id));
       }
+      // The job's reason at /admin/trabajos says what it is: the server's tools, not the video.
+      if (!job.signal?.aborted && !(await ctx.herramientas.disponible('video'))) {
+        throw new Error(`ffmpeg or ffprobe does not run on this server (see /healthz/detalle): ${String(error)}`);
+      }
       throw error;
     } finally {
       if (trabajo) await rm(trabajo, { recursive: true, force: true });
@@ -346,8 +351,12 @@ export function createCapsulasService(ctx: ServiceContext) {
       const invalido = () => new ApiError(400, VIDEO_INVALIDO, { errors: { archivo: [VIDEO_INVALIDO] } });
       const extension = extensiones[await sniffFile(archivo.tmpPath)];
       if (!extension) throw invalido();
-      const info = await probarVideo(archivo.tmpPath, ffmpeg);
-      if (!info) throw invalido();
+      const info = await probarVideo(archivo.tmpPath, video);
+      if (!info) {
+        // A file ffprobe refused, or an ffprobe that does not run: only the first is the teacher's.
+        await ctx.herramientas.exigir('video');
+        throw invalido();
+      }
       await referencias(input);
       const [row] = await db
         .insert(capsulas)

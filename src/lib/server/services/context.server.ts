@@ -3,17 +3,17 @@ import type { Config } from '../config.server.ts';
 import type { Db } from '../db/client.server.ts';
 import type { JobRunner } from '../jobs/runner.server.ts';
 import type { Logger } from '../log.server.ts';
+import type { Verificador } from '../media/herramientas.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 
 /** Services never send mail themselves: they queue it (mail/outbox.server.ts) in their transaction. */
 export interface ServiceContext {
   db: Db;
   log: Logger;
-  config: Pick<
-    Config,
-    'PUBLIC_URL' | 'HELP_EMAIL' | 'FFMPEG_PATH' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'
-  >;
+  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'>;
   storage: Storage;
+  /** The media tools this process found, and whether they run (issue 28). */
+  herramientas: Verificador;
   /** Background work: services register their job handlers and enqueue jobs. */
   jobs: Pick<JobRunner, 'enqueue' | 'register'>;
   /** HMAC key for access tokens. */

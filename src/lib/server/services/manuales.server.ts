@@ -81,7 +81,8 @@ export function createManualesService(ctx: ServiceContext) {
   /** The first page as the thumbnails; without them the pages show a placeholder, so the upload stands. */
   async function miniaturas(id: number, pdf: string, jpg: string) {
     try {
-      if (!(await miniaturasPdf(pdf, jpg))) ctx.log.warn('manual thumbnails not made: poppler could not render page 1', { manualId: id });
+      if (!(await miniaturasPdf(pdf, jpg, ctx.herramientas.herramientas.pdf)))
+        ctx.log.warn('manual thumbnails not made: the PDF reader could not render page 1', { manualId: id });
     } catch (error) {
       ctx.log.warn('manual thumbnails failed', { manualId: id, error });
     }
@@ -131,8 +132,12 @@ export function createManualesService(ctx: ServiceContext) {
       if (!archivo || archivo.size === 0) throw new ApiError(400, MANUAL_REQUERIDO, { errors: { archivo: [MANUAL_REQUERIDO] } });
       const invalido = () => new ApiError(400, MANUAL_INVALIDO, { errors: { archivo: [MANUAL_INVALIDO] } });
       if ((await sniffFile(archivo.tmpPath)) !== 'pdf') throw invalido();
-      const paginas = await contarPaginas(archivo.tmpPath);
-      if (paginas === null) throw invalido();
+      const paginas = await contarPaginas(archivo.tmpPath, ctx.herramientas.herramientas.pdf);
+      if (paginas === null) {
+        // A file the PDF reader refused, or a reader that does not run: only the first is the teacher's.
+        await ctx.herramientas.exigir('pdf');
+        throw invalido();
+      }
       const idArea = await areaValida(input.id_area);
       const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, actor.id));
       if (!autor) throw noAutenticado();

@@ -18,6 +18,7 @@ import type { Config } from '../config.server.ts';
 import { bloqueos, trabajos } from '../db/schema.server.ts';
 import { type Escritor, escribirArchivo, FORMATO, PREFIJO_ARCHIVOS, PREFIJO_TABLAS } from '../respaldos/archivo.server.ts';
 import { enInstantanea, migraciones, tablas, volcarTabla } from '../respaldos/volcado.server.ts';
+import { sinEspacio } from '../storage/fallas.server.ts';
 import type { Storage } from '../storage/storage.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
@@ -78,8 +79,6 @@ export function segundosHasta(hora: number, ahora: Date): number {
   return objetivo > transcurridos ? objetivo - transcurridos : 86_400 - transcurridos + objetivo;
 }
 
-const sinEspacio = (error: unknown) => ['ENOSPC', 'EDQUOT', 'EFBIG'].includes((error as NodeJS.ErrnoException).code ?? '');
-
 /** Writes a stream of lines to a file in chunks of about 1 MB (errors such as ENOSPC reject). */
 async function archivoDeLineas(ruta: string) {
   const handle = await open(ruta, 'wx', 0o600);
@@ -138,17 +137,21 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
 
   const soltarMarca = (dueno: string) => db.delete(bloqueos).where(and(eq(bloqueos.clave, MARCA), eq(bloqueos.dueno, dueno)));
 
-  /** The storage the other services use: a deletion waits while a backup runs. */
-  const almacenamiento: Storage = {
-    ...storage,
-    async remove(keyOrPrefix) {
-      if (await enCurso()) {
-        await jobs.enqueue(TRABAJO_BORRADO_DIFERIDO, { clave: keyOrPrefix }, { enSegundos: REINTENTO_BORRADO_SEGUNDOS, maxIntentos: 5 });
-        return;
-      }
-      await storage.remove(keyOrPrefix);
+  /**
+   * The storage the other services use: a deletion waits while a backup runs. Everything else is
+   * the storage itself, through the prototype (not a copy), so it stays one object.
+   */
+  const almacenamiento: Storage = Object.create(storage, {
+    remove: {
+      value: async (keyOrPrefix: string) => {
+        if (await enCurso()) {
+          await jobs.enqueue(TRABAJO_BORRADO_DIFERIDO, { clave: keyOrPrefix }, { enSegundos: REINTENTO_BORRADO_SEGUNDOS, maxIntentos: 5 });
+          return;
+        }
+        await storage.remove(keyOrPrefix);
+      },
     },
-  };
+  });
 
   jobs.register(TRABAJO_BORRADO_DIFERIDO, async (datos) => {
     const clave = String((datos as { clave?: unknown } | null)?.clave ?? '');

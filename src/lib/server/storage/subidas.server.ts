@@ -8,8 +8,11 @@
  * as the files, so adopting a finished 2 GB upload is a rename, not a copy, and never reachable as
  * a storage key.
  */
+import { createWriteStream } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import type { DataStore } from '@tus/utils';
 
@@ -34,8 +37,30 @@ export interface AlmacenSubidas {
 /** The tus extensions we serve: the length is always declared at creation, where its limit is checked. */
 export const EXTENSIONES = ['creation', 'creation-with-upload', 'termination', 'expiration'];
 
+/**
+ * The file store, writing a chunk as @tus/file-store does (at its offset, straight to disk) but
+ * keeping the file system's error: the library answers every failure as one 500, and a full disk
+ * must reach the API as itself (ENOSPC, issue 28) to be told apart from a fault of ours.
+ */
+class AlmacenArchivos extends FileStore {
+  readonly #directorio: string;
+  constructor(directorio: string, expiraMs: number) {
+    super({ directory: directorio, expirationPeriodInMilliseconds: expiraMs });
+    this.#directorio = directorio;
+  }
+
+  override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    let recibidos = 0;
+    readable.on('data', (chunk: Buffer) => {
+      recibidos += chunk.length;
+    });
+    await pipeline(readable, createWriteStream(path.join(this.#directorio, id), { flags: 'r+', start: offset }));
+    return offset + recibidos;
+  }
+}
+
 export function createAlmacenArchivosSubidas(directorio: string, _tempDir: string, expiraMs: number): AlmacenSubidas {
-  const datastore = new FileStore({ directory: directorio, expirationPeriodInMilliseconds: expiraMs });
+  const datastore = new AlmacenArchivos(directorio, expiraMs);
   datastore.extensions = EXTENSIONES;
   const archivo = (id: string) => path.join(directorio, id);
   const existe = async (id: string) => (await stat(archivo(id)).catch(() => null))?.isFile() ?? false;
