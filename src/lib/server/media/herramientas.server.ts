@@ -121,7 +121,8 @@ function comandoVersion(nombre: EstadoHerramienta['nombre'], h: Herramientas): [
   return h.pdf.tipo === 'poppler' ? [h.pdf.pdfinfo, ['-v']] : [h.pdf.ruta, [h.pdf.script, 'version']];
 }
 
-const primeraLinea = (s: string) => s.trim().split('\n')[0]?.trim().slice(0, 200) || null;
+/** The version line without its copyright notice ('ffmpeg version 5.1.9-0+deb12u1'). */
+const primeraLinea = (s: string) => s.trim().split('\n')[0]?.split(' Copyright')[0]?.trim().slice(0, 200) || null;
 
 /** Whether `comando` names a file this process may run (a bare name: on PATH). */
 function ejecutable(comando: string): boolean {
