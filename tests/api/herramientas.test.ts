@@ -159,6 +159,25 @@ describe('a machine where no tool runs', () => {
     expect(await t.db.select().from(materiales)).toEqual([]);
     expect(await claves(t)).toEqual(antes);
 
+    // A resumable upload is refused before its first byte, not after gigabytes; a material (any
+    // type) may still start.
+    const crear = (destino: string, nombre: string) =>
+      t.call('POST', '/api/subidas/', {
+        token: admin,
+        headers: {
+          'tus-resumable': '1.0.0',
+          'upload-length': '1000',
+          'upload-metadata': `filename ${Buffer.from(nombre).toString('base64')},destino ${Buffer.from(destino).toString('base64')}`,
+        },
+      });
+    const tusVideo = await crear('capsula', 'clase.mp4');
+    expect(tusVideo.status).toBe(503);
+    expect((await tusVideo.json()).detail).toBe(HERRAMIENTA_NO_DISPONIBLE.video);
+    const tusManual = await crear('manual', 'manual.pdf');
+    expect(tusManual.status).toBe(503);
+    expect((await tusManual.json()).detail).toBe(HERRAMIENTA_NO_DISPONIBLE.pdf);
+    expect((await crear('material', 'guia.docx')).status).toBe(201);
+
     expect((await t.call('GET', '/healthz')).status).toBe(200);
     const detalle = await t.call('GET', '/healthz/detalle', { token: admin });
     expect(detalle.status).toBe(503);

@@ -45,8 +45,14 @@ export interface ControlSubida {
 
 const estado = (e: Error | DetailedError) => ('originalResponse' in e ? (e.originalResponse?.getStatus() ?? 0) : 0);
 
-/** Worth another try: no answer (offline, dropped), the server's trouble, a busy upload, an old token. */
-const reintentable = (status: number) => status === 0 || status >= 500 || [401, 409, 423].includes(status);
+/**
+ * The server's own trouble that does not pass in seconds (a media tool, the disk, the bucket,
+ * issue 28): its sentence is shown at once, and the upload is kept to continue later.
+ */
+const sinRecursos = (status: number) => status === 503 || status === 507;
+
+/** Worth another try: no answer (offline, dropped), the server's passing trouble, a busy upload, an old token. */
+const reintentable = (status: number) => status === 0 || (status >= 500 && !sinRecursos(status)) || [401, 409, 423].includes(status);
 
 /** The server's Spanish sentence (the API's error shape), else ours. */
 function mensajeDe(error: Error | DetailedError, status: number): string {
@@ -131,8 +137,9 @@ export async function iniciarSubida(
       }
       quitarEscuchas();
       // Refused for good (its bytes are no type the form takes, it expired): the server holds
-      // nothing to continue. A session that ended keeps it, to continue after signing in again.
-      if (status !== 401 && status !== 403) olvidarSubida(idDeUrl(upload.url));
+      // nothing to continue. A session that ended, or a server short of a tool or of room, keeps
+      // it, to continue later.
+      if (status !== 401 && status !== 403 && !sinRecursos(status)) olvidarSubida(idDeUrl(upload.url));
       eventos.onError(status, mensajeDe(error, status));
     },
   });

@@ -161,7 +161,7 @@ export function subidasRoutes(subidas: SubidasService, deps: { keys: TokenKeys; 
         if (version) return version;
         const tamano = leerLargo(c);
         const metadatos = leerMetadatos(c.req.header('upload-metadata'));
-        subidas.autorizar(actor(c), metadatos.destino, tamano);
+        await subidas.autorizar(actor(c), metadatos.destino, tamano);
         return servir(c, metadatos);
       })
       // Hono routes HEAD through GET; a GET of an upload is not part of tus.

@@ -18,6 +18,7 @@ import type { DestinoSubida } from '../../validation/subidas.ts';
 import { ApiError, sinPermisos } from '../api/errors.server.ts';
 import { bloqueos, subidas, trabajos } from '../db/schema.server.ts';
 import { tooLarge, type UploadedFile } from '../http/upload.server.ts';
+import type { TipoArchivo } from '../media/herramientas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -36,6 +37,8 @@ export const SUBIDA_VACIA = 'El archivo está vacío';
 
 /** Forms only admins may send today (capsules, manuals, forum categories): their uploads too. */
 const SOLO_ADMINS: ReadonlySet<DestinoSubida> = new Set(['capsula', 'manual', 'categoria']);
+/** The tool every file of a form needs (a material may be a PDF or not: checked when it is used). */
+const HERRAMIENTA_DE: Partial<Record<DestinoSubida, TipoArchivo>> = { capsula: 'video', manual: 'pdf' };
 
 /**
  * The file types each form takes, told from the bytes by the sniff its own handler runs again
@@ -197,11 +200,17 @@ export function createSubidasService(ctx: ServiceContext) {
     /** The largest upload any form takes (announced as Tus-Max-Size). */
     limiteMayor: () => Math.max(...Object.values(limites)),
 
-    /** Whether `actor` may start an upload of `tamano` bytes for `destino`: 403, 413 or 400 if not. */
-    autorizar(actor: Actor, destino: DestinoSubida, tamano: number): void {
+    /**
+     * Whether `actor` may start an upload of `tamano` bytes for `destino`: 403, 413 or 400 if not,
+     * and 503 before the first byte when the tool that reads a capsule or a manual does not run
+     * (issue 28), rather than after gigabytes.
+     */
+    async autorizar(actor: Actor, destino: DestinoSubida, tamano: number): Promise<void> {
       if (SOLO_ADMINS.has(destino) && !esAdmin(actor)) throw sinPermisos();
       if (tamano > limites[destino]) throw tooLarge(limites[destino]);
       if (tamano === 0) throw new ApiError(400, SUBIDA_VACIA);
+      const herramienta = HERRAMIENTA_DE[destino];
+      if (herramienta) await ctx.herramientas.exigir(herramienta);
     },
 
     /** Remembers a new upload, before its first byte is stored. */
