@@ -7,45 +7,15 @@
 import path from 'node:path';
 import { ADMIN_KEY_HEADER } from '../api/acceso-admin.server.ts';
 import { ApiError } from '../api/errors.server.ts';
-import { type Config, loadConfig } from '../config.server.ts';
+import { loadConfig } from '../config.server.ts';
 import { persistentSecret } from '../data-dir.server.ts';
-import { acquireLock, localUrl, readLock } from '../data-dir-lock.server.ts';
+import { acquireLock } from '../data-dir-lock.server.ts';
 import { createLogger } from '../log.server.ts';
 import { createRuntime } from '../runtime.server.ts';
 import { dirRespaldos, type Respaldo } from '../services/respaldos.server.ts';
+import { servidorEnEjecucion } from './servidor.server.ts';
 
 const megas = (bytes: number) => `${(bytes / 1024 / 1024).toLocaleString('es-CL', { maximumFractionDigits: 1 })} MB`;
-
-/** Whether the server at `url` knows this data directory's admin key, i.e. uses this data directory. */
-async function usaEsteDataDir(url: string, adminKey: string): Promise<boolean> {
-  try {
-    const response = await fetch(new URL('/api/admin/respaldos/', url), {
-      headers: { [ADMIN_KEY_HEADER]: adminKey },
-      signal: AbortSignal.timeout(5000),
-    });
-    await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The running server on this data directory (as `npm run usuarios` finds it, decision 0047): from
- * its lock record, waiting while it starts, else at its configured HOST and PORT.
- */
-async function servidor(config: Config, adminKey: string): Promise<string | null> {
-  for (let espera = 0; espera < 60; espera++) {
-    const lock = readLock(config.dataDir);
-    if (lock?.url.startsWith('http')) return lock.url;
-    if (!lock) {
-      const configurada = localUrl(config.HOST, config.PORT);
-      return (await usaEsteDataDir(configurada, adminKey)) ? configurada : null;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('El servidor sigue iniciándose; inténtalo de nuevo en unos segundos.');
-}
 
 async function porElServidor(url: string, adminKey: string): Promise<Respaldo> {
   let response: Response;
@@ -63,7 +33,7 @@ async function run(): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL === 'debug' ? 'debug' : 'warn', { service: 'cli' });
   const adminKey = config.DATABASE_URL ? '' : persistentSecret(config.dataDir, 'admin-key');
-  const server = config.DATABASE_URL ? null : await servidor(config, adminKey);
+  const server = config.DATABASE_URL ? null : await servidorEnEjecucion(config, adminKey);
   let respaldo: Respaldo;
   if (server) {
     respaldo = await porElServidor(server, adminKey);

@@ -13,12 +13,13 @@ import { parseArgs } from 'node:util';
 import { invitacionSchema } from '../../validation/invitacion.ts';
 import { ADMIN_KEY_HEADER } from '../api/admin.server.ts';
 import { ApiError, fieldErrors } from '../api/errors.server.ts';
-import { type Config, loadConfig } from '../config.server.ts';
+import { loadConfig } from '../config.server.ts';
 import { persistentSecret } from '../data-dir.server.ts';
-import { acquireLock, localUrl, readLock } from '../data-dir-lock.server.ts';
+import { acquireLock } from '../data-dir-lock.server.ts';
 import { createLogger } from '../log.server.ts';
 import { createRuntime } from '../runtime.server.ts';
 import { parseCsv } from './csv.server.ts';
+import { servidorEnEjecucion } from './servidor.server.ts';
 
 const USO = `Uso:
   npm run usuarios -- crear --email CORREO --nombres "NOMBRES" --apellidos "APELLIDOS" [--rut RUT] [--colegio "COLEGIO"] [--admin]
@@ -86,38 +87,6 @@ function viaServer(url: string, adminKey: string): { invitar: Invitar; reenviar:
   };
 }
 
-/** Whether the server at `url` knows this data directory's admin key, i.e. uses this data directory. */
-async function usesThisDataDir(url: string, adminKey: string): Promise<boolean> {
-  try {
-    const response = await fetch(new URL('/api/admin/usuarios/', url), {
-      headers: { [ADMIN_KEY_HEADER]: adminKey },
-      signal: AbortSignal.timeout(5000),
-    });
-    await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The address of the running server on this data directory: from its lock record (waiting while it
- * is still starting), else at its configured HOST and PORT, since the record can be lost under a
- * running server (decision 0047).
- */
-async function runningServer(config: Config, adminKey: string): Promise<string | null> {
-  for (let waited = 0; waited < 60; waited++) {
-    const lock = readLock(config.dataDir);
-    if (lock?.url.startsWith('http')) return lock.url;
-    if (!lock) {
-      const configured = localUrl(config.HOST, config.PORT);
-      return (await usesThisDataDir(configured, adminKey)) ? configured : null;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error('El servidor sigue iniciándose; intente de nuevo en unos segundos.');
-}
-
 async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
@@ -127,7 +96,7 @@ async function run(argv: string[]): Promise<number> {
   let reenviar: Reenviar;
   let cleanup = async () => {};
   const adminKey = config.DATABASE_URL ? '' : persistentSecret(config.dataDir, 'admin-key');
-  const server = config.DATABASE_URL ? null : await runningServer(config, adminKey);
+  const server = config.DATABASE_URL ? null : await servidorEnEjecucion(config, adminKey);
   if (server) {
     ({ invitar, reenviar } = viaServer(server, adminKey));
   } else {
