@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MENU, menuDe, seccionActual } from './secciones';
+import { MENU, menuDe, seccionActual } from '../../src/lib/secciones';
 
 describe('seccionActual', () => {
   it('highlights Inicio only on /, and each section on its whole subtree', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type LineaSubtitulo, parrafos } from './transcripcion.ts';
+import { type LineaSubtitulo, parrafos } from '../../src/pages/capsulas/_componentes/transcripcion.ts';
 
 /** `n` lines of about 40 characters, 2 s each, one after another from `desde`. */
 const seguidas = (n: number, desde = 0, fin = ''): LineaSubtitulo[] =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatearMomento, segundoDe } from './momento.ts';
+import { formatearMomento, segundoDe } from '../../src/lib/format/momento.ts';
 
 describe('a moment of a video', () => {
   it('is written 0:12, 3:12 and 1:02:03, rounded down to the second', () => {

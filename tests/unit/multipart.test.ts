@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { multipart } from './multipart';
+import { multipart } from '../../src/islands/comun/multipart';
 
 describe('multipart', () => {
   it('sends one part per value of a list, leaves out undefined values and puts the files last', () => {

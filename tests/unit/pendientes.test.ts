@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { porcentaje, tiempoRestante } from './ProgresoSubida';
-import { esContinuacion, huella, olvidarSubida, recordadas } from './pendientes';
+import { porcentaje, tiempoRestante } from '../../src/islands/comun/ProgresoSubida';
+import { esContinuacion, huella, olvidarSubida, recordadas } from '../../src/islands/comun/pendientes';
 
 /** localStorage as the browser has it, for the node test environment. */
 function almacen(): Storage {

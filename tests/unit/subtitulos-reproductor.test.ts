@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idiomaElegido } from './subtitulos-reproductor.ts';
+import { idiomaElegido } from '../../src/islands/capsulas/subtitulos-reproductor.ts';
 
 describe('the remembered captions choice', () => {
   it('is the language of the item picked in media-chrome’s captions menu', () => {

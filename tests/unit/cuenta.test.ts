@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { destinoSeguro, mensajeActivacion, mensajeCambio, mensajeIngreso, mensajeRecuperacion, tokenDeEnlace } from './cuenta';
+import {
+  destinoSeguro,
+  mensajeActivacion,
+  mensajeCambio,
+  mensajeIngreso,
+  mensajeRecuperacion,
+  tokenDeEnlace,
+} from '../../src/islands/cuenta/cuenta';
 
 describe('SPEC.md section 8 messages', () => {
   it('sign-in: the first non_field_errors message, else the default; the 429 detail; no response', () => {

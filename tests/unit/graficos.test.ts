@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aCsv, type Estadisticas, etiquetaMes, etiquetaSemana, tablaDe } from './estadisticas';
-import { AREA, escala, grupos, MARGEN, nivelCalor } from './graficos';
+import { aCsv, type Estadisticas, etiquetaMes, etiquetaSemana, tablaDe } from '../../src/pages/admin/_componentes/estadisticas';
+import { AREA, escala, grupos, MARGEN, nivelCalor } from '../../src/pages/admin/_componentes/graficos';
 
 describe('escala', () => {
   it('rounds the axis up to four steps of 1, 2 or 5 × 10ⁿ', () => {
