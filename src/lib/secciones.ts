@@ -1,4 +1,6 @@
 /** The sections of the product: the side menu (SPEC.md section 2) and the home cards. */
+import { esAdmin } from './permisos.ts';
+
 export type Icono = 'inicio' | 'capsulas' | 'manuales' | 'biblioteca' | 'comunidad' | 'foro' | 'perfil' | 'ayuda' | 'admin';
 
 export interface Seccion {
@@ -25,7 +27,7 @@ export const MENU: readonly Seccion[] = [
 export const ADMINISTRACION: Seccion = { nombre: 'Administración', href: '/admin/usuarios', icono: 'admin' };
 
 /** The side menu of a signed-in person: admins also get 'Administración'. */
-export const menuDe = (groups: readonly string[] = []): readonly Seccion[] => (groups.includes('admin') ? [...MENU, ADMINISTRACION] : MENU);
+export const menuDe = (groups: readonly string[] = []): readonly Seccion[] => (esAdmin({ groups }) ? [...MENU, ADMINISTRACION] : MENU);
 
 export const TARJETAS_INICIO: readonly Tarjeta[] = [
   {

@@ -8,6 +8,7 @@ import '../../styles/denuncias.css';
 import { useState } from 'react';
 import type { components } from '../../lib/api/schema';
 import { formatearFecha, nombreCorto } from '../../lib/format';
+import { puedeEditar } from '../../lib/permisos';
 import type { UsuarioSesion } from '../../lib/stores/session';
 import { AvatarAutor } from './AvatarAutor';
 import { Confirmacion } from './Confirmacion';
@@ -80,7 +81,7 @@ export function TextoComentario({ comentario, enlazado = false, yo }: TextoComen
 
 /** Whether this person may edit and delete the comment: its author, or an admin. */
 export const puedeCambiar = (usuario: UsuarioSesion | undefined, comentario: Publicado): boolean =>
-  usuario !== undefined && !esMarcador(comentario) && (usuario.id === comentario.id_usuario.id || usuario.groups.includes('admin'));
+  usuario !== undefined && !esMarcador(comentario) && puedeEditar(usuario, comentario.id_usuario.id);
 
 /**
  * Whether the comment shows 'Denunciar' to the person reading (`yo`, known to the server too, so

@@ -3,6 +3,7 @@
  * service, the data saver.
  */
 import { pedidoAhorro } from '../../islands/capsulas/conexion.ts';
+import { puedeEditar } from '../../lib/permisos.ts';
 import { ApiError } from '../../lib/server/api/errors.server.ts';
 import type { Actor } from '../../lib/server/services/foro.server.ts';
 import type { UsuarioPagina } from '../../lib/server/services/usuario-actual.server.ts';
@@ -38,7 +39,7 @@ export async function oNoEncontrado<T>(carga: Promise<T>): Promise<T | null> {
  * admin (who moderates). The services apply the same rule to every change.
  */
 export function puedeModificar(usuario: { id: number; groups: string[] }, contenido: { id_usuario: { id: number } } | null): boolean {
-  return contenido !== null && (contenido.id_usuario.id === usuario.id || usuario.groups.includes('admin'));
+  return contenido !== null && puedeEditar(usuario, contenido.id_usuario.id);
 }
 
 /** The status of an edit page: 404 when the item is not there, 403 when the person may not edit it. */

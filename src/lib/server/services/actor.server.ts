@@ -2,6 +2,7 @@
  * Who acts on a service, and the permission rules every section shares: admins moderate
  * everything, a person changes only what they wrote. One definition, so no section drifts.
  */
+import { esAdmin, puedeEditar } from '../../permisos.ts';
 import { sinPermisos } from '../api/errors.server.ts';
 
 export interface Actor {
@@ -9,7 +10,7 @@ export interface Actor {
   groups: string[];
 }
 
-export const esAdmin = (actor: Pick<Actor, 'groups'>): boolean => actor.groups.includes('admin');
+export { esAdmin };
 
 export function exigirAdmin(actor: Actor): void {
   if (!esAdmin(actor)) throw sinPermisos();
@@ -17,7 +18,7 @@ export function exigirAdmin(actor: Actor): void {
 
 /** The author of a thing (`idAutor`) or an admin, else 403. */
 export function exigirAutorOAdmin(actor: Actor, idAutor: number): void {
-  if (actor.id !== idAutor && !esAdmin(actor)) throw sinPermisos();
+  if (!puedeEditar(actor, idAutor)) throw sinPermisos();
 }
 
 /** The person themself (their own profile, their own list), else 403; admins get no pass. */

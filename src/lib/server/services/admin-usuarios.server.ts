@@ -6,6 +6,7 @@
  */
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, not, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
+import { esAdmin } from '../../permisos.ts';
 import type { CambioUsuario, FiltrosUsuarios } from '../../validation/admin.ts';
 import { IMPORTACION_MAX_LINEAS, TAMANO_PAGINA_ADMIN } from '../../validation/admin.ts';
 import { invitacionSchema } from '../../validation/invitacion.ts';
@@ -165,8 +166,8 @@ export function createAdminUsuariosService(
       const cerrarSesiones = await db.transaction(async (tx) => {
         const [u] = await tx.select().from(usuarios).where(eq(usuarios.id, id)).for('update');
         if (!u) throw new ApiError(404, 'Usuario no encontrado');
-        const esAdmin = u.groups.includes('admin');
-        const adminActivo = esAdmin && u.activo && !u.desactivada_en;
+        const eraAdmin = esAdmin(u);
+        const adminActivo = eraAdmin && u.activo && !u.desactivada_en;
         const registrar = (accion: string, detalle: string) =>
           registrarAccion(tx, actor, { accion, tipo: 'usuario', id_registro: id, detalle });
         let sesionesCambian = false;
@@ -192,14 +193,14 @@ export function createAdminUsuariosService(
           await registrar('reactivar', `Reactivó la cuenta de ${u.email}`);
         }
 
-        if (cambio.admin === true && !esAdmin) {
+        if (cambio.admin === true && !eraAdmin) {
           await tx
             .update(usuarios)
             .set({ groups: [...u.groups, 'admin'], rol: 'Administrador' })
             .where(eq(usuarios.id, id));
           await registrar('dar_admin', `Otorgó el permiso de administrador a ${u.email}`);
           sesionesCambian = true;
-        } else if (cambio.admin === false && esAdmin) {
+        } else if (cambio.admin === false && eraAdmin) {
           if (adminActivo && !(await quedaOtroAdmin(tx, id))) throw new ApiError(409, ULTIMO_ADMIN);
           await tx
             .update(usuarios)

@@ -5,10 +5,9 @@
  */
 import type { AstroGlobal } from 'astro';
 import { z } from 'zod';
+import { esAdmin } from '../../../lib/permisos.ts';
 import { filtrosPagina, pagina, tamanoPagina, texto } from '../../../lib/validation/listas.ts';
 import { usuarioDe } from '../../_componentes/paginas.ts';
-
-export const esAdmin = (usuario: { groups: string[] }) => usuario.groups.includes('admin');
 
 type Usuario = ReturnType<typeof usuarioDe>;
 

@@ -4,9 +4,10 @@
  * an unknown series is 404. The middleware has already required a session.
  */
 import type { APIRoute } from 'astro';
+import { esAdmin } from '../../../lib/permisos.ts';
 import { getRuntime } from '../../../lib/server/runtime.server.ts';
 import { usuarioDe } from '../../_componentes/paginas.ts';
-import { esAdmin, SIN_PERMISOS } from '../_componentes/admin.ts';
+import { SIN_PERMISOS } from '../_componentes/admin.ts';
 import { aCsv, SERIES, type Serie, tablaDe } from '../_componentes/estadisticas.ts';
 
 export const prerender = false;
