@@ -2,7 +2,7 @@
  * What the protected pages share on the server: the user and actor, path ids, the 404 of a
  * service, the data saver.
  */
-import { pedidoAhorro } from '../../islands/capsulas/conexion.ts';
+import { pedidoAhorro } from '../../lib/conexion.ts';
 import { puedeEditar } from '../../lib/permisos.ts';
 import { ApiError } from '../../lib/server/api/errors.server.ts';
 import type { Actor } from '../../lib/server/services/foro.server.ts';

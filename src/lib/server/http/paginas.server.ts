@@ -15,7 +15,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { parse as leerCookies } from 'hono/utils/cookie';
-import { pedidoAhorro } from '../../../islands/capsulas/conexion.ts';
+import { pedidoAhorro } from '../../conexion.ts';
 import { ACCESS_COOKIE } from '../auth/cookies.server.ts';
 import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import type { Cambios, Lectura } from '../db/cambios.server.ts';

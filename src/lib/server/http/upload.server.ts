@@ -16,16 +16,11 @@ import busboy from 'busboy';
 import type { z } from 'zod';
 import { ApiError } from '../api/errors.server.ts';
 import { parseWith } from '../api/input.server.ts';
+import type { UploadedFile } from '../archivo-recibido.server.ts';
+import { tooLarge } from '../errores.server.ts';
 import { SIN_ESPACIO_ARCHIVO, sinEspacio } from '../storage/fallas.server.ts';
 
-export interface UploadedFile {
-  field: string;
-  /** The name the browser gave, cleaned (no folders, no control characters, at most 255 characters); only a hint. */
-  filename: string;
-  mimeType: string;
-  tmpPath: string;
-  size: number;
-}
+export type { UploadedFile };
 
 export interface Upload {
   fields: Record<string, string | string[]>;
@@ -45,10 +40,7 @@ const DEFAULT_FIELDS = 50;
 const MAX_FILENAME = 255;
 const MAX_EXTENSION = 16;
 
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 const invalidForm = () => new ApiError(400, 'El formulario enviado no es válido');
-export const tooLarge = (maxFileBytes: number) =>
-  new ApiError(413, `El archivo supera el tamaño máximo permitido (${megabytes(maxFileBytes)})`);
 
 /** The largest whole request a form with this file limit can be: the file, its text fields and the multipart framing. */
 export function uploadRequestLimit(maxFileBytes: number, maxFields = DEFAULT_FIELDS): number {

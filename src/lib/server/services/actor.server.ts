@@ -3,7 +3,7 @@
  * everything, a person changes only what they wrote. One definition, so no section drifts.
  */
 import { esAdmin, puedeEditar } from '../../permisos.ts';
-import { sinPermisos } from '../api/errors.server.ts';
+import { sinPermisos } from '../errores.server.ts';
 
 export interface Actor {
   id: number;

@@ -9,9 +9,9 @@ import type { Esquema } from '../../api/contrato.ts';
 import { type FiltrosCorreos, TAMANO_PAGINA_CORREOS } from '../../validation/admin-operaciones.ts';
 import { hoyEnChile } from '../../validation/foro.ts';
 import { numPaginas } from '../../validation/listas.ts';
-import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { areas, capsulas, correos, foroConversaciones, ingresos, manuales, materiales, niveles, trabajos } from '../db/schema.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { REEMPLAZADO } from '../mail/outbox.server.ts';
 import { TRABAJO_HLS } from './capsulas.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -136,8 +136,8 @@ export function createAdminOperacionesService(ctx: ServiceContext) {
   async function reintentarTrabajo(actor: ActorAdmin, id: number): Promise<TrabajoAdmin> {
     return db.transaction(async (tx) => {
       const [fila] = await tx.select().from(trabajos).where(eq(trabajos.id, id)).for('update');
-      if (!fila) throw new ApiError(404, TRABAJO_NO_ENCONTRADO);
-      if (fila.estado !== 'fallido') throw new ApiError(409, SOLO_TRABAJO_FALLIDO);
+      if (!fila) throw new ErrorDeDominio(404, TRABAJO_NO_ENCONTRADO);
+      if (fila.estado !== 'fallido') throw new ErrorDeDominio(409, SOLO_TRABAJO_FALLIDO);
       const [nueva] = await tx
         .update(trabajos)
         .set({ estado: 'pendiente', intentos: 0, ejecutar_desde: sql`now()`, bloqueado_hasta: null, actualizado: sql`now()` })
@@ -206,10 +206,10 @@ export function createAdminOperacionesService(ctx: ServiceContext) {
         .from(correos)
         .where(eq(correos.id, id))
         .for('update');
-      if (!fila) throw new ApiError(404, CORREO_NO_ENCONTRADO);
-      if (fila.estado !== 'fallido') throw new ApiError(409, SOLO_CORREO_FALLIDO);
+      if (!fila) throw new ErrorDeDominio(404, CORREO_NO_ENCONTRADO);
+      if (fila.estado !== 'fallido') throw new ErrorDeDominio(409, SOLO_CORREO_FALLIDO);
       // Its link was replaced by a newer one and no longer works.
-      if (fila.ultimo_error === REEMPLAZADO) throw new ApiError(409, CORREO_REEMPLAZADO);
+      if (fila.ultimo_error === REEMPLAZADO) throw new ErrorDeDominio(409, CORREO_REEMPLAZADO);
       const [nueva] = await tx
         .update(correos)
         .set({ estado: 'pendiente', intentos: 0, proximo_intento: sql`now()` })

@@ -11,11 +11,11 @@ import type { CambioUsuario, FiltrosUsuarios } from '../../validation/admin.ts';
 import { IMPORTACION_MAX_LINEAS, TAMANO_PAGINA_ADMIN } from '../../validation/admin.ts';
 import { invitacionSchema } from '../../validation/invitacion.ts';
 import { numPaginas } from '../../validation/listas.ts';
-import { ApiError, fieldErrors } from '../api/errors.server.ts';
 import { parseCsv } from '../cli/csv.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { perfilColegios, perfilesDocentes, tokensCuenta, usuarios } from '../db/schema.server.ts';
 import { contienePalabras } from '../db/search.server.ts';
+import { ErrorDeDominio, fieldErrors } from '../errores.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { CuentasService } from './cuentas.server.ts';
 import { colegioPorNombre, type createInvitacionesService, EMAIL_EXISTENTE } from './invitaciones.server.ts';
@@ -90,7 +90,7 @@ function orden(o: FiltrosUsuarios['orden']): SQL[] {
 const mensajes = (error: Parameters<typeof fieldErrors>[0]) => [...new Set(Object.values(fieldErrors(error)).flat())];
 
 function describir(error: unknown): string {
-  if (error instanceof ApiError) {
+  if (error instanceof ErrorDeDominio) {
     const campos = Object.values(error.body.errors ?? {}).flat();
     return campos[0] ?? error.body.detail;
   }
@@ -154,7 +154,7 @@ export function createAdminUsuariosService(
 
     async obtener(id: number): Promise<UsuarioAdmin> {
       const usuario = await obtener(db, id);
-      if (!usuario) throw new ApiError(404, 'Usuario no encontrado');
+      if (!usuario) throw new ErrorDeDominio(404, 'Usuario no encontrado');
       return usuario;
     },
 
@@ -165,7 +165,7 @@ export function createAdminUsuariosService(
     async actualizar(actor: ActorAdmin, id: number, cambio: CambioUsuario): Promise<UsuarioAdmin> {
       const cerrarSesiones = await db.transaction(async (tx) => {
         const [u] = await tx.select().from(usuarios).where(eq(usuarios.id, id)).for('update');
-        if (!u) throw new ApiError(404, 'Usuario no encontrado');
+        if (!u) throw new ErrorDeDominio(404, 'Usuario no encontrado');
         const eraAdmin = esAdmin(u);
         const adminActivo = eraAdmin && u.activo && !u.desactivada_en;
         const registrar = (accion: string, detalle: string) =>
@@ -173,8 +173,8 @@ export function createAdminUsuariosService(
         let sesionesCambian = false;
 
         if (cambio.activo === false && !u.desactivada_en) {
-          if (actor.id === id) throw new ApiError(409, DESACTIVARSE);
-          if (adminActivo && !(await quedaOtroAdmin(tx, id))) throw new ApiError(409, ULTIMO_ADMIN_DESACTIVAR);
+          if (actor.id === id) throw new ErrorDeDominio(409, DESACTIVARSE);
+          if (adminActivo && !(await quedaOtroAdmin(tx, id))) throw new ErrorDeDominio(409, ULTIMO_ADMIN_DESACTIVAR);
           await tx.update(usuarios).set({ desactivada_en: now(), activo: false }).where(eq(usuarios.id, id));
           await sesiones.revocarUsuario(id, tx);
           // Unused activation and reset links stop working for good: a reactivated account gets a fresh one.
@@ -201,7 +201,7 @@ export function createAdminUsuariosService(
           await registrar('dar_admin', `Otorgó el permiso de administrador a ${u.email}`);
           sesionesCambian = true;
         } else if (cambio.admin === false && eraAdmin) {
-          if (adminActivo && !(await quedaOtroAdmin(tx, id))) throw new ApiError(409, ULTIMO_ADMIN);
+          if (adminActivo && !(await quedaOtroAdmin(tx, id))) throw new ErrorDeDominio(409, ULTIMO_ADMIN);
           await tx
             .update(usuarios)
             .set({ groups: u.groups.filter((g) => g !== 'admin'), rol: 'Profesor' })
@@ -240,14 +240,15 @@ export function createAdminUsuariosService(
     async importar(actor: ActorAdmin, texto: string, confirmar: boolean): Promise<Esquema<'ImportacionUsuarios'>> {
       const filas = parseCsv(texto);
       const [encabezado, ...datos] = filas;
-      if (!encabezado || datos.length === 0) throw new ApiError(400, 'El archivo está vacío: debe tener un encabezado y al menos una fila');
+      if (!encabezado || datos.length === 0)
+        throw new ErrorDeDominio(400, 'El archivo está vacío: debe tener un encabezado y al menos una fila');
       if (filas.length > IMPORTACION_MAX_LINEAS + 1) {
-        throw new ApiError(400, `El archivo tiene más de ${IMPORTACION_MAX_LINEAS} filas; divídalo en partes`);
+        throw new ErrorDeDominio(400, `El archivo tiene más de ${IMPORTACION_MAX_LINEAS} filas; divídalo en partes`);
       }
       const columnasCsv = encabezado.values.map(columna);
       const faltan = ['email', 'nombres', 'apellidos'].filter((c) => !columnasCsv.includes(c));
       if (faltan.length > 0) {
-        throw new ApiError(
+        throw new ErrorDeDominio(
           400,
           `Faltan columnas en el encabezado: ${faltan.join(', ')}. Se esperan email, nombres, apellidos y, opcionalmente, rut, colegio y admin.`,
         );
@@ -301,7 +302,7 @@ export function createAdminUsuariosService(
             r.linea.id = creado.usuario.id;
           } catch (error) {
             const mensaje = describir(error);
-            r.linea.estado = error instanceof ApiError && error.status === 409 ? 'existente' : 'error';
+            r.linea.estado = error instanceof ErrorDeDominio && error.status === 409 ? 'existente' : 'error';
             r.linea.errores.push(mensaje);
           }
         }

@@ -4,8 +4,8 @@
  */
 import { eq } from 'drizzle-orm';
 import type { AyudaInput } from '../../validation/cuentas.ts';
-import { ApiError } from '../api/errors.server.ts';
 import { mensajesAyuda, usuarios } from '../db/schema.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -15,7 +15,7 @@ export function createAyudaService(ctx: ServiceContext) {
   return {
     async enviar(idUsuario: number, input: AyudaInput): Promise<void> {
       const [sender] = await ctx.db.select().from(usuarios).where(eq(usuarios.id, idUsuario));
-      if (!sender) throw new ApiError(404, 'Usuario no encontrado');
+      if (!sender) throw new ErrorDeDominio(404, 'Usuario no encontrado');
       const rendered = plantillas.ayuda({ nombre: nombreCorto(sender), email: sender.email }, input.asunto, input.mensaje);
       await ctx.db.transaction(async (tx) => {
         await tx.insert(mensajesAyuda).values({ id_usuario_sender: sender.id, asunto: input.asunto, mensaje: input.mensaje });

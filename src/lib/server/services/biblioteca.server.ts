@@ -16,11 +16,11 @@ import {
   type MaterialEdicionInput,
   type MaterialInput,
 } from '../../validation/biblioteca.ts';
-import { ApiError } from '../api/errors.server.ts';
+import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
-import type { UploadedFile } from '../http/upload.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { miniaturasPdf, TRABAJO_MINIATURAS } from '../media/miniaturas.server.ts';
 import { contarPaginas } from '../media/pdf.server.ts';
 import type { Etiqueta } from '../media/placeholder.server.ts';
@@ -132,7 +132,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
       .select()
       .from(materiales)
       .where(and(eq(materiales.id, id), visibleA(actor, materiales)));
-    if (!row) throw new ApiError(404, NO_ENCONTRADO);
+    if (!row) throw new ErrorDeDominio(404, NO_ENCONTRADO);
     return row;
   }
 
@@ -160,7 +160,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
     if (objetivos.length !== input.oas.length) errors.oas = ['Los OA elegidos no corresponden a la asignatura y el nivel'];
     if (!tipo) errors.tipo_material_docente = ['Debe especificar el tipo de material docente'];
     const first = Object.values(errors)[0]?.[0];
-    if (first) throw new ApiError(400, first, { errors });
+    if (first) throw new ErrorDeDominio(400, first, { errors });
   }
 
   return {
@@ -210,14 +210,14 @@ export function createBibliotecaService(ctx: ServiceContext) {
       await fila(id, actor);
       if (contarVisita) await recursos.visitar('material', id, actor.id);
       const [material] = await componer([id]);
-      if (!material) throw new ApiError(404, NO_ENCONTRADO);
+      if (!material) throw new ErrorDeDominio(404, NO_ENCONTRADO);
       return material;
     },
 
     /** Any teacher. The name's extension must be allowed and the bytes must be of that family. */
     async crear(actor: Actor, input: MaterialInput, archivo: UploadedFile | undefined): Promise<Material> {
-      if (!archivo || archivo.size === 0) throw new ApiError(400, MATERIAL_REQUERIDO, { errors: { archivo: [MATERIAL_REQUERIDO] } });
-      const invalido = () => new ApiError(400, MATERIAL_INVALIDO, { errors: { archivo: [MATERIAL_INVALIDO] } });
+      if (!archivo || archivo.size === 0) throw new ErrorDeDominio(400, MATERIAL_REQUERIDO, { errors: { archivo: [MATERIAL_REQUERIDO] } });
+      const invalido = () => new ErrorDeDominio(400, MATERIAL_INVALIDO, { errors: { archivo: [MATERIAL_INVALIDO] } });
       const extension = extensionDe(archivo.filename);
       if (!extension) throw invalido();
       const familia = EXTENSIONES_MATERIAL[extension];

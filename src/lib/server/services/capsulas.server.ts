@@ -8,12 +8,12 @@ import path from 'node:path';
 import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
-import { ApiError } from '../api/errors.server.ts';
+import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, subtitulos, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
-import type { UploadedFile } from '../http/upload.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
 import { claveVariante, hacerVariantes } from '../media/miniaturas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
@@ -187,7 +187,7 @@ export function createCapsulasService(ctx: ServiceContext) {
       .select()
       .from(capsulas)
       .where(and(eq(capsulas.id, id), capsulaVisible(actor)));
-    if (!row) throw new ApiError(404, NO_ENCONTRADA);
+    if (!row) throw new ErrorDeDominio(404, NO_ENCONTRADA);
     return row;
   }
 
@@ -203,7 +203,7 @@ export function createCapsulasService(ctx: ServiceContext) {
     if (!metodologia) errors.id_metodologia = ['Debe seleccionar una metodologia'];
     if (!nivel) errors.id_nivel = ['Debe seleccionar un nivel'];
     const first = Object.values(errors)[0]?.[0];
-    if (first) throw new ApiError(400, first, { errors });
+    if (first) throw new ErrorDeDominio(400, first, { errors });
   }
 
   /** The cards' sizes of the poster; without them the cards show the poster itself, so the capsule stands. */
@@ -340,15 +340,15 @@ export function createCapsulasService(ctx: ServiceContext) {
       const row = await visible(id, actor);
       if (contarVisita && row.estado === 'listo') await recursos.visitar('capsula', id, actor.id);
       const [capsula] = await componer([id]);
-      if (!capsula) throw new ApiError(404, NO_ENCONTRADA);
+      if (!capsula) throw new ErrorDeDominio(404, NO_ENCONTRADA);
       return capsula;
     },
 
     /** Admins only. The file must be a real, decodable video; nothing stays behind otherwise. */
     async crear(actor: Actor, input: CapsulaInput, archivo: UploadedFile | undefined): Promise<Capsula> {
       exigirAdmin(actor);
-      if (!archivo || archivo.size === 0) throw new ApiError(400, VIDEO_REQUERIDO, { errors: { archivo: [VIDEO_REQUERIDO] } });
-      const invalido = () => new ApiError(400, VIDEO_INVALIDO, { errors: { archivo: [VIDEO_INVALIDO] } });
+      if (!archivo || archivo.size === 0) throw new ErrorDeDominio(400, VIDEO_REQUERIDO, { errors: { archivo: [VIDEO_REQUERIDO] } });
+      const invalido = () => new ErrorDeDominio(400, VIDEO_INVALIDO, { errors: { archivo: [VIDEO_INVALIDO] } });
       const extension = extensiones[await sniffFile(archivo.tmpPath)];
       if (!extension) throw invalido();
       const info = await probarVideo(archivo.tmpPath, video);
@@ -427,14 +427,14 @@ export function createCapsulasService(ctx: ServiceContext) {
     /** The light version (a 234p MP4), once the video job has made it: the same people as the original. */
     async liviana(id: number, actor: Actor) {
       const row = await visible(id, actor);
-      if (row.tamano_liviana === null) throw new ApiError(404, LIVIANA_NO_DISPONIBLE);
+      if (row.tamano_liviana === null) throw new ErrorDeDominio(404, LIVIANA_NO_DISPONIBLE);
       return { key: claves(id).liviana, nombre: `${row.titulo} (liviana).mp4` };
     },
 
     /** A playlist or segment of a ready capsule. */
     async streaming(id: number, archivo: string, actor: Actor) {
       const row = await visible(id, actor);
-      if (row.estado !== 'listo' || !/^[A-Za-z0-9_-]+\.(m3u8|ts)$/.test(archivo)) throw new ApiError(404, NO_ENCONTRADA);
+      if (row.estado !== 'listo' || !/^[A-Za-z0-9_-]+\.(m3u8|ts)$/.test(archivo)) throw new ErrorDeDominio(404, NO_ENCONTRADA);
       return { key: `${claves(id).hls}/${archivo}`, tipo: archivo.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' };
     },
 

@@ -9,9 +9,9 @@
 import { and, asc, count, countDistinct, eq } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { CoberturaInput } from '../../validation/biblioteca.ts';
-import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { areas, areasNiveles, materiales, materialesOas, niveles, oas, perfilAreas, unidades } from '../db/schema.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import type { Actor } from './actor.server.ts';
 import { visibleA } from './recursos.server.ts';
 
@@ -70,7 +70,7 @@ export async function coberturaDe(db: Db, actor: Actor, { area, nivel }: Cobertu
       .where(and(eq(unidades.id_area, area), delNivel, visible))
       .groupBy(materialesOas.id_oa),
   ]);
-  if (!fila) throw new ApiError(404, AREA_NO_ENCONTRADA);
+  if (!fila) throw new ErrorDeDominio(404, AREA_NO_ENCONTRADA);
   const [deNivel, deUnidad, deOa] = [conteos(porNivel), conteos(porUnidad), conteos(porOa)];
   return {
     area: fila,

@@ -8,11 +8,11 @@ import { and, asc, count, eq, exists, lt, ne, or, type SQL, sql } from 'drizzle-
 import type { Esquema } from '../../api/contrato.ts';
 import type { ContactoInput } from '../../validation/cuentas.ts';
 import { numPaginas } from '../../validation/listas.ts';
-import { ApiError } from '../api/errors.server.ts';
 import { createRateLimiter, type Limit } from '../auth/rate-limit.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { limitesIntentos, mensajesContacto, perfilAreas, perfilColegios, perfilesDocentes, usuarios } from '../db/schema.server.ts';
 import { terminos } from '../db/search.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { Actor } from './actor.server.ts';
@@ -68,9 +68,9 @@ async function tomarCupo(db: Db, clave: string, limit: Limit, at: Date): Promise
   return rows.length > 0;
 }
 
-function demasiadosMensajes(segundos: number): ApiError {
+function demasiadosMensajes(segundos: number): ErrorDeDominio {
   const minutos = Math.max(1, Math.ceil(segundos / 60));
-  return new ApiError(
+  return new ErrorDeDominio(
     429,
     `Enviaste demasiados mensajes en la última hora. Espera ${minutos} ${minutos === 1 ? 'minuto' : 'minutos'} antes de enviar otro.`,
     {},
@@ -98,7 +98,7 @@ export function createComunidadService(ctx: ServiceContext) {
       .select()
       .from(usuarios)
       .where(and(eq(usuarios.id, id), visibleA(actor, usuarios)));
-    if (!row?.activo) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+    if (!row?.activo) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
     return row;
   }
 
@@ -173,9 +173,9 @@ export function createComunidadService(ctx: ServiceContext) {
      * Reply-To, and keeps the message. At most CONTACTOS_POR_HORA messages per sender.
      */
     async contactar(idSender: number, idReceiver: number, input: ContactoInput): Promise<void> {
-      if (idSender === idReceiver) throw new ApiError(400, 'No puedes enviarte un mensaje a ti mismo');
+      if (idSender === idReceiver) throw new ErrorDeDominio(400, 'No puedes enviarte un mensaje a ti mismo');
       const [sender] = await db.select().from(usuarios).where(eq(usuarios.id, idSender));
-      if (!sender) throw new ApiError(401, 'Debe iniciar sesión para continuar');
+      if (!sender) throw new ErrorDeDominio(401, 'Debe iniciar sesión para continuar');
       const receiver = await usuarioActivo(idReceiver, sender);
       const rendered = plantillas.contacto(
         { nombre: nombreCorto(sender), email: sender.email },

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { LoginInput } from '../../validation/cuentas.ts';
-import { ApiError } from '../api/errors.server.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../auth/password.server.ts';
 import { type Backoff, backoffWait, createAttemptStore, createRateLimiter, fixedWait, type Limit } from '../auth/rate-limit.server.ts';
 import {
@@ -19,6 +18,7 @@ import {
 } from '../auth/tokens.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { ingresos, tokensCuenta, tokensRefresh, usuarios } from '../db/schema.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -44,11 +44,11 @@ export type Sesion = Omit<Esquema<'SesionOk'>, 'statusCode'> & { refreshExpira: 
 
 const normalizarEmail = (email: string) => email.trim().toLowerCase();
 
-function demasiadosIntentos(seconds: number): ApiError {
+function demasiadosIntentos(seconds: number): ErrorDeDominio {
   const [n, unidad] = seconds < 60 ? [seconds, 'segundo'] : [Math.ceil(seconds / 60), 'minuto'];
   const espera = `${n} ${unidad}${n === 1 ? '' : 's'}`;
   const headers = { 'Retry-After': String(seconds) };
-  return new ApiError(429, `Demasiados intentos. Espere ${espera} antes de volver a intentarlo.`, {}, headers);
+  return new ErrorDeDominio(429, `Demasiados intentos. Espere ${espera} antes de volver a intentarlo.`, {}, headers);
 }
 
 export function createCuentasService(ctx: ServiceContext) {
@@ -69,7 +69,7 @@ export function createCuentasService(ctx: ServiceContext) {
     const refresh = randomToken();
     await db.insert(tokensRefresh).values({ id_usuario: user.id, familia, token_hash: hashToken(refresh), expira });
     const usuario = await obtenerUsuario(db, user.id);
-    if (!usuario) throw new ApiError(401, 'La sesión expiró. Ingrese nuevamente.');
+    if (!usuario) throw new ErrorDeDominio(401, 'La sesión expiró. Ingrese nuevamente.');
     const access = signAccessToken({ sub: user.id, groups: user.groups, sid: familia }, { secret: ctx.jwtSecret, now });
     return { access, refresh, refreshExpira: expira, usuario };
   }
@@ -152,7 +152,7 @@ export function createCuentasService(ctx: ServiceContext) {
         await intentos.hit(claves.par, LOGIN_POR_PAR);
         await intentos.fail(claves.cuenta, LOGIN_POR_CUENTA);
         await intentos.hit(claves.direccion, LOGIN_POR_DIRECCION);
-        throw new ApiError(401, CREDENCIALES_INCORRECTAS, { non_field_errors: [CREDENCIALES_INCORRECTAS] });
+        throw new ErrorDeDominio(401, CREDENCIALES_INCORRECTAS, { non_field_errors: [CREDENCIALES_INCORRECTAS] });
       }
       await intentos.reset(claves.par);
       await intentos.mark(claves.conocida);
@@ -170,7 +170,7 @@ export function createCuentasService(ctx: ServiceContext) {
 
     /** Rotates a refresh token. A token already rotated (outside the grace period) revokes its family. */
     async renovar(refresh: string): Promise<Sesion> {
-      const expirada = () => new ApiError(401, 'La sesión expiró. Ingrese nuevamente.');
+      const expirada = () => new ErrorDeDominio(401, 'La sesión expiró. Ingrese nuevamente.');
       const [row] = await db
         .select()
         .from(tokensRefresh)
@@ -207,13 +207,13 @@ export function createCuentasService(ctx: ServiceContext) {
 
     async verificarActivacion(token: string): Promise<Esquema<'EmailToken'>> {
       const row = await tokenVigente(token, 'activacion');
-      if (!row) throw new ApiError(404, TOKEN_INVALIDO);
+      if (!row) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
       return { email: row.usuario.email };
     },
 
     async activar(token: string, password: string): Promise<{ email: string }> {
       const row = await tokenVigente(token, 'activacion');
-      if (!row) throw new ApiError(404, TOKEN_INVALIDO);
+      if (!row) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
       const hash = await hashPassword(password);
       await db.transaction(async (tx) => {
         const spent = await tx
@@ -221,7 +221,7 @@ export function createCuentasService(ctx: ServiceContext) {
           .set({ usado: now() })
           .where(and(eq(tokensCuenta.id, row.token.id), isNull(tokensCuenta.usado)))
           .returning({ id: tokensCuenta.id });
-        if (spent.length === 0) throw new ApiError(404, TOKEN_INVALIDO);
+        if (spent.length === 0) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
         await tx.update(usuarios).set({ password_hash: hash, activo: true }).where(eq(usuarios.id, row.usuario.id));
       });
       ctx.log.info('account activated', { userId: row.usuario.id });
@@ -239,8 +239,8 @@ export function createCuentasService(ctx: ServiceContext) {
       if (bloqueo > 0) throw demasiadosIntentos(bloqueo);
       await limiter.hit(claveDireccion, RECUPERAR_POR_DIRECCION);
       const user = await buscarPorEmail(email);
-      if (!user) throw new ApiError(404, 'Usuario no encontrado');
-      if (!user.activo) throw new ApiError(403, 'Usuario no activo');
+      if (!user) throw new ErrorDeDominio(404, 'Usuario no encontrado');
+      if (!user.activo) throw new ErrorDeDominio(403, 'Usuario no activo');
       await limiter.hit(claveCuenta, RECUPERAR_POR_CUENTA);
       await db.transaction((tx) => enviarEnlace(tx, user, 'recuperacion'));
       return { email: user.email };
@@ -248,14 +248,14 @@ export function createCuentasService(ctx: ServiceContext) {
 
     async verificarRecuperacion(token: string): Promise<Esquema<'EmailToken'>> {
       const row = await tokenVigente(token, 'recuperacion');
-      if (!row) throw new ApiError(404, TOKEN_INVALIDO);
+      if (!row) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
       return { email: row.usuario.email };
     },
 
     /** Sets a new password from a reset link and signs the user out everywhere. */
     async cambiarContrasena(token: string, password: string): Promise<void> {
       const row = await tokenVigente(token, 'recuperacion');
-      if (!row) throw new ApiError(404, TOKEN_INVALIDO);
+      if (!row) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
       const hash = await hashPassword(password);
       await db.transaction(async (tx) => {
         const spent = await tx
@@ -263,7 +263,7 @@ export function createCuentasService(ctx: ServiceContext) {
           .set({ usado: now() })
           .where(and(eq(tokensCuenta.id, row.token.id), isNull(tokensCuenta.usado)))
           .returning({ id: tokensCuenta.id });
-        if (spent.length === 0) throw new ApiError(404, TOKEN_INVALIDO);
+        if (spent.length === 0) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
         await tx.update(usuarios).set({ password_hash: hash }).where(eq(usuarios.id, row.usuario.id));
       });
       await sesiones.revocarUsuario(row.usuario.id);

@@ -10,8 +10,8 @@ import { and, countDistinct, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
 import type { denunciaSchema, resolucionSchema, TipoDenuncia } from '../../validation/denuncias.ts';
-import { ApiError } from '../api/errors.server.ts';
 import { denuncias } from '../db/schema.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import type { Actor } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { createColaDenuncias, type ItemDenunciado } from './denuncias/cola.server.ts';
@@ -62,8 +62,8 @@ export function createDenunciasService(ctx: ServiceContext & { config: { DENUNCI
     async denunciar(actor: Actor, entrada: DenunciaNueva): Promise<Esquema<'Denuncia'>> {
       const { tipo, id } = entrada;
       const item = await leerItem(db, tipo, id);
-      if (!item || !puedeVer(item, actor)) throw new ApiError(404, NO_ENCONTRADO[tipo]);
-      if (item.idAutor === actor.id) throw new ApiError(400, PROPIO);
+      if (!item || !puedeVer(item, actor)) throw new ErrorDeDominio(404, NO_ENCONTRADO[tipo]);
+      if (item.idAutor === actor.id) throw new ErrorDeDominio(400, PROPIO);
       const clave = and(eq(denuncias.tipo, tipo), eq(denuncias.id_recurso, id));
       return db.transaction(async (tx) => {
         // One report of an item at a time: two at once would each count the other's as missing
@@ -73,7 +73,7 @@ export function createDenunciasService(ctx: ServiceContext & { config: { DENUNCI
           .select({ id: denuncias.id })
           .from(denuncias)
           .where(and(clave, eq(denuncias.id_usuario, actor.id)));
-        if (ya) throw new ApiError(409, YA_DENUNCIADO);
+        if (ya) throw new ErrorDeDominio(409, YA_DENUNCIADO);
         let fila: typeof denuncias.$inferSelect | undefined;
         try {
           [fila] = await tx
@@ -89,7 +89,7 @@ export function createDenunciasService(ctx: ServiceContext & { config: { DENUNCI
             .returning();
         } catch (error) {
           // Two requests at once: the unique index lets one through.
-          if (codigoError(error) === '23505') throw new ApiError(409, YA_DENUNCIADO);
+          if (codigoError(error) === '23505') throw new ErrorDeDominio(409, YA_DENUNCIADO);
           throw error;
         }
         if (!fila) throw new Error('report not stored');
@@ -142,8 +142,8 @@ export function createDenunciasService(ctx: ServiceContext & { config: { DENUNCI
     /** An admin decides: every open report of the item closed, the action applied, everyone concerned told. */
     async resolver(admin: ActorAdmin, idDenuncia: number, r: Resolucion): Promise<ItemDenunciado> {
       const [d] = await db.select().from(denuncias).where(eq(denuncias.id, idDenuncia));
-      if (!d) throw new ApiError(404, DENUNCIA_NO_ENCONTRADA);
-      if (d.estado === 'resuelta') throw new ApiError(409, YA_RESUELTA);
+      if (!d) throw new ErrorDeDominio(404, DENUNCIA_NO_ENCONTRADA);
+      if (d.estado === 'resuelta') throw new ErrorDeDominio(409, YA_RESUELTA);
       const item = await leerItem(db, d.tipo, d.id_recurso);
       // Deletions run in their sections' own transactions (and remove files): first, so the
       // reports close only once the item is gone.
@@ -156,7 +156,7 @@ export function createDenunciasService(ctx: ServiceContext & { config: { DENUNCI
           .where(and(eq(denuncias.tipo, d.tipo), eq(denuncias.id_recurso, d.id_recurso), eq(denuncias.estado, 'abierta')))
           .returning({ id: denuncias.id, denunciante: denuncias.id_usuario, motivo: denuncias.motivo });
         // Another admin decided meanwhile.
-        if (!cerradas.some((c) => c.id === idDenuncia)) throw new ApiError(409, YA_RESUELTA);
+        if (!cerradas.some((c) => c.id === idDenuncia)) throw new ErrorDeDominio(409, YA_RESUELTA);
         const estabaOculto = item?.oculto ?? false;
         if (item && r.accion !== 'eliminar') {
           const ocultar = r.accion === 'ocultar';

@@ -5,10 +5,10 @@
 import { eq } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { Invitacion } from '../../validation/invitacion.ts';
-import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { colegios, perfilColegios, perfilesDocentes, usuarios } from '../db/schema.server.ts';
 import { mismoNombre } from '../db/search.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { CuentasService } from './cuentas.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
@@ -19,15 +19,15 @@ export const CUENTA_ACTIVA = 'La cuenta ya está activa';
 export const CUENTA_DESACTIVADA = 'La cuenta está desactivada';
 
 /** The 409 for an invitation to an address that has an account waiting for activation. */
-export function cuentaSinActivar(email: string, id: number): ApiError {
+export function cuentaSinActivar(email: string, id: number): ErrorDeDominio {
   const mensaje = `Ya existe una cuenta sin activar con ese email. Para enviarle un nuevo enlace de activación use «npm run usuarios -- reenviar --email ${email}» o POST /api/admin/usuarios/${id}/reenviar-activacion/.`;
-  return new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [mensaje] } });
+  return new ErrorDeDominio(409, EMAIL_EXISTENTE, { errors: { email: [mensaje] } });
 }
 
-async function yaExiste(db: Db, email: string): Promise<ApiError> {
+async function yaExiste(db: Db, email: string): Promise<ErrorDeDominio> {
   const [row] = await db.select({ id: usuarios.id, activo: usuarios.activo }).from(usuarios).where(eq(usuarios.email, email));
   if (row && !row.activo) return cuentaSinActivar(email, row.id);
-  return new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
+  return new ErrorDeDominio(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
 }
 
 function partir(texto: string): [string, string] {
@@ -93,9 +93,9 @@ export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasS
     async reenviar(cual: { id: number } | { email: string }, actor: ActorAdmin = { id: null }): Promise<{ email: string }> {
       const where = 'id' in cual ? eq(usuarios.id, cual.id) : eq(usuarios.email, cual.email.trim().toLowerCase());
       const [row] = await db.select().from(usuarios).where(where);
-      if (!row) throw new ApiError(404, 'Usuario no encontrado');
-      if (row.desactivada_en) throw new ApiError(409, CUENTA_DESACTIVADA);
-      if (row.activo) throw new ApiError(409, CUENTA_ACTIVA);
+      if (!row) throw new ErrorDeDominio(404, 'Usuario no encontrado');
+      if (row.desactivada_en) throw new ErrorDeDominio(409, CUENTA_DESACTIVADA);
+      if (row.activo) throw new ErrorDeDominio(409, CUENTA_ACTIVA);
       await db.transaction(async (tx) => {
         await cuentas.enviarActivacion(row, tx);
         const detalle = `Reenvió el enlace de activación a ${row.email}`;

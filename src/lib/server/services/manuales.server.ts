@@ -6,11 +6,11 @@ import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
-import { ApiError, noAutenticado } from '../api/errors.server.ts';
+import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
-import type { UploadedFile } from '../http/upload.server.ts';
+import { ErrorDeDominio, noAutenticado } from '../errores.server.ts';
 import { miniaturasPdf, TRABAJO_MINIATURAS } from '../media/miniaturas.server.ts';
 import { contarPaginas } from '../media/pdf.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
@@ -94,13 +94,13 @@ export function createManualesService(ctx: ServiceContext) {
       .select()
       .from(manuales)
       .where(and(eq(manuales.id, id), visibleA(actor, manuales)));
-    if (!row) throw new ApiError(404, NO_ENCONTRADO);
+    if (!row) throw new ErrorDeDominio(404, NO_ENCONTRADO);
     return row;
   }
 
   async function areaValida(id: number): Promise<number> {
     const [row] = await db.select({ id: areas.id }).from(areas).where(eq(areas.id, id));
-    if (!row) throw new ApiError(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
+    if (!row) throw new ErrorDeDominio(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
     return row.id;
   }
 
@@ -122,15 +122,15 @@ export function createManualesService(ctx: ServiceContext) {
       await fila(id, actor);
       if (contarVisita) await recursos.visitar('manual', id, actor.id);
       const [manual] = await componer([id]);
-      if (!manual) throw new ApiError(404, NO_ENCONTRADO);
+      if (!manual) throw new ErrorDeDominio(404, NO_ENCONTRADO);
       return manual;
     },
 
     /** Admins only. The file must be a real PDF that poppler can read; nothing stays behind otherwise. */
     async crear(actor: Actor, input: ManualInput, archivo: UploadedFile | undefined): Promise<Manual> {
       exigirAdmin(actor);
-      if (!archivo || archivo.size === 0) throw new ApiError(400, MANUAL_REQUERIDO, { errors: { archivo: [MANUAL_REQUERIDO] } });
-      const invalido = () => new ApiError(400, MANUAL_INVALIDO, { errors: { archivo: [MANUAL_INVALIDO] } });
+      if (!archivo || archivo.size === 0) throw new ErrorDeDominio(400, MANUAL_REQUERIDO, { errors: { archivo: [MANUAL_REQUERIDO] } });
+      const invalido = () => new ErrorDeDominio(400, MANUAL_INVALIDO, { errors: { archivo: [MANUAL_INVALIDO] } });
       if ((await sniffFile(archivo.tmpPath)) !== 'pdf') throw invalido();
       const paginas = await contarPaginas(archivo.tmpPath, ctx.herramientas.herramientas.pdf);
       if (paginas === null) {
@@ -180,7 +180,8 @@ export function createManualesService(ctx: ServiceContext) {
       exigirAutorOAdmin(actor, row.id_usuario);
       const idArea =
         (await areaPorNombre(db, input.id_area)) ?? (/^\d+$/.test(input.id_area) ? await areaValida(Number(input.id_area)) : undefined);
-      if (idArea === undefined) throw new ApiError(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
+      if (idArea === undefined)
+        throw new ErrorDeDominio(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
       await db
         .update(manuales)
         .set({ titulo: input.titulo, descripcion: input.descripcion, id_area: idArea })

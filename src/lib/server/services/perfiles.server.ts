@@ -17,7 +17,7 @@ import {
   MAX_ESPECIALIDADES,
   NIVEL_PERFIL_REQUERIDO,
 } from '../../validation/perfil.ts';
-import { ApiError } from '../api/errors.server.ts';
+import type { UploadedFile } from '../archivo-recibido.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
   capsulas,
@@ -31,7 +31,7 @@ import {
   usuarios,
 } from '../db/schema.server.ts';
 import { mismoNombre } from '../db/search.server.ts';
-import type { UploadedFile } from '../http/upload.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { ImagenInvalida, procesarFotoPerfil } from '../media/imagenes.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin, exigirMismo } from './actor.server.ts';
@@ -72,7 +72,7 @@ const clavesFoto = (grande: string) => ({ grande, min: grande.replace(/\.webp$/,
 
 async function perfilDe(db: Db, id: number): Promise<PerfilDocente> {
   const perfil = (await cargarPerfiles(db, [id])).get(id);
-  if (!perfil) throw new ApiError(403, SOLO_DOCENTES);
+  if (!perfil) throw new ErrorDeDominio(403, SOLO_DOCENTES);
   return perfil;
 }
 
@@ -81,7 +81,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
 
   async function fila(id: number): Promise<UsuarioRow> {
     const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
-    if (!row) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+    if (!row) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
     return row;
   }
 
@@ -91,8 +91,8 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
    */
   async function visible(actor: Actor, id: number): Promise<UsuarioRow> {
     const row = await fila(id);
-    if (!row.activo && !esAdmin(actor) && actor.id !== id) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
-    if (row.oculto && !veOculto(actor, id)) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+    if (!row.activo && !esAdmin(actor) && actor.id !== id) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
+    if (row.oculto && !veOculto(actor, id)) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
     return row;
   }
 
@@ -101,7 +101,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     exigirMismo(actor, id);
     const row = await fila(id);
     const [perfil] = await db.select().from(perfilesDocentes).where(eq(perfilesDocentes.id_usuario, id));
-    if (row.rol !== 'Profesor' || !perfil) throw new ApiError(403, SOLO_DOCENTES);
+    if (row.rol !== 'Profesor' || !perfil) throw new ErrorDeDominio(403, SOLO_DOCENTES);
   }
 
   return {
@@ -113,8 +113,8 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     async obtener(actor: Actor, id: number): Promise<Usuario> {
       const row = await fila(id);
       const propio = actor.id === id || esAdmin(actor);
-      if (!row.activo && !esAdmin(actor)) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
-      if (row.oculto && !propio) throw new ApiError(404, USUARIO_NO_ENCONTRADO);
+      if (!row.activo && !esAdmin(actor)) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
+      if (row.oculto && !propio) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
       const usuario = toUsuario(row, (await cargarPerfiles(db, [id])).get(id));
       if (propio) return usuario;
       return { ...usuario, rut: '', email: '', genero: '', nacionalidad: '', telefono: '', fecha_nacimiento: null };
@@ -124,7 +124,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     async actualizar(actor: Actor, id: number, datos: DatosPersonales): Promise<Usuario> {
       exigirMismo(actor, id);
       await fila(id);
-      const enUso = () => new ApiError(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
+      const enUso = () => new ErrorDeDominio(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
       const [otro] = await db
         .select({ id: usuarios.id })
         .from(usuarios)
@@ -150,8 +150,8 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     async subirFoto(actor: Actor, id: number, archivo: UploadedFile | undefined): Promise<string> {
       exigirMismo(actor, id);
       const anterior = await fila(id);
-      if (!archivo || archivo.size === 0) throw new ApiError(400, FOTO_REQUERIDA, { errors: { foto: [FOTO_REQUERIDA] } });
-      const invalida = () => new ApiError(400, FOTO_INVALIDA, { errors: { foto: [FOTO_INVALIDA] } });
+      if (!archivo || archivo.size === 0) throw new ErrorDeDominio(400, FOTO_REQUERIDA, { errors: { foto: [FOTO_REQUERIDA] } });
+      const invalida = () => new ErrorDeDominio(400, FOTO_INVALIDA, { errors: { foto: [FOTO_INVALIDA] } });
       const tipo = await sniffFile(archivo.tmpPath);
       if (tipo !== 'jpeg' && tipo !== 'png' && tipo !== 'webp') throw invalida();
       let foto: Awaited<ReturnType<typeof procesarFotoPerfil>>;
@@ -215,11 +215,11 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
           .where(eq(perfilEspecialidades.id_usuario, id));
         if (propias.some((p) => claveNombre(p.nombre) === claveNombre(nombre))) {
           const mensaje = `La especialidad ${nombre} ya está en tu perfil`;
-          throw new ApiError(400, mensaje, { errors: { especialidad: [mensaje] } });
+          throw new ErrorDeDominio(400, mensaje, { errors: { especialidad: [mensaje] } });
         }
         if (propias.length >= MAX_ESPECIALIDADES) {
           const mensaje = `Puede tener hasta ${MAX_ESPECIALIDADES} especialidades`;
-          throw new ApiError(400, mensaje, { errors: { especialidad: [mensaje] } });
+          throw new ErrorDeDominio(400, mensaje, { errors: { especialidad: [mensaje] } });
         }
         const idEspecialidad = await especialidadPorNombre(tx, nombre);
         await tx.insert(perfilEspecialidades).values({ id_usuario: id, id_especialidad: idEspecialidad }).onConflictDoNothing();
@@ -235,7 +235,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
         .innerJoin(especialidades, eq(especialidades.id, perfilEspecialidades.id_especialidad))
         .where(eq(perfilEspecialidades.id_usuario, id));
       const esta = propias.find((p) => claveNombre(p.nombre) === claveNombre(nombre));
-      if (!esta) throw new ApiError(404, `La especialidad ${nombre} no está en tu perfil`);
+      if (!esta) throw new ErrorDeDominio(404, `La especialidad ${nombre} no está en tu perfil`);
       await db
         .delete(perfilEspecialidades)
         .where(and(eq(perfilEspecialidades.id_usuario, id), eq(perfilEspecialidades.id_especialidad, esta.id)));
@@ -246,11 +246,11 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     async agregarArea(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
       await docentePropio(actor, id);
       const idArea = await areaPorNombre(db, nombre);
-      if (idArea === undefined) throw new ApiError(400, AREA_REQUERIDA, { errors: { area: [AREA_REQUERIDA] } });
+      if (idArea === undefined) throw new ErrorDeDominio(400, AREA_REQUERIDA, { errors: { area: [AREA_REQUERIDA] } });
       const [agregada] = await db.insert(perfilAreas).values({ id_usuario: id, id_area: idArea }).onConflictDoNothing().returning();
       if (!agregada) {
         const mensaje = `El area ${nombre} ya está en tu perfil`;
-        throw new ApiError(400, mensaje, { errors: { area: [mensaje] } });
+        throw new ErrorDeDominio(400, mensaje, { errors: { area: [mensaje] } });
       }
       return perfilDe(db, id);
     },
@@ -265,7 +265,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
               .delete(perfilAreas)
               .where(and(eq(perfilAreas.id_usuario, id), eq(perfilAreas.id_area, idArea)))
               .returning();
-      if (quitadas.length === 0) throw new ApiError(404, `El area ${nombre} no está en tu perfil`);
+      if (quitadas.length === 0) throw new ErrorDeDominio(404, `El area ${nombre} no está en tu perfil`);
       return perfilDe(db, id);
     },
 
@@ -273,11 +273,11 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
     async agregarNivel(actor: Actor, id: number, nombre: string): Promise<PerfilDocente> {
       await docentePropio(actor, id);
       const codigo = await nivelPorNombre(db, nombre);
-      if (codigo === undefined) throw new ApiError(400, NIVEL_PERFIL_REQUERIDO, { errors: { nivel: [NIVEL_PERFIL_REQUERIDO] } });
+      if (codigo === undefined) throw new ErrorDeDominio(400, NIVEL_PERFIL_REQUERIDO, { errors: { nivel: [NIVEL_PERFIL_REQUERIDO] } });
       const [agregado] = await db.insert(perfilNiveles).values({ id_usuario: id, codigo_nivel: codigo }).onConflictDoNothing().returning();
       if (!agregado) {
         const mensaje = `El nivel ${nombre} ya está en tu perfil`;
-        throw new ApiError(400, mensaje, { errors: { nivel: [mensaje] } });
+        throw new ErrorDeDominio(400, mensaje, { errors: { nivel: [mensaje] } });
       }
       return perfilDe(db, id);
     },
@@ -292,7 +292,7 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
               .delete(perfilNiveles)
               .where(and(eq(perfilNiveles.id_usuario, id), eq(perfilNiveles.codigo_nivel, codigo)))
               .returning();
-      if (quitados.length === 0) throw new ApiError(404, `El nivel ${nombre} no está en tu perfil`);
+      if (quitados.length === 0) throw new ErrorDeDominio(404, `El nivel ${nombre} no está en tu perfil`);
       return perfilDe(db, id);
     },
   };
@@ -311,7 +311,7 @@ async function especialidadPorNombre(db: Db, nombre: string): Promise<number> {
   const [creada] = await db.insert(especialidades).values({ nombre }).onConflictDoNothing().returning({ id: especialidades.id });
   if (creada) return creada.id;
   const [otra] = await db.select({ id: especialidades.id }).from(especialidades).where(mismo);
-  if (!otra) throw new ApiError(400, ESPECIALIDAD_REQUERIDA, { errors: { especialidad: [ESPECIALIDAD_REQUERIDA] } });
+  if (!otra) throw new ErrorDeDominio(400, ESPECIALIDAD_REQUERIDA, { errors: { especialidad: [ESPECIALIDAD_REQUERIDA] } });
   return otra.id;
 }
 

@@ -4,7 +4,6 @@
  */
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
-import { ApiError } from '../api/errors.server.ts';
 import type { Db } from '../db/client.server.ts';
 import {
   capsulas,
@@ -20,6 +19,7 @@ import {
   usuarios,
   visitas,
 } from '../db/schema.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { notificarComentarioRecurso, notificarMeGusta, olvidarNotificaciones } from './notificaciones.server.ts';
 import { registrarAccion } from './registro.server.ts';
@@ -164,7 +164,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       .select({ id: tabla.id })
       .from(tabla)
       .where(and(eq(tabla.id, id), visible(comoActor(persona))));
-    if (!row) throw new ApiError(404, noEncontrado);
+    if (!row) throw new ErrorDeDominio(404, noEncontrado);
   }
 
   async function comentariosDe(tipo: TipoRecurso, id: number, padres: 'base' | 'hijos'): Promise<Comentario[]> {
@@ -193,7 +193,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       .select({ c: comentarios, idRecurso: columna })
       .from(comentarios)
       .where(and(eq(comentarios.id, idComentario), isNotNull(columna), eq(comentarios.eliminado, false)));
-    if (!fila || fila.idRecurso === null) throw new ApiError(404, COMENTARIO_NO_ENCONTRADO);
+    if (!fila || fila.idRecurso === null) throw new ErrorDeDominio(404, COMENTARIO_NO_ENCONTRADO);
     await existe(tipo, fila.idRecurso, persona);
     exigirAutorOAdmin(persona, fila.c.id_usuario);
     return { comentario: fila.c, idRecurso: fila.idRecurso };
@@ -230,11 +230,11 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
             and(eq(comentarios.id, padre), eq(columna, id), eq(comentarios.eliminado, false), visibleA(comoActor(autor), comentarios)),
           );
         if (!parent)
-          throw new ApiError(400, 'El comentario que responde no existe', {
+          throw new ErrorDeDominio(400, 'El comentario que responde no existe', {
             errors: { id_respuesta_comentario: ['El comentario que responde no existe'] },
           });
         if (parent.id_respuesta_comentario !== null) {
-          throw new ApiError(400, 'Solo se puede responder un comentario principal', {
+          throw new ErrorDeDominio(400, 'Solo se puede responder un comentario principal', {
             errors: { id_respuesta_comentario: ['Solo se puede responder un comentario principal'] },
           });
         }

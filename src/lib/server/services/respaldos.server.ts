@@ -13,9 +13,9 @@ import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
-import { ApiError } from '../api/errors.server.ts';
 import type { Config } from '../config.server.ts';
 import { bloqueos, trabajos } from '../db/schema.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { type Escritor, escribirArchivo, FORMATO, PREFIJO_ARCHIVOS, PREFIJO_TABLAS } from '../respaldos/archivo.server.ts';
 import { enInstantanea, migraciones, tablas, volcarTabla } from '../respaldos/volcado.server.ts';
 import { sinEspacio } from '../storage/fallas.server.ts';
@@ -222,7 +222,7 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
 
   async function crear(actor: ActorAdmin | null): Promise<Respaldo> {
     const dueno = randomUUID();
-    if (!(await tomarMarca(dueno))) throw new ApiError(409, EN_CURSO);
+    if (!(await tomarMarca(dueno))) throw new ErrorDeDominio(409, EN_CURSO);
     const renovacion = setInterval(() => void renovarMarca(dueno).catch(() => undefined), RENOVAR_MS);
     const fecha = new Date();
     const nombre = nombreRespaldo(fecha);
@@ -257,7 +257,7 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
       return respaldo;
     } catch (error) {
       log.error('backup failed', { nombre, error });
-      if (sinEspacio(error)) throw new ApiError(507, SIN_ESPACIO);
+      if (sinEspacio(error)) throw new ErrorDeDominio(507, SIN_ESPACIO);
       throw error;
     } finally {
       clearInterval(renovacion);
@@ -288,10 +288,10 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
     crear,
     /** The archive to download, recorded in the audit log. */
     async abrir(actor: ActorAdmin, nombre: string): Promise<{ ruta: string; bytes: number }> {
-      if (!NOMBRE.test(nombre)) throw new ApiError(404, NO_ENCONTRADO);
+      if (!NOMBRE.test(nombre)) throw new ErrorDeDominio(404, NO_ENCONTRADO);
       const ruta = path.join(opciones.dir, nombre);
       const s = await stat(ruta).catch(() => null);
-      if (!s?.isFile()) throw new ApiError(404, NO_ENCONTRADO);
+      if (!s?.isFile()) throw new ErrorDeDominio(404, NO_ENCONTRADO);
       await registrarAccion(db, actor, {
         accion: 'descargar_respaldo',
         tipo: 'respaldo',

@@ -15,9 +15,9 @@ import {
   VIDEO_INVALIDO,
 } from '../../validation/archivos.ts';
 import type { DestinoSubida } from '../../validation/subidas.ts';
-import { ApiError, sinPermisos } from '../api/errors.server.ts';
+import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { bloqueos, subidas, trabajos } from '../db/schema.server.ts';
-import { tooLarge, type UploadedFile } from '../http/upload.server.ts';
+import { ErrorDeDominio, sinPermisos, tooLarge } from '../errores.server.ts';
 import type { TipoArchivo } from '../media/herramientas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
@@ -82,7 +82,7 @@ export function createSubidasService(ctx: ServiceContext) {
     foto: MAX_IMAGEN_MB * MB,
     categoria: MAX_IMAGEN_MB * MB,
   };
-  const errorSubida = (status: 400 | 404, detail: string) => new ApiError(status, detail, { errors: { id_subida: [detail] } });
+  const errorSubida = (status: 400 | 404, detail: string) => new ErrorDeDominio(status, detail, { errors: { id_subida: [detail] } });
 
   /** The row and the bytes of an upload, whatever state it is in. */
   async function olvidar(id: string): Promise<void> {
@@ -91,7 +91,7 @@ export function createSubidasService(ctx: ServiceContext) {
   }
 
   /** Why `actor` cannot use upload `id` for `destino` (the claim found no row to take). */
-  async function rechazo(actor: Actor, id: string, destino: DestinoSubida): Promise<ApiError> {
+  async function rechazo(actor: Actor, id: string, destino: DestinoSubida): Promise<ErrorDeDominio> {
     const [fila] = await db
       .select()
       .from(subidas)
@@ -208,7 +208,7 @@ export function createSubidasService(ctx: ServiceContext) {
     async autorizar(actor: Actor, destino: DestinoSubida, tamano: number): Promise<void> {
       if (SOLO_ADMINS.has(destino) && !esAdmin(actor)) throw sinPermisos();
       if (tamano > limites[destino]) throw tooLarge(limites[destino]);
-      if (tamano === 0) throw new ApiError(400, SUBIDA_VACIA);
+      if (tamano === 0) throw new ErrorDeDominio(400, SUBIDA_VACIA);
       const herramienta = HERRAMIENTA_DE[destino];
       if (herramienta) await ctx.herramientas.exigir(herramienta);
     },
@@ -224,7 +224,7 @@ export function createSubidasService(ctx: ServiceContext) {
         .select({ id: subidas.id })
         .from(subidas)
         .where(and(eq(subidas.id, id), eq(subidas.id_usuario, actor.id), isNull(subidas.usada)));
-      if (!fila) throw new ApiError(404, SUBIDA_NO_ENCONTRADA);
+      if (!fila) throw new ErrorDeDominio(404, SUBIDA_NO_ENCONTRADA);
     },
 
     /**
@@ -235,7 +235,7 @@ export function createSubidasService(ctx: ServiceContext) {
     async terminar(id: string): Promise<void> {
       const [fila] = await db.select({ destino: subidas.destino, nombre: subidas.nombre }).from(subidas).where(eq(subidas.id, id));
       const abierta = fila ? await almacen.abrir(id) : null;
-      if (!fila || !abierta) throw new ApiError(404, SUBIDA_NO_ENCONTRADA);
+      if (!fila || !abierta) throw new ErrorDeDominio(404, SUBIDA_NO_ENCONTRADA);
       let tipo: Sniffed;
       try {
         tipo = await sniffFile(abierta.tmpPath);
@@ -245,7 +245,7 @@ export function createSubidasService(ctx: ServiceContext) {
       const { admite, mensaje } = TIPOS[fila.destino];
       if (!admite(tipo, fila.nombre)) {
         await olvidar(id);
-        throw new ApiError(400, mensaje);
+        throw new ErrorDeDominio(400, mensaje);
       }
       await db.update(subidas).set({ terminada: ctx.now() }).where(eq(subidas.id, id));
     },

@@ -18,11 +18,11 @@ import {
   SUBTITULO_NO_ENCONTRADO,
   SUBTITULO_REQUERIDO,
 } from '../../validation/subtitulos.ts';
-import { ApiError } from '../api/errors.server.ts';
+import type { UploadedFile } from '../archivo-recibido.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { capsulas, type LineaSubtitulo, subtitulos } from '../db/schema.server.ts';
 import { consultaTs } from '../db/search.server.ts';
-import type { UploadedFile } from '../http/upload.server.ts';
+import { ErrorDeDominio } from '../errores.server.ts';
 import { leerSubtitulo, SubtituloInvalido, type SubtituloLeido } from '../media/subtitulos.server.ts';
 import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -58,7 +58,7 @@ const aSubtitulo = (id: number, idioma: IdiomaSubtitulo): Subtitulo => ({
   url: urlSubtitulo(id, idioma),
 });
 
-const invalido = (motivo: string) => new ApiError(400, SUBTITULO_INVALIDO, { errors: { archivo: [SUBTITULO_INVALIDO, motivo] } });
+const invalido = (motivo: string) => new ErrorDeDominio(400, SUBTITULO_INVALIDO, { errors: { archivo: [SUBTITULO_INVALIDO, motivo] } });
 
 /**
  * Capsules whose captions (any language) have every word of `q`, with the same accent-free
@@ -110,7 +110,7 @@ export function createSubtitulosService(ctx: ServiceContext) {
       .select({ id: capsulas.id, titulo: capsulas.titulo, id_usuario: capsulas.id_usuario, estado: capsulas.estado })
       .from(capsulas)
       .where(and(eq(capsulas.id, id), capsulaVisible(actor)));
-    if (!fila) throw new ApiError(404, NO_ENCONTRADA);
+    if (!fila) throw new ErrorDeDominio(404, NO_ENCONTRADA);
     return fila;
   }
 
@@ -124,7 +124,7 @@ export function createSubtitulosService(ctx: ServiceContext) {
   /** The file read into cues; a broken one is refused with the reason. */
   async function leer(archivo: UploadedFile | undefined): Promise<SubtituloLeido> {
     if (!archivo || (archivo.size === 0 && archivo.filename === '')) {
-      throw new ApiError(400, SUBTITULO_REQUERIDO, { errors: { archivo: [SUBTITULO_REQUERIDO] } });
+      throw new ErrorDeDominio(400, SUBTITULO_REQUERIDO, { errors: { archivo: [SUBTITULO_REQUERIDO] } });
     }
     let leido: SubtituloLeido;
     try {
@@ -221,7 +221,7 @@ export function createSubtitulosService(ctx: ServiceContext) {
           .delete(subtitulos)
           .where(and(eq(subtitulos.id_capsula, id), eq(subtitulos.idioma, idioma)))
           .returning({ idioma: subtitulos.idioma });
-        if (borrados.length === 0) throw new ApiError(404, SUBTITULO_NO_ENCONTRADO);
+        if (borrados.length === 0) throw new ErrorDeDominio(404, SUBTITULO_NO_ENCONTRADO);
         await registrar(
           tx,
           actor,
@@ -236,12 +236,12 @@ export function createSubtitulosService(ctx: ServiceContext) {
     /** The WebVTT served under /streaming/{id}/, with a tag that changes with its content. */
     async vtt(id: number, idioma: IdiomaSubtitulo, actor: Actor): Promise<{ vtt: string; etag: string }> {
       // Like the other files under /streaming/: none until the video is ready.
-      if ((await capsula(id, actor)).estado !== 'listo') throw new ApiError(404, NO_ENCONTRADA);
+      if ((await capsula(id, actor)).estado !== 'listo') throw new ErrorDeDominio(404, NO_ENCONTRADA);
       const [fila] = await db
         .select({ vtt: subtitulos.vtt })
         .from(subtitulos)
         .where(and(eq(subtitulos.id_capsula, id), eq(subtitulos.idioma, idioma)));
-      if (!fila) throw new ApiError(404, SUBTITULO_NO_ENCONTRADO);
+      if (!fila) throw new ErrorDeDominio(404, SUBTITULO_NO_ENCONTRADO);
       return { vtt: fila.vtt, etag: `"${createHash('sha256').update(fila.vtt).digest('base64url').slice(0, 27)}"` };
     },
   };

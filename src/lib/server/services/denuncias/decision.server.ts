@@ -3,8 +3,8 @@
  * its own section, and telling its author and the people who reported it.
  */
 import { type AccionModeracion, ETIQUETAS_MOTIVO, type MotivoDenuncia, type TipoDenuncia } from '../../../validation/denuncias.ts';
-import { ApiError } from '../../api/errors.server.ts';
 import type { Db } from '../../db/client.server.ts';
+import { ErrorDeDominio } from '../../errores.server.ts';
 import type { Actor } from '../actor.server.ts';
 import type { AdminUsuariosService } from '../admin-usuarios.server.ts';
 import type { BibliotecaService } from '../biblioteca.server.ts';
@@ -80,7 +80,7 @@ export async function eliminarItem(
     }
   } catch (error) {
     // Gone meanwhile (its author deleted it): the reports are closed all the same.
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    if (!(error instanceof ErrorDeDominio && error.status === 404)) throw error;
   }
 }
 

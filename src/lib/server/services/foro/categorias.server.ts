@@ -8,10 +8,10 @@ import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
 import { IMAGEN_INVALIDA, IMAGEN_REQUERIDA, type ListaCategoriasInput, type OrdenCategoria } from '../../../validation/foro.ts';
 import { numPaginas } from '../../../validation/listas.ts';
-import { ApiError } from '../../api/errors.server.ts';
+import type { UploadedFile } from '../../archivo-recibido.server.ts';
 import { foroCategorias, foroComentarios, foroConversaciones, foroReaccionesConversacion } from '../../db/schema.server.ts';
 import { coincideTexto } from '../../db/search.server.ts';
-import type { UploadedFile } from '../../http/upload.server.ts';
+import { ErrorDeDominio } from '../../errores.server.ts';
 import { type ImagenCategoria, ImagenInvalida, procesarImagenCategoria } from '../../media/imagenes.server.ts';
 import { type Actor, exigirAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
@@ -23,8 +23,8 @@ type CategoriaNueva = Omit<Esquema<'CategoriaNueva'>, 'archivo'>;
 type CategoriaEdicion = Omit<Esquema<'CategoriaEdicion'>, 'archivo'>;
 
 const NOMBRE_USADO = 'Ya existe una categoria con ese nombre';
-const nombreUsado = () => new ApiError(400, NOMBRE_USADO, { errors: { nombre: [NOMBRE_USADO] } });
-const imagenInvalida = () => new ApiError(400, IMAGEN_INVALIDA, { errors: { archivo: [IMAGEN_INVALIDA] } });
+const nombreUsado = () => new ErrorDeDominio(400, NOMBRE_USADO, { errors: { nombre: [NOMBRE_USADO] } });
+const imagenInvalida = () => new ErrorDeDominio(400, IMAGEN_INVALIDA, { errors: { archivo: [IMAGEN_INVALIDA] } });
 
 /** A category's images live under one folder; each upload gets a new name, so caches refresh. */
 const carpetaImagenes = (id: number) => `foro/categorias/${id}`;
@@ -147,7 +147,7 @@ export function createCategoriasForo(ctx: ServiceContext, { categoriaVisible, vi
     await categoriaVisible(actor, id);
     if (opciones.visitar) await visitar('categoria', id, actor);
     const [fila] = await consulta(eq(foroCategorias.id, id));
-    if (!fila) throw new ApiError(404, CATEGORIA_NO_ENCONTRADA);
+    if (!fila) throw new ErrorDeDominio(404, CATEGORIA_NO_ENCONTRADA);
     return aCategoria(fila);
   }
 
@@ -179,7 +179,7 @@ export function createCategoriasForo(ctx: ServiceContext, { categoriaVisible, vi
     /** Admins only; the image must be a JPEG or PNG that decodes. Nothing stays behind on failure. */
     async crear(actor: Actor, input: CategoriaNueva, archivo: UploadedFile | undefined): Promise<CategoriaForo> {
       exigirAdmin(actor);
-      if (!archivo || archivo.size === 0) throw new ApiError(400, IMAGEN_REQUERIDA, { errors: { archivo: [IMAGEN_REQUERIDA] } });
+      if (!archivo || archivo.size === 0) throw new ErrorDeDominio(400, IMAGEN_REQUERIDA, { errors: { archivo: [IMAGEN_REQUERIDA] } });
       await nombreLibre(input.nombre);
       const imagen = await procesarImagen(archivo);
       let id: number;

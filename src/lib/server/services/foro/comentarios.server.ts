@@ -4,9 +4,9 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
-import { ApiError } from '../../api/errors.server.ts';
 import type { Db } from '../../db/client.server.ts';
 import { foroComentarios, foroReaccionesComentario, usuarios } from '../../db/schema.server.ts';
+import { ErrorDeDominio } from '../../errores.server.ts';
 import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { notificarComentarioForo, olvidarNotificaciones } from '../notificaciones.server.ts';
@@ -16,7 +16,7 @@ import { entero, type ForoComun, porReaccion } from './comun.server.ts';
 
 type ComentarioForo = Esquema<'ComentarioForo'>;
 
-const error400 = (campo: string, detalle: string) => new ApiError(400, detalle, { errors: { [campo]: [detalle] } });
+const error400 = (campo: string, detalle: string) => new ErrorDeDominio(400, detalle, { errors: { [campo]: [detalle] } });
 
 type ComentarioRow = typeof foroComentarios.$inferSelect;
 
@@ -58,7 +58,7 @@ export function createComentariosForo(ctx: ServiceContext, { conversacionVisible
       .select()
       .from(foroComentarios)
       .where(and(eq(foroComentarios.id, id), eq(foroComentarios.eliminado, false)));
-    if (!comentario) throw new ApiError(404, COMENTARIO_NO_ENCONTRADO);
+    if (!comentario) throw new ErrorDeDominio(404, COMENTARIO_NO_ENCONTRADO);
     await conversacionVisible(actor, comentario.id_conversacion);
     exigirAutorOAdmin(actor, comentario.id_usuario);
     return comentario;

@@ -7,9 +7,9 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../../api/contrato.ts';
-import { ApiError } from '../../api/errors.server.ts';
 import { createRateLimiter, type Limit } from '../../auth/rate-limit.server.ts';
 import { foroCategorias, foroConversaciones } from '../../db/schema.server.ts';
+import { ErrorDeDominio } from '../../errores.server.ts';
 import { type Actor, esAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { createRecursosService, visibleA } from '../recursos.server.ts';
@@ -59,7 +59,7 @@ export function createForoComun(ctx: ServiceContext) {
       .select()
       .from(foroCategorias)
       .where(and(eq(foroCategorias.id, id), categoriasVisibles(actor)));
-    if (!row) throw new ApiError(404, CATEGORIA_NO_ENCONTRADA);
+    if (!row) throw new ErrorDeDominio(404, CATEGORIA_NO_ENCONTRADA);
     return row;
   }
 
@@ -70,7 +70,7 @@ export function createForoComun(ctx: ServiceContext) {
       .from(foroConversaciones)
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
       .where(and(eq(foroConversaciones.id, id), categoriasVisibles(actor), visibleA(actor, foroConversaciones)));
-    if (!row) throw new ApiError(404, CONVERSACION_NO_ENCONTRADA);
+    if (!row) throw new ErrorDeDominio(404, CONVERSACION_NO_ENCONTRADA);
     return row;
   }
 
@@ -88,7 +88,7 @@ export function createForoComun(ctx: ServiceContext) {
       tipo === 'conversacion'
         ? `Ha publicado demasiadas conversaciones en poco tiempo. Espere ${espera} antes de publicar otra.`
         : `Ha publicado demasiados comentarios en poco tiempo. Espere ${espera} antes de volver a comentar.`;
-    throw new ApiError(429, detalle, {}, { 'Retry-After': String(segundos) });
+    throw new ErrorDeDominio(429, detalle, {}, { 'Retry-After': String(segundos) });
   }
 
   return { categoriaVisible, conversacionVisible, limitar, visitar };

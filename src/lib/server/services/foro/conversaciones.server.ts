@@ -7,10 +7,10 @@ import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
 import type { ConversacionInput, ListaConversacionesInput } from '../../../validation/foro.ts';
 import { numPaginas } from '../../../validation/listas.ts';
-import { ApiError } from '../../api/errors.server.ts';
 import type { Db } from '../../db/client.server.ts';
 import { foroComentarios, foroConversaciones, foroReaccionesConversacion, usuarios, visitas } from '../../db/schema.server.ts';
 import { coincideTexto } from '../../db/search.server.ts';
+import { ErrorDeDominio } from '../../errores.server.ts';
 import { renderMarkdown } from '../../markdown.server.ts';
 import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
@@ -34,7 +34,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
       .select({ id: foroConversaciones.id, titulo: foroConversaciones.titulo, id_usuario_creador: foroConversaciones.id_usuario_creador })
       .from(foroConversaciones)
       .where(eq(foroConversaciones.id, id));
-    if (!row) throw new ApiError(404, CONVERSACION_NO_ENCONTRADA);
+    if (!row) throw new ErrorDeDominio(404, CONVERSACION_NO_ENCONTRADA);
     exigirAutorOAdmin(actor, row.id_usuario_creador);
     return row;
   }
@@ -175,7 +175,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
         await moderacion(tx, actor, conversacion, 'editar_conversacion', 'Editó');
       });
       const [editada] = await componer([id]);
-      if (!editada) throw new ApiError(404, CONVERSACION_NO_ENCONTRADA);
+      if (!editada) throw new ErrorDeDominio(404, CONVERSACION_NO_ENCONTRADA);
       return editada;
     },
 
@@ -203,7 +203,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
       await conversacionVisible(actor, id);
       if (opciones.visitar) await visitar('conversacion', id, actor);
       const [conversacion] = await componer([id]);
-      if (!conversacion) throw new ApiError(404, CONVERSACION_NO_ENCONTRADA);
+      if (!conversacion) throw new ErrorDeDominio(404, CONVERSACION_NO_ENCONTRADA);
       return conversacion;
     },
   };

@@ -5,7 +5,6 @@
  */
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
-import { ApiError } from '../../api/errors.server.ts';
 import type { Db } from '../../db/client.server.ts';
 import {
   foroCategorias,
@@ -14,6 +13,7 @@ import {
   foroReaccionesComentario,
   foroReaccionesConversacion,
 } from '../../db/schema.server.ts';
+import { ErrorDeDominio } from '../../errores.server.ts';
 import type { Actor } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { notificarReaccion } from '../notificaciones.server.ts';
@@ -44,7 +44,7 @@ export function createReaccionesForo(ctx: ServiceContext, { conversacionVisible 
       .where(
         and(eq(foroComentarios.id, id), categoriasVisibles(actor), visibleA(actor, foroConversaciones), visibleA(actor, foroComentarios)),
       );
-    if (!row) throw new ApiError(404, COMENTARIO_NO_ENCONTRADO);
+    if (!row) throw new ErrorDeDominio(404, COMENTARIO_NO_ENCONTRADO);
   }
 
   /** Each kind of target: its reactions table, the column that names the target, who sees it. */
