@@ -11,6 +11,11 @@
  * before the form's code runs would be lost (the form starts from its own values, and a level
  * chosen that early would never load its units), so the person waits a moment instead of
  * losing work.
+ *
+ * The convention (decision 0053): such a form is two files. `X.tsx` is the island pages hydrate:
+ * only `diferido(...)` with its `cargar`, and the props type re-exported. `XCompleto.tsx` is the
+ * form. Astro hydrates an island by its module, and only the form's own module, imported
+ * dynamically, makes a chunk of its own, so no single generic file can stand in for the nine.
  */
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 
