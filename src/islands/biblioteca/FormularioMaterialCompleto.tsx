@@ -8,7 +8,7 @@
  * their fields. The upload may come preselected from the URL (the curriculum map's 'Subir material'),
  * and the OAs of the chosen area and level with no material yet are marked (issue 21).
  */
-import { type FormEvent, useRef, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { extensionDe, validarArchivoMaterial } from '../../lib/validation/archivos';
 import type { MaterialInput } from '../../lib/validation/biblioteca';
@@ -23,12 +23,11 @@ import { subir } from '../comun/subida';
 import { useUsuarioActivo } from '../comun/usuario';
 import { validacionDiferida } from '../comun/validacion';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
+import { useCascada, VACIO } from './cascada';
 import { hrefSinMateriales, useOasSinMateriales } from './cobertura';
-import { type OA, oasDe, type Unidad, unidadesDe } from './curriculo';
+import type { OA, Unidad } from './curriculo';
 import { ListasOA } from './ListasOA';
 import type { ValoresMaterial } from './resolvers';
-
-const VACIO = '-1';
 
 const CAMPOS = ['id_nivel', 'id_area', 'id_unidad', 'oas', 'titulo', 'descripcion', 'tipo_material_docente'] as const;
 
@@ -67,8 +66,6 @@ export interface FormularioMaterialProps {
   };
 }
 
-type Estado = 'espera' | 'cargando' | 'error' | 'listo';
-
 const porCodigo = (a: OA, b: OA) => a.codigo.localeCompare(b.codigo, 'es');
 
 export default function FormularioMaterial({
@@ -106,14 +103,10 @@ export default function FormularioMaterial({
     trigger,
     formState: { errors, isSubmitting },
   } = form;
-  const [unidades, setUnidades] = useState<Unidad[]>(previo?.unidades ?? []);
-  const [estadoUnidades, setEstadoUnidades] = useState<Estado>(previo?.id_nivel && previo.id_area ? 'listo' : 'espera');
-  const [oasUnidad, setOasUnidad] = useState<OA[]>(previo?.oasUnidad ?? []);
-  const [estadoOas, setEstadoOas] = useState<Estado>(previo?.id_unidad ? 'listo' : 'espera');
+  const { unidades, estadoUnidades, avisoUnidades, oasUnidad, avisoOas, cargarUnidades, cargarOas } = useCascada(previo);
   // watch, not useWatch: the login pages share react-hook-form's chunk, and another import of it grows theirs.
   const [areaElegida, nivelElegido] = form.watch(['id_area', 'id_nivel']);
   const sinMateriales = useOasSinMateriales(areaElegida, nivelElegido);
-  const turno = useRef(0);
 
   const tus = useSubidaReanudable('material', useUsuarioActivo()?.id);
   const documento = useArchivo((elegido) => {
@@ -133,30 +126,6 @@ export default function FormularioMaterial({
   const titulo = register('titulo');
   const descripcion = campoPropio(form, 'descripcion');
   const tipo = register('tipo_material_docente', { onChange: () => trigger('tipo_material_docente') });
-
-  async function cargarUnidades(nivel: string, area: string) {
-    const mio = ++turno.current;
-    setUnidades([]);
-    setOasUnidad([]);
-    setEstadoOas('espera');
-    if (nivel === VACIO || area === VACIO) return setEstadoUnidades('espera');
-    setEstadoUnidades('cargando');
-    const lista = await unidadesDe(Number(area), nivel);
-    if (mio !== turno.current) return;
-    setUnidades(lista ?? []);
-    setEstadoUnidades(lista ? 'listo' : 'error');
-  }
-
-  async function cargarOas(unidad: string) {
-    const mio = ++turno.current;
-    setOasUnidad([]);
-    if (unidad === VACIO) return setEstadoOas('espera');
-    setEstadoOas('cargando');
-    const lista = await oasDe(Number(unidad));
-    if (mio !== turno.current) return;
-    setOasUnidad(lista ?? []);
-    setEstadoOas(lista ? 'listo' : 'error');
-  }
 
   /** SPEC.md section 4: a new level or area clears the unit and the selected OAs. */
   function cambiarNivelOArea(campo: 'id_nivel' | 'id_area') {
@@ -202,18 +171,6 @@ export default function FormularioMaterial({
 
   const elegidos = new Set(oas.value.map((o) => o.id));
   const disponibles = oasUnidad.filter((o) => !elegidos.has(o.id));
-  const avisoUnidades = {
-    espera: 'Elige primero el nivel y el área.',
-    cargando: 'Cargando unidades…',
-    error: 'No se pudieron cargar las unidades. Vuelve a elegir el nivel o el área.',
-    listo: unidades.length === 0 ? 'No hay unidades para este nivel y área.' : undefined,
-  }[estadoUnidades];
-  const avisoOas = {
-    espera: 'Elige una unidad para ver sus OA.',
-    cargando: 'Cargando OA…',
-    error: 'No se pudieron cargar los OA. Vuelve a elegir la unidad.',
-    listo: oasUnidad.length === 0 ? 'La unidad no tiene OA.' : null,
-  }[estadoOas];
   const ocupado = isSubmitting || listo;
 
   return (
