@@ -1,6 +1,6 @@
 /**
- * Runs for every response rendered on request (pages; API paths only if Astro is ever handed
- * one, as the server of `npm start` gives them to the Hono app before Astro, decision 0040):
+ * Runs for every page rendered on request (the HTTP server gives API paths to the Hono app,
+ * never to Astro, decisions 0040 and 0051):
  * - protected pages: the session from the cookies (renewed silently when the access token
  *   expired) goes to `Astro.locals.usuario`; without one, a redirect to /ingresar/ that remembers
  *   where the person was going;
@@ -14,7 +14,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { compressResponse } from './lib/server/http/compress.server.ts';
 import { withPageHeaders } from './lib/server/http/headers.server.ts';
-import { esRutaApi } from './lib/server/http/rutas-api.server.ts';
 import { resolveSession } from './lib/server/http/session.server.ts';
 
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -22,7 +21,6 @@ const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const onRequest = defineMiddleware(async (context, next) => {
   const { request, url } = context;
   if (context.isPrerendered) return next();
-  if (esRutaApi(url.pathname)) return compressResponse(request, await next());
 
   if (unsafe.has(request.method) && request.headers.get('origin') !== url.origin) {
     return new Response('Origen no permitido', { status: 403, headers: withPageHeaders(new Headers()) });

@@ -348,6 +348,20 @@ describe('uploads and limits over real HTTP', () => {
     await sinTemporales(server);
   });
 
+  it('answers from the API what Astro once handed it: /healthz/, a prefix without its slash, an encoded prefix (decision 0051)', async () => {
+    const salud = await fetch(`${server.url}/healthz/`);
+    expect(salud.status).toBe((await fetch(`${server.url}/healthz`)).status);
+    expect(salud.headers.get('content-type')).toMatch(/^application\/json/);
+    const api = await fetch(`${server.url}/api`, { headers: { authorization: `Bearer ${docente.access}` } });
+    expect({ status: api.status, body: await api.json() }).toEqual({
+      status: 404,
+      body: { detail: 'No existe el recurso GET /api', statusCode: 404 },
+    });
+    const codificada = await fetch(`${server.url}/%61pi/capsulas/`, { headers: { authorization: `Bearer ${docente.access}` } });
+    expect(codificada.status).toBe(200);
+    expect(await codificada.json()).toMatchObject({ num_results: expect.any(Number) });
+  });
+
   it('answers API paths that pages would otherwise take, TRACE and a half-closed body in the JSON error shape', async () => {
     // Sent by hand: fetch would resolve %2e%2e itself before sending.
     for (const ruta of ['/api/bdocente/l%C3%ADnea%0D%0Anueva%09tab/', '/api/capsulas/..%5c..%5cwindows/', '/api/%2e%2e/ingresar/']) {

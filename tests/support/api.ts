@@ -21,6 +21,7 @@ import { createLogger } from '../../src/lib/server/log.server.ts';
 import type { Mailer, Message } from '../../src/lib/server/mail/mailer.server.ts';
 import { createOutbox } from '../../src/lib/server/mail/outbox.server.ts';
 import { crearVerificador, type Herramientas, resolverHerramientas } from '../../src/lib/server/media/herramientas.server.ts';
+import { createServices, registrarTrabajos } from '../../src/lib/server/services/services.server.ts';
 import { createDiskStorage, createStorage, type Storage } from '../../src/lib/server/storage/storage.server.ts';
 import { expectMatchesContract } from './openapi.ts';
 import { S3_CREDENTIALS, startS3, type TestS3 } from './s3.ts';
@@ -118,15 +119,18 @@ export async function createTestApi(options: TestApiOptions = {}) {
   const herramientas = crearVerificador(options.herramientas ?? resolverHerramientas());
   const health = createHealth({ db: database.db, ping: database.ping, runnerId: jobs.id, herramientas, storage, dataDir: filesDir });
   const clock = { now: new Date() };
-  const api = createApi({
+  const contexto = {
     db: database.db,
     log: createLogger('silent'),
-    config: CONFIG_PRUEBA,
-    storage,
-    herramientas,
-    jobs,
     jwtSecret: 'test-secret-that-is-long-enough-0123456789',
     now: () => clock.now,
+  };
+  // As the runtime does (runtime.server.ts): the services once, their jobs on the runner, the routes over them.
+  const services = createServices({ ...contexto, config: CONFIG_PRUEBA, storage, herramientas, jobs });
+  registrarTrabajos(services, jobs);
+  const api = createApi({
+    ...contexto,
+    services,
     adminKey: ADMIN_KEY,
     secureCookies: false,
     // The harness's runner is driven by the tests (drain), never started: it counts as alive.

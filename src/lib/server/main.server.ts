@@ -17,7 +17,7 @@ import { cambiosDe } from './db/cambios.server.ts';
 import { createApiHandler } from './http/api-node.server.ts';
 import { answerJson, configureServer, currentRequestId, guard, type HttpLimits } from './http/guard.server.ts';
 import { createCachePaginas } from './http/paginas.server.ts';
-import { esRutaApi, esRutaApiEnrutable } from './http/rutas-api.server.ts';
+import { esRutaApiEnrutable, vaALaApi } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
 import { uploadRequestLimit } from './http/upload.server.ts';
 import { createLogger, type Logger } from './log.server.ts';
@@ -126,9 +126,9 @@ async function main() {
     const serve = async () => {
       try {
         // API requests (video segments above all) go straight to the API: no built file or page
-        // is there, and Astro's handler would only pass them on (decision 0040).
+        // is there, and this is the API's one way in (decisions 0040, 0051).
         const pathname = (req.url ?? '/').split('?')[0] ?? '/';
-        if (esRutaApi(pathname)) {
+        if (vaALaApi(pathname)) {
           if (!esRutaApiEnrutable(pathname)) return answerJson(res, 404, `No existe el recurso ${req.method} ${pathname}`);
           return await paginas.atender(req, res, (locals) => serveApi(req, res, locals.pagina));
         }

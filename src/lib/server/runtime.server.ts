@@ -1,7 +1,8 @@
 /**
- * Builds the process's services once (database, mail, jobs, API) and shares them with the Astro
- * endpoints and pages. Server code is not bundled by Astro (see astro.config.mjs), so the HTTP
- * entry point and the pages import this same module instance.
+ * Builds the process's parts once (database, mail, jobs, the services and, for the web server,
+ * the API over them) and shares them with the pages. Server code is not bundled by Astro (see
+ * astro.config.mjs), so the HTTP entry point and the pages import this same module instance.
+ * The worker and the CLIs get the services and the job runner, not the HTTP API (decision 0051).
  */
 import { type Api, createApi } from './api/app.server.ts';
 import { type Config, exigirSecretoCompartido } from './config.server.ts';
@@ -15,6 +16,7 @@ import { createMailer, type Mailer } from './mail/mailer.server.ts';
 import { createOutbox } from './mail/outbox.server.ts';
 import { crearVerificador, resolverHerramientas, type Verificador } from './media/herramientas.server.ts';
 import { dirRespaldos } from './services/respaldos.server.ts';
+import { createServices, programarTrabajos, registrarTrabajos, type Services } from './services/services.server.ts';
 import { createStorage, type Storage } from './storage/storage.server.ts';
 
 export interface Runtime {
@@ -27,17 +29,29 @@ export interface Runtime {
   /** Readiness and the detail for alerting (GET /healthz, /healthz/detalle, /admin/trabajos). */
   health: Health;
   jobs: JobRunner;
-  api: Api;
+  /** Built once, with their job handlers registered with `jobs` (services/services.server.ts). */
+  services: Services;
   adminKey: string;
   admin: AdminSeed;
   /** Stops the job runner (finishing or releasing its job within `graceMs`) and closes the database. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
+/** The web server's runtime: the HTTP API mounted over the services. */
+export interface WebRuntime extends Runtime {
+  api: Api;
+}
+
 /** The domain of the sender's address, for Message-ID headers. */
 const dominio = (from: string) => /@([^>\s]+)/.exec(from)?.[1] ?? 'entredocentes.cl';
 
-export async function createRuntime(config: Config, log: Logger, options: { servicio?: 'web' | 'worker' | 'cli' } = {}): Promise<Runtime> {
+export async function createRuntime(config: Config, log: Logger, options?: { servicio?: 'web' }): Promise<WebRuntime>;
+export async function createRuntime(config: Config, log: Logger, options: { servicio: 'worker' | 'cli' }): Promise<Runtime>;
+export async function createRuntime(
+  config: Config,
+  log: Logger,
+  options: { servicio?: 'web' | 'worker' | 'cli' } = {},
+): Promise<Runtime | WebRuntime> {
   exigirSecretoCompartido(config);
   const dirs = paths(config.dataDir);
   const database = await openDatabase(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { pgliteDir: dirs.pglite });
@@ -70,27 +84,23 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
       storage,
       dataDir: config.dataDir,
     });
-    const api = createApi({
+    const contexto = {
       db: database.db,
       log,
+      jwtSecret: config.JWT_SECRET ?? persistentSecret(config.dataDir, 'jwt'),
+      now: () => new Date(),
+    };
+    const services = createServices({
+      ...contexto,
       config,
       storage,
       herramientas,
       jobs,
-      jwtSecret: config.JWT_SECRET ?? persistentSecret(config.dataDir, 'jwt'),
-      now: () => new Date(),
-      adminKey,
       respaldos: { dir: dirRespaldos(config), conservar: config.RESPALDOS_CONSERVAR },
-      secureCookies: config.PUBLIC_URL.startsWith('https:'),
-      health,
     });
-    // The recurring job that mails notifications (it queues its own next run; idempotent).
-    await api.services.notificaciones.programar();
-    // The recurring job that removes expired resumable uploads (issue 18).
-    await api.services.subidas.programar();
-    // The daily backup (issue 28), at 03:00 Chile's time.
-    await api.services.respaldos.programar();
-    return {
+    registrarTrabajos(services, jobs);
+    await programarTrabajos(services);
+    const runtime: Runtime = {
       config,
       log,
       database,
@@ -99,7 +109,7 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
       herramientas,
       health,
       jobs,
-      api,
+      services,
       adminKey,
       admin,
       async close(closeOptions) {
@@ -107,6 +117,9 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
         await database.close();
       },
     };
+    if (options.servicio === 'worker' || options.servicio === 'cli') return runtime;
+    const api = createApi({ ...contexto, services, adminKey, secureCookies: config.PUBLIC_URL.startsWith('https:'), health });
+    return { ...runtime, api };
   } catch (error) {
     await database.close().catch(() => undefined);
     throw error;
@@ -114,13 +127,13 @@ export async function createRuntime(config: Config, log: Logger, options: { serv
 }
 
 const key = Symbol.for('entre-docentes.runtime');
-type Holder = { [key]?: Runtime };
+type Holder = { [key]?: WebRuntime };
 
-export function setRuntime(runtime: Runtime | undefined): void {
+export function setRuntime(runtime: WebRuntime | undefined): void {
   (globalThis as Holder)[key] = runtime;
 }
 
-export function getRuntime(): Runtime {
+export function getRuntime(): WebRuntime {
   const runtime = (globalThis as Holder)[key];
   if (!runtime) throw new Error('runtime not started: run the server with `npm start`');
   return runtime;

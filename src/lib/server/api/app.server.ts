@@ -1,10 +1,10 @@
 /**
- * The HTTP API: one Hono app with one sub-app per section, mounted by Astro catch-all endpoints
- * for /api, /auth, /streaming, /miniaturas and /healthz. Dependencies come in as arguments, so
- * tests build the app against their own database and call `app.request()` with no server.
+ * The HTTP API: one Hono app with one sub-app per section, mounted over services built outside
+ * HTTP (services/services.server.ts, decision 0051). The HTTP server hands it /api, /auth,
+ * /streaming, /miniaturas and /healthz before Astro (main.server.ts); tests build the app over
+ * their own services and call `app.request()` with no server.
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { renovador } from '../auth/renovacion.server.ts';
@@ -12,27 +12,8 @@ import { API_CACHE_CONTROL, API_HEADERS } from '../http/headers.server.ts';
 import type { Health } from '../jobs/salud.server.ts';
 import type { Logger } from '../log.server.ts';
 import { HerramientaNoDisponible } from '../media/herramientas.server.ts';
-import { createAdminOperacionesService } from '../services/admin-operaciones.server.ts';
-import { createAdminUsuariosService } from '../services/admin-usuarios.server.ts';
-import { createAyudaService } from '../services/ayuda.server.ts';
-import { createBibliotecaService } from '../services/biblioteca.server.ts';
-import { createCapsulasService } from '../services/capsulas.server.ts';
-import { createCatalogosService } from '../services/catalogos.server.ts';
-import { createComunidadService } from '../services/comunidad.server.ts';
 import type { ServiceContext } from '../services/context.server.ts';
-import { createCuentasService } from '../services/cuentas.server.ts';
-import { createDenunciasService } from '../services/denuncias.server.ts';
-import { createForoService } from '../services/foro.server.ts';
-import { createInicioService } from '../services/inicio.server.ts';
-import { createInvitacionesService } from '../services/invitaciones.server.ts';
-import { createManualesService } from '../services/manuales.server.ts';
-import { createNotificacionesService } from '../services/notificaciones.server.ts';
-import { createPerfilesService } from '../services/perfiles.server.ts';
-import { createRegistroService } from '../services/registro.server.ts';
-import { createRespaldosService, type OpcionesRespaldos } from '../services/respaldos.server.ts';
-import { createSubidasService } from '../services/subidas.server.ts';
-import { createSubtitulosService } from '../services/subtitulos.server.ts';
-import { createUsuarioActual } from '../services/usuario-actual.server.ts';
+import type { Services } from '../services/services.server.ts';
 import { createBloqueoSubidas } from '../storage/bloqueo-subidas.server.ts';
 import { ALMACENAMIENTO_NO_RESPONDE, almacenamientoNoResponde, SIN_ESPACIO_ARCHIVO, sinEspacio } from '../storage/fallas.server.ts';
 import { adminRoutes } from './admin.server.ts';
@@ -55,42 +36,23 @@ import { subidasRoutes } from './subidas.server.ts';
 import { subtitulosRoutes } from './subtitulos.server.ts';
 import { usuariosRoutes } from './usuarios.server.ts';
 
-export interface ApiDeps extends ServiceContext {
+export interface ApiDeps extends Pick<ServiceContext, 'db' | 'log' | 'jwtSecret' | 'now'> {
+  /** Built once by the runtime (services.server.ts); the routes only call them. */
+  services: Services;
   adminKey: string;
-  /** Backups (issue 28): RESPALDOS_DIR and RESPALDOS_CONSERVAR; tests default to a folder under the storage's tempDir. */
-  respaldos?: OpcionesRespaldos;
   secureCookies: boolean;
   health: Health;
 }
 
 const requestIdPattern = /^[\w.-]{8,64}$/;
 
-export function createApi(entrada: ApiDeps) {
-  // Every service deletes files through the backups' storage: a deletion waits while a backup runs.
-  const respaldos = createRespaldosService(
-    entrada,
-    entrada.respaldos ?? { dir: path.join(entrada.storage.tempDir, 'respaldos'), conservar: 7 },
-  );
-  const deps: ApiDeps = { ...entrada, storage: respaldos.almacenamiento };
-  const cuentas = createCuentasService(deps);
-  const catalogos = createCatalogosService(deps.db);
-  const ayuda = createAyudaService(deps);
-  const invitaciones = createInvitacionesService(deps, cuentas);
+export function createApi(deps: ApiDeps) {
+  const { services } = deps;
+  const { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, biblioteca, comunidad, perfiles, foro } = services;
+  const { adminOperaciones, adminUsuarios, registro, notificaciones, subidas, subtitulos, denuncias, respaldos } = services;
+  // The storage the services use: a deletion waits while a backup runs.
+  const storage = respaldos.almacenamiento;
   const keys = { secret: deps.jwtSecret, now: deps.now, sesiones: cuentas.sesiones };
-  const manuales = createManualesService(deps);
-  const capsulas = createCapsulasService(deps);
-  const biblioteca = createBibliotecaService(deps);
-  const comunidad = createComunidadService(deps);
-  const perfiles = createPerfilesService(deps, { manuales, capsulas, biblioteca });
-  const foro = createForoService(deps);
-  const usuarioActual = createUsuarioActual(deps);
-  const adminOperaciones = createAdminOperacionesService(deps);
-  const adminUsuarios = createAdminUsuariosService(deps, { cuentas, invitaciones });
-  const registro = createRegistroService(deps.db);
-  const notificaciones = createNotificacionesService(deps);
-  const subidas = createSubidasService(deps);
-  const subtitulos = createSubtitulosService(deps);
-  const denuncias = createDenunciasService(deps, { capsulas, biblioteca, manuales, foro, adminUsuarios });
 
   const app = new Hono<AppEnv>({ strict: false });
   const renovarSesion = renovador(cuentas, { secureCookies: deps.secureCookies });
@@ -152,61 +114,32 @@ export function createApi(entrada: ApiDeps) {
   app.route('/api/usuarios', usuariosRoutes({ cuentas, ayuda, keys }));
   app.route('/api/curriculum_escolar', curriculumRoutes(catalogos, keys));
   app.route('/api', catalogosRoutes(catalogos, keys));
-  app.route(
-    '/api/admin',
-    adminRoutes({ invitaciones, adminUsuarios, registro, keys, adminKey: deps.adminKey, tempDir: deps.storage.tempDir }),
-  );
+  app.route('/api/admin', adminRoutes({ invitaciones, adminUsuarios, registro, keys, adminKey: deps.adminKey, tempDir: storage.tempDir }));
   app.route('/api/admin', adminOperacionesRoutes({ adminOperaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/admin', adminDenunciasRoutes({ denuncias, keys, adminKey: deps.adminKey }));
   app.route('/api/admin', respaldosRoutes({ respaldos, keys, adminKey: deps.adminKey }));
   app.route('/api/denuncias', denunciasRoutes(denuncias, keys));
-  app.route('/api/manuales', manualesRoutes(manuales, { keys, storage: deps.storage, subidas }));
-  app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage: deps.storage }));
+  app.route('/api/manuales', manualesRoutes(manuales, { keys, storage, subidas }));
+  app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage }));
   app.route('/api/notificaciones', notificacionesRoutes(notificaciones, keys));
   app.route('/api/usuarios', preferenciasRoutes(notificaciones, keys));
   // Community and profiles after usuariosRoutes, so the account routes match first.
-  app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage: deps.storage, subidas }));
-  app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'grande'));
-  app.route('/miniaturas/usuarios_min', miniaturasUsuariosRoutes(perfiles, { keys, storage: deps.storage }, 'min'));
+  app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage, subidas }));
+  app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage }, 'grande'));
+  app.route('/miniaturas/usuarios_min', miniaturasUsuariosRoutes(perfiles, { keys, storage }, 'min'));
   // The library (/api/bdocente) after catalogosRoutes, whose /api/bdocente/tipo/ must match first.
-  app.route('/api/bdocente', bibliotecaRoutes(biblioteca, { keys, storage: deps.storage, subidas }));
-  app.route('/miniaturas/bdocente', miniaturasBibliotecaRoutes(biblioteca, { keys, storage: deps.storage }));
-  app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage: deps.storage, subidas }));
-  app.route('/api/capsulas', subtitulosRoutes(subtitulos, { keys, tempDir: deps.storage.tempDir }));
-  app.route('/streaming', streamingRoutes(capsulas, { keys, storage: deps.storage, subtitulos }));
-  app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage: deps.storage }));
-  app.route('/api/foro', foroRoutes(foro, { keys, storage: deps.storage, now: deps.now, subidas }));
-  app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage: deps.storage }));
+  app.route('/api/bdocente', bibliotecaRoutes(biblioteca, { keys, storage, subidas }));
+  app.route('/miniaturas/bdocente', miniaturasBibliotecaRoutes(biblioteca, { keys, storage }));
+  app.route('/api/capsulas', capsulasRoutes(capsulas, { keys, storage, subidas }));
+  app.route('/api/capsulas', subtitulosRoutes(subtitulos, { keys, tempDir: storage.tempDir }));
+  app.route('/streaming', streamingRoutes(capsulas, { keys, storage, subtitulos }));
+  app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage }));
+  app.route('/api/foro', foroRoutes(foro, { keys, storage, now: deps.now, subidas }));
+  app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage }));
   // Resumable uploads (tus, issue 18): a finished one is sent as `id_subida` to the forms above.
   app.route('/api/subidas', subidasRoutes(subidas, { keys, locker: createBloqueoSubidas(deps.db, { log: deps.log }) }));
 
-  return {
-    app,
-    keys,
-    renovarSesion,
-    usuarioActual,
-    services: {
-      cuentas,
-      catalogos,
-      ayuda,
-      invitaciones,
-      manuales,
-      capsulas,
-      biblioteca,
-      comunidad,
-      perfiles,
-      foro,
-      adminOperaciones,
-      adminUsuarios,
-      registro,
-      notificaciones,
-      subidas,
-      subtitulos,
-      denuncias,
-      respaldos,
-      inicio: createInicioService(deps, { notificaciones }),
-    },
-  };
+  return { app, keys, renovarSesion, usuarioActual: services.usuarioActual, services };
 }
 
 export type Api = ReturnType<typeof createApi>;

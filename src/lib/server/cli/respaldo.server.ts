@@ -43,7 +43,7 @@ async function run(): Promise<number> {
     try {
       const runtime = await createRuntime(config, log, { servicio: 'cli' });
       try {
-        respaldo = await runtime.api.services.respaldos.crear({ id: null });
+        respaldo = await runtime.services.respaldos.crear({ id: null });
       } catch (error) {
         if (error instanceof ApiError) throw new Error(error.body.detail);
         throw error;

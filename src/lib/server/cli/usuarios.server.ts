@@ -110,7 +110,7 @@ async function run(argv: string[]): Promise<number> {
       await runtime.close();
       lock?.release();
     };
-    const { invitaciones } = runtime.api.services;
+    const { invitaciones } = runtime.services;
     invitar = async (input) => {
       const parsed = invitacionSchema.safeParse(input);
       if (!parsed.success) return { kind: 'error', mensaje: Object.values(fieldErrors(parsed.error)).flat().join('; ') };

@@ -1,10 +1,11 @@
 /**
  * The API's paths (rutas-api.server.ts) answered by the Hono app straight from Node's HTTP
- * server (decision 0040). Astro's handler only handed them over (src/pages/api/[...path].ts and
- * its siblings), yet building its request, matching its routes, running the page middleware and
- * turning the answer into streams twice over was most of a list call's time. What the API sees
- * is what Astro gave it: the same Request (URL from the Host header, every header, the body
- * streamed, a signal that aborts when the client goes away) and the socket's address.
+ * server (decision 0040), the API's one way in (decision 0051). Astro's handler used to hand them
+ * over through catch-all endpoints, yet building its request, matching its routes, running the
+ * page middleware and turning the answer into streams twice over was most of a list call's time.
+ * What the API sees is what Astro gave it: the same Request (URL from the Host header, every
+ * header, the body streamed, a signal that aborts when the client goes away) and the socket's
+ * address.
  *
  * A JSON answer (built in memory by the routes) goes out in one write with its Content-Length,
  * compressed in one call; anything else (files, HLS segments, thumbnails) is streamed with

@@ -45,7 +45,7 @@ export interface JobRunnerOptions {
 export interface JobRunner {
   /** This runner's heartbeat row id. */
   readonly id: string;
-  /** Adds the handler of a job type (services register theirs when they are built). */
+  /** Adds the handler of a job type (the services' are registered by `registrarTrabajos`, services.server.ts). */
   register(tipo: string, handler: JobHandler): void;
   /** `enSegundos`: due that many seconds from now (a recurring job queues its next run). */
   enqueue(tipo: string, datos: unknown, options?: { maxIntentos?: number; enSegundos?: number }): Promise<number>;

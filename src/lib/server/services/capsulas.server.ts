@@ -186,10 +186,11 @@ export function createCapsulasService(ctx: ServiceContext) {
   }
 
   const procesar = createProcesoVideo(ctx);
-  ctx.jobs.register(TRABAJO_HLS, procesar);
 
   return {
     recursos,
+    /** The video's job (registered by the runtime, services.server.ts). */
+    trabajos: { [TRABAJO_HLS]: procesar },
 
     /** Ready capsules; hidden ones only for their author and admins. */
     async listar(f: FiltrosCapsulas, actor: Actor): Promise<Esquema<'CapsulaLista'>> {

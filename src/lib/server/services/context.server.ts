@@ -14,8 +14,8 @@ export interface ServiceContext {
   storage: Storage;
   /** The media tools this process found, and whether they run (issue 28). */
   herramientas: Verificador;
-  /** Background work: services register their job handlers and enqueue jobs. */
-  jobs: Pick<JobRunner, 'enqueue' | 'register'>;
+  /** Background work: services enqueue jobs; their handlers (a service's `trabajos`) are registered by services.server.ts. */
+  jobs: Pick<JobRunner, 'enqueue'>;
   /** HMAC key for access tokens. */
   jwtSecret: string;
   now: () => Date;

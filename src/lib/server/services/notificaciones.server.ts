@@ -12,6 +12,7 @@ import type { PreferenciaCorreo } from '../../validation/notificaciones.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { notificaciones, trabajos, usuarios } from '../db/schema.server.ts';
+import type { JobHandler } from '../jobs/runner.server.ts';
 import { correoNotificacion, resumenDiario } from '../mail/notificaciones.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -245,7 +246,7 @@ export function createNotificacionesService(ctx: ServiceContext) {
     if (!vivo) await ctx.jobs.enqueue(TRABAJO_CORREOS, {}, { maxIntentos: 1 });
   }
 
-  ctx.jobs.register(TRABAJO_CORREOS, async (_datos, job) => {
+  const correos: JobHandler = async (_datos, job) => {
     try {
       await enviarCadaVez();
       await enviarResumenes();
@@ -258,10 +259,12 @@ export function createNotificacionesService(ctx: ServiceContext) {
         .where(and(eq(trabajos.tipo, TRABAJO_CORREOS), eq(trabajos.estado, 'pendiente')));
       if (!otro) await ctx.jobs.enqueue(TRABAJO_CORREOS, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
     }
-  });
+  };
 
   return {
     noLeidas,
+    /** The recurring mail (registered by the runtime, services.server.ts). */
+    trabajos: { [TRABAJO_CORREOS]: correos },
 
     async listar(idUsuario: number, f: { no_leidas: boolean; pagina: number }) {
       const todas = await agrupadas(idUsuario, f.no_leidas);

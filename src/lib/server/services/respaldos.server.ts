@@ -16,6 +16,7 @@ import type { Esquema } from '../../api/contrato.ts';
 import type { Config } from '../config.server.ts';
 import { bloqueos, trabajos } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
+import type { JobHandler } from '../jobs/runner.server.ts';
 import { type Escritor, escribirArchivo, FORMATO, PREFIJO_ARCHIVOS, PREFIJO_TABLAS } from '../respaldos/archivo.server.ts';
 import { enInstantanea, migraciones, tablas, volcarTabla } from '../respaldos/volcado.server.ts';
 import { sinEspacio } from '../storage/fallas.server.ts';
@@ -153,11 +154,11 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
     },
   });
 
-  jobs.register(TRABAJO_BORRADO_DIFERIDO, async (datos) => {
+  const borradoDiferido: JobHandler = async (datos) => {
     const clave = String((datos as { clave?: unknown } | null)?.clave ?? '');
     if (clave === '') return;
     await almacenamiento.remove(clave);
-  });
+  };
 
   /** The database's snapshot, one JSON-lines file per table in `dir`: rows per table. */
   async function volcar(dir: string): Promise<{ base_de_datos: string; filas: Record<string, number>; migraciones: string[] }> {
@@ -266,7 +267,7 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
     }
   }
 
-  jobs.register(TRABAJO_RESPALDO, async (_datos, job) => {
+  const respaldoDiario: JobHandler = async (_datos, job) => {
     try {
       await crear(null);
     } finally {
@@ -278,9 +279,11 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
         .where(and(eq(trabajos.tipo, TRABAJO_RESPALDO), eq(trabajos.estado, 'pendiente'), ne(trabajos.id, job.id)));
       if (!otro) await jobs.enqueue(TRABAJO_RESPALDO, {}, { maxIntentos: 1, enSegundos: segundosHasta(HORA_DIARIA, ctx.now()) });
     }
-  });
+  };
 
   return {
+    /** A deletion put off by a backup, and the daily backup (registered by the runtime, services.server.ts). */
+    trabajos: { [TRABAJO_BORRADO_DIFERIDO]: borradoDiferido, [TRABAJO_RESPALDO]: respaldoDiario },
     /** The storage to give every other service (deletions wait for a running backup). */
     almacenamiento,
     enCurso,

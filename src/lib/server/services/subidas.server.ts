@@ -18,6 +18,7 @@ import type { DestinoSubida } from '../../validation/subidas.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { bloqueos, subidas, trabajos } from '../db/schema.server.ts';
 import { ErrorDeDominio, sinPermisos, tooLarge } from '../errores.server.ts';
+import type { JobHandler } from '../jobs/runner.server.ts';
 import type { TipoArchivo } from '../media/herramientas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
@@ -178,7 +179,7 @@ export function createSubidasService(ctx: ServiceContext) {
     return resultado;
   }
 
-  ctx.jobs.register(TRABAJO_LIMPIEZA_SUBIDAS, async (_datos, job) => {
+  const limpieza: JobHandler = async (_datos, job) => {
     try {
       await limpiar();
     } finally {
@@ -192,10 +193,12 @@ export function createSubidasService(ctx: ServiceContext) {
         .where(and(eq(trabajos.tipo, TRABAJO_LIMPIEZA_SUBIDAS), eq(trabajos.estado, 'pendiente')));
       if (!otro) await ctx.jobs.enqueue(TRABAJO_LIMPIEZA_SUBIDAS, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
     }
-  });
+  };
 
   return {
     almacen,
+    /** The recurring clean-up (registered by the runtime, services.server.ts). */
+    trabajos: { [TRABAJO_LIMPIEZA_SUBIDAS]: limpieza },
     limiteBytes: (destino: DestinoSubida) => limites[destino],
     /** The largest upload any form takes (announced as Tus-Max-Size). */
     limiteMayor: () => Math.max(...Object.values(limites)),

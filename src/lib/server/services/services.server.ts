@@ -1,0 +1,105 @@
+/**
+ * The services' composition root (decision 0051): every service built once, by the runtime (the
+ * web server, the worker, the CLIs) or a test, outside HTTP. The routes (api/app.server.ts) and
+ * the pages use what this builds; the job runner gets the services' job handlers from here.
+ */
+import path from 'node:path';
+import type { JobHandler, JobRunner } from '../jobs/runner.server.ts';
+import { createAdminOperacionesService } from './admin-operaciones.server.ts';
+import { createAdminUsuariosService } from './admin-usuarios.server.ts';
+import { createAyudaService } from './ayuda.server.ts';
+import { createBibliotecaService } from './biblioteca.server.ts';
+import { createCapsulasService } from './capsulas.server.ts';
+import { createCatalogosService } from './catalogos.server.ts';
+import { createComunidadService } from './comunidad.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { createCuentasService } from './cuentas.server.ts';
+import { createDenunciasService } from './denuncias.server.ts';
+import { createForoService } from './foro.server.ts';
+import { createInicioService } from './inicio.server.ts';
+import { createInvitacionesService } from './invitaciones.server.ts';
+import { createManualesService } from './manuales.server.ts';
+import { createNotificacionesService } from './notificaciones.server.ts';
+import { createPerfilesService } from './perfiles.server.ts';
+import { createRegistroService } from './registro.server.ts';
+import { createRespaldosService, type OpcionesRespaldos } from './respaldos.server.ts';
+import { createSubidasService } from './subidas.server.ts';
+import { createSubtitulosService } from './subtitulos.server.ts';
+import { createUsuarioActual } from './usuario-actual.server.ts';
+
+export interface ServicesDeps extends ServiceContext {
+  /** Backups (issue 28): RESPALDOS_DIR and RESPALDOS_CONSERVAR; tests default to a folder under the storage's tempDir. */
+  respaldos?: OpcionesRespaldos;
+}
+
+export function createServices(entrada: ServicesDeps) {
+  // Every service deletes files through the backups' storage: a deletion waits while a backup runs.
+  const respaldos = createRespaldosService(
+    entrada,
+    entrada.respaldos ?? { dir: path.join(entrada.storage.tempDir, 'respaldos'), conservar: 7 },
+  );
+  const ctx: ServiceContext = { ...entrada, storage: respaldos.almacenamiento };
+  const cuentas = createCuentasService(ctx);
+  const catalogos = createCatalogosService(ctx.db);
+  const ayuda = createAyudaService(ctx);
+  const invitaciones = createInvitacionesService(ctx, cuentas);
+  const manuales = createManualesService(ctx);
+  const capsulas = createCapsulasService(ctx);
+  const biblioteca = createBibliotecaService(ctx);
+  const comunidad = createComunidadService(ctx);
+  const perfiles = createPerfilesService(ctx, { manuales, capsulas, biblioteca });
+  const foro = createForoService(ctx);
+  const usuarioActual = createUsuarioActual(ctx);
+  const adminOperaciones = createAdminOperacionesService(ctx);
+  const adminUsuarios = createAdminUsuariosService(ctx, { cuentas, invitaciones });
+  const registro = createRegistroService(ctx.db);
+  const notificaciones = createNotificacionesService(ctx);
+  const subidas = createSubidasService(ctx);
+  const subtitulos = createSubtitulosService(ctx);
+  const denuncias = createDenunciasService(ctx, { capsulas, biblioteca, manuales, foro, adminUsuarios });
+  return {
+    cuentas,
+    catalogos,
+    ayuda,
+    invitaciones,
+    manuales,
+    capsulas,
+    biblioteca,
+    comunidad,
+    perfiles,
+    foro,
+    adminOperaciones,
+    adminUsuarios,
+    registro,
+    notificaciones,
+    subidas,
+    subtitulos,
+    denuncias,
+    respaldos,
+    inicio: createInicioService(ctx, { notificaciones }),
+    /** Who the signed-in person is, for the pages' session (http/session.server.ts). */
+    usuarioActual,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** The services that run background work, each with its job handlers by type. */
+const conTrabajos = (s: Services): { trabajos: Record<string, JobHandler> }[] => [s.capsulas, s.subidas, s.notificaciones, s.respaldos];
+
+/** Gives the runner every service's job handlers (any process whose runner may take a job). */
+export function registrarTrabajos(services: Services, jobs: Pick<JobRunner, 'register'>): void {
+  for (const servicio of conTrabajos(services)) {
+    for (const [tipo, handler] of Object.entries(servicio.trabajos)) jobs.register(tipo, handler);
+  }
+}
+
+/** Queues the recurring jobs unless already queued (at start-up; each run queues its next). */
+export async function programarTrabajos(services: Services): Promise<void> {
+  // The notifications' mail.
+  await services.notificaciones.programar();
+  // Expired resumable uploads removed (issue 18).
+  await services.subidas.programar();
+  // The daily backup (issue 28), at 03:00 Chile's time.
+  await services.respaldos.programar();
+}
