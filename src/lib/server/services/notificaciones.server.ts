@@ -6,23 +6,21 @@
  * sends both under a lock on the person's row: a 'cada vez' notification goes once (`enviada_en`),
  * and the digest once a local day (`usuarios.resumen_enviado`).
  */
-import { and, count, desc, eq, inArray, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { PreferenciaCorreo } from '../../validation/notificaciones.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
-import type { Db } from '../db/client.server.ts';
-import { notificaciones, trabajos, usuarios } from '../db/schema.server.ts';
-import type { JobHandler } from '../jobs/runner.server.ts';
-import { correoNotificacion, resumenDiario } from '../mail/notificaciones.server.ts';
-import { encolarCorreo } from '../mail/outbox.server.ts';
+import { notificaciones, usuarios } from '../db/schema.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { tokenBaja, usuarioDeTokenBaja } from './notificaciones/baja.server.ts';
+import { createCorreosNotificaciones, TRABAJO_CORREOS } from './notificaciones/correos.server.ts';
 import { textoNotificacion } from './notificaciones/textos.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
-// The hooks other services call in their transactions, the sentences and the unsubscribe tokens
-// live in notificaciones/; their importers keep this one name.
+// The hooks other services call in their transactions, the sentences, the unsubscribe tokens
+// and the mail job live in notificaciones/; their importers keep this one name.
 export { tokenBaja, usuarioDeTokenBaja } from './notificaciones/baja.server.ts';
+export { CADENCIA_SEGUNDOS, HORA_RESUMEN, horaLocal, TRABAJO_CORREOS, ZONA } from './notificaciones/correos.server.ts';
 export {
   notificarComentarioForo,
   notificarComentarioRecurso,
@@ -36,13 +34,6 @@ export { textoNotificacion } from './notificaciones/textos.server.ts';
 
 export type EntradaNotificacion = Esquema<'Notificacion'>;
 
-/** The recurring job that sends notification mail. */
-export const TRABAJO_CORREOS = 'notificaciones-correos';
-/** How often it runs: 'cada vez' mail goes out within this. */
-export const CADENCIA_SEGUNDOS = 60;
-/** The digest goes out from this local hour on. */
-export const HORA_RESUMEN = 8;
-export const ZONA = 'America/Santiago';
 export const TAMANO_PAGINA = 20;
 /** The newest this many of a person's notifications are listed (older ones are history). */
 const LIMITE_LISTA = 500;
@@ -60,20 +51,6 @@ const toAutor = (u: { id: number; primer_nombre: string; apellido_paterno: strin
   apellido_paterno: u.apellido_paterno,
   foto_perfil: fotoUrl(u),
 });
-
-/** The local date (YYYY-MM-DD) and hour in America/Santiago. */
-export function horaLocal(d: Date): { fecha: string; hora: number } {
-  const partes = new Intl.DateTimeFormat('en-CA', {
-    timeZone: ZONA,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(d);
-  const p = (t: string) => partes.find((x) => x.type === t)?.value ?? '';
-  return { fecha: `${p('year')}-${p('month')}-${p('day')}`, hora: Number(p('hour')) };
-}
 
 export function createNotificacionesService(ctx: ServiceContext) {
   const { db } = ctx;
@@ -145,126 +122,12 @@ export function createNotificacionesService(ctx: ServiceContext) {
     return entradas.map((g) => ({ ...g.e, texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle }, g.nombres) }));
   }
 
-  /** The active people with this mail preference who have unread notifications that pass `cuales`. */
-  function conPendientes(preferencia: 'cada_vez' | 'diario', cuales: SQL | undefined) {
-    return db
-      .selectDistinct({ id: notificaciones.id_usuario })
-      .from(notificaciones)
-      .innerJoin(usuarios, eq(usuarios.id, notificaciones.id_usuario))
-      .where(and(isNull(notificaciones.leida_en), eq(usuarios.preferencia_correo, preferencia), eq(usuarios.activo, true), cuales));
-  }
-
-  /** The instant the local (Santiago) day of `ahora` began. */
-  const inicioDelDia = (ahora: Date): SQL =>
-    sql`date_trunc('day', ${ahora.toISOString()}::timestamptz at time zone ${ZONA}) at time zone ${ZONA}`;
-
-  /** Mails the 'cada vez' people's new notifications, one each. */
-  async function enviarCadaVez(): Promise<number> {
-    const pendientes = await conPendientes('cada_vez', isNull(notificaciones.enviada_en));
-    let enviados = 0;
-    for (const { id } of pendientes) {
-      enviados += await db.transaction(async (tx) => {
-        // The person's row locked: a second runner waits here and then finds nothing left to send.
-        const [u] = await tx.select().from(usuarios).where(eq(usuarios.id, id)).for('update');
-        if (u?.preferencia_correo !== 'cada_vez') return 0;
-        const lista = await porEnviar(tx, id, { soloNuevas: true });
-        for (const n of lista) {
-          const m = correoNotificacion(u.primer_nombre, n.texto, `${ctx.config.PUBLIC_URL}${n.enlace}`, urlBaja(id));
-          await encolarCorreo(tx, { to: u.email, ...m, link: urlBaja(id) });
-        }
-        const ids = lista.flatMap((n) => n.ids);
-        if (ids.length > 0) await tx.update(notificaciones).set({ enviada_en: ctx.now() }).where(inArray(notificaciones.id, ids));
-        return lista.length;
-      });
-    }
-    return enviados;
-  }
-
-  /**
-   * A person's unread notifications (`soloNuevas`: only those never mailed), grouped as the list
-   * groups them, with their sentence (for mail).
-   */
-  async function porEnviar(tx: Db, idUsuario: number, f: { soloNuevas: boolean }) {
-    const filas = await tx
-      .select({ n: notificaciones, nombre: usuarios.primer_nombre })
-      .from(notificaciones)
-      .leftJoin(usuarios, eq(usuarios.id, notificaciones.id_actor))
-      .where(and(noLeida(idUsuario), f.soloNuevas ? isNull(notificaciones.enviada_en) : undefined))
-      .orderBy(desc(notificaciones.fecha), desc(notificaciones.id));
-    const grupos = new Map<string, { ids: number[]; nombres: string[]; n: (typeof filas)[number]['n'] }>();
-    for (const { n, nombre } of filas) {
-      const clave = `${n.tipo}|${n.recurso_tipo}|${n.id_recurso}`;
-      const g = grupos.get(clave) ?? { ids: [], nombres: [], n };
-      grupos.set(clave, g);
-      g.ids.push(n.id);
-      if (nombre && !g.nombres.includes(nombre)) g.nombres.push(nombre);
-    }
-    return [...grupos.values()].map((g) => ({ ids: g.ids, enlace: g.n.enlace, texto: textoNotificacion(g.n, g.nombres) }));
-  }
-
-  /**
-   * From 08:00 local time, one digest a local day per 'diario' person with anything unread: all of
-   * it, mailed before or not (what stays unread comes again the next day); read ones never.
-   */
-  async function enviarResumenes(): Promise<number> {
-    const ahora = ctx.now();
-    if (horaLocal(ahora).hora < HORA_RESUMEN) return 0;
-    const hoy = inicioDelDia(ahora);
-    // Whoever has not had today's digest yet.
-    const candidatos = await conPendientes('diario', or(isNull(usuarios.resumen_enviado), lt(usuarios.resumen_enviado, hoy)));
-    let enviados = 0;
-    for (const { id } of candidatos) {
-      enviados += await db.transaction(async (tx) => {
-        // The person's row locked: a second runner waits here and then finds today's digest marked.
-        const [u] = await tx.select().from(usuarios).where(eq(usuarios.id, id)).for('update');
-        if (u?.preferencia_correo !== 'diario') return 0;
-        if (u.resumen_enviado && horaLocal(u.resumen_enviado).fecha === horaLocal(ahora).fecha) return 0;
-        const lista = await porEnviar(tx, id, { soloNuevas: false });
-        if (lista.length === 0) return 0;
-        const m = resumenDiario(
-          u.primer_nombre,
-          lista.map((n) => n.texto),
-          `${ctx.config.PUBLIC_URL}/notificaciones`,
-          urlBaja(id),
-        );
-        await encolarCorreo(tx, { to: u.email, ...m, link: urlBaja(id) });
-        await tx.update(usuarios).set({ resumen_enviado: ahora }).where(eq(usuarios.id, id));
-        const ids = lista.flatMap((n) => n.ids);
-        await tx.update(notificaciones).set({ enviada_en: ahora }).where(inArray(notificaciones.id, ids));
-        return 1;
-      });
-    }
-    return enviados;
-  }
-
-  /** Makes sure the recurring mail job is queued (at start-up; the job queues its next run). */
-  async function programar(): Promise<void> {
-    const [vivo] = await db
-      .select({ id: trabajos.id })
-      .from(trabajos)
-      .where(and(eq(trabajos.tipo, TRABAJO_CORREOS), inArray(trabajos.estado, ['pendiente', 'en_curso'])));
-    if (!vivo) await ctx.jobs.enqueue(TRABAJO_CORREOS, {}, { maxIntentos: 1 });
-  }
-
-  const correos: JobHandler = async (_datos, job) => {
-    try {
-      await enviarCadaVez();
-      await enviarResumenes();
-    } finally {
-      // The next run, unless another runner already queued one; finished runs are only noise.
-      await db.delete(trabajos).where(and(eq(trabajos.tipo, TRABAJO_CORREOS), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
-      const [otro] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_CORREOS), eq(trabajos.estado, 'pendiente')));
-      if (!otro) await ctx.jobs.enqueue(TRABAJO_CORREOS, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
-    }
-  };
+  const correo = createCorreosNotificaciones(ctx, { noLeida, urlBaja });
 
   return {
     noLeidas,
     /** The recurring mail (registered by the runtime, services.server.ts). */
-    trabajos: { [TRABAJO_CORREOS]: correos },
+    trabajos: { [TRABAJO_CORREOS]: correo.trabajo },
 
     async listar(idUsuario: number, f: { no_leidas: boolean; pagina: number }) {
       const todas = await agrupadas(idUsuario, f.no_leidas);
@@ -339,9 +202,9 @@ export function createNotificacionesService(ctx: ServiceContext) {
     },
 
     urlBaja,
-    enviarCadaVez,
-    enviarResumenes,
-    programar,
+    enviarCadaVez: correo.enviarCadaVez,
+    enviarResumenes: correo.enviarResumenes,
+    programar: correo.programar,
   };
 }
 
