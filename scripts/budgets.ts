@@ -1,5 +1,5 @@
 /**
- * `npm run budgets` (after `npm run build`): holds every page to the size budgets of DESIGN.md.
+ * `npm run budgets` (after `npm run build`): holds every page to the size budgets of docs/DESIGN.md.
  *
  * Starts the built server on a fresh data directory, signs in as the admin, makes the sample
  * content the detail pages need (scripts/lib/muestras.ts; the run fails when it cannot) and

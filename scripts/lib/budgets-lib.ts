@@ -1,12 +1,12 @@
 /**
  * The pure parts of `npm run budgets`: which assets a page loads, which JS files those pull in
  * (static imports eagerly, dynamic imports lazily), where a page file is served, and whether a page
- * keeps the budgets of DESIGN.md. No I/O here: the script passes the fetched text in.
+ * keeps the budgets of docs/DESIGN.md. No I/O here: the script passes the fetched text in.
  */
 
 export const KB = 1024;
 
-/** DESIGN.md, "Budgets" (gzip bytes per page). */
+/** docs/DESIGN.md, "Budgets" (gzip bytes per page). */
 export const BUDGETS = {
   html: 14 * KB,
   css: 16 * KB,

@@ -1,4 +1,4 @@
-/** SPEC.md section 9: any stored service worker is unregistered on load. */
+/** docs/SPEC.md section 9: any stored service worker is unregistered on load. */
 export function quitarServiceWorkers(): void {
   if (!('serviceWorker' in navigator)) return;
   navigator.serviceWorker

@@ -17,7 +17,7 @@ function iniciarMenu(): void {
     else if (menu.contains(document.activeElement)) boton.focus();
   };
   boton.addEventListener('click', () => alternar(!abierto()));
-  // SPEC.md section 2: the menu collapses on selection.
+  // docs/SPEC.md section 2: the menu collapses on selection.
   menu.addEventListener('click', (event) => {
     if (event.target instanceof Element && event.target.closest('a')) alternar(false);
   });

@@ -1,5 +1,5 @@
 /**
- * Who is an admin and who may change what (SPEC.md): admins moderate everything, a person changes
+ * Who is an admin and who may change what (docs/SPEC.md): admins moderate everything, a person changes
  * only what they wrote. The services refuse with it, the pages and islands show or hide a button
  * with it: one rule, asked by both sides, so they cannot drift apart. No server code here, so
  * islands import it too.

@@ -1,4 +1,4 @@
-/** The sections of the product: the side menu (SPEC.md section 2) and the home cards. */
+/** The sections of the product: the side menu (docs/SPEC.md section 2) and the home cards. */
 import { esAdmin } from './permisos.ts';
 
 export type Icono = 'inicio' | 'capsulas' | 'manuales' | 'biblioteca' | 'comunidad' | 'foro' | 'perfil' | 'ayuda' | 'admin';

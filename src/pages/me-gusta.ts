@@ -5,7 +5,7 @@
  * on (the Referer, same origin only; Referrer-Policy same-origin sends it), where the count is
  * drawn again from the database. The middleware has already checked that the post comes from this
  * origin and that the person is signed in. A like that fails is silent, as with the island
- * (SPEC.md section 8): the page simply shows the count as it is.
+ * (docs/SPEC.md section 8): the page simply shows the count as it is.
  */
 import type { APIRoute } from 'astro';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The forum API (SPEC.md sections 3 to 9): categories with images, conversations,
+ * The forum API (docs/SPEC.md sections 3 to 9): categories with images, conversations,
  * comments nested to any depth, reactions, views, counters, permissions and posting limits.
  * Every response is checked against openapi.yaml by `t.call`.
  */

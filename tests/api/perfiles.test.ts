@@ -1,5 +1,5 @@
 /**
- * Community directory, contact and profiles (SPEC.md sections 2 to 9, levels from issue 21): every call of
+ * Community directory, contact and profiles (docs/SPEC.md sections 2 to 9, levels from issue 21): every call of
  * openapi.yaml's Community tag for /api/usuarios/profesores/ and /api/usuarios/{id}/..., and the
  * profile photos under /miniaturas. Every response is checked against openapi.yaml by `call`.
  */

@@ -1,5 +1,5 @@
 /**
- * Account activation (/activar-cuenta/{token} and /registrar/?token=): SPEC.md sections 2, 4, 5
+ * Account activation (/activar-cuenta/{token} and /registrar/?token=): docs/SPEC.md sections 2, 4, 5
  * and 8, and the whole journey of an invited teacher.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -93,7 +93,7 @@ describe.each(ANCHOS)('/activar-cuenta/{token} (%s)', (_ancho, viewport) => {
     await page.waitForURL(url('/'));
   });
 
-  it('maps the answers of the activation to the messages of SPEC.md section 8 and keeps the form', async () => {
+  it('maps the answers of the activation to the messages of docs/SPEC.md section 8 and keeps the form', async () => {
     const page = await abrir(browser, viewport);
     await page.route(VERIFICAR, responder(200, { email: 'nueva@colegio.cl' }));
     await page.goto('/activar-cuenta/token-de-prueba');

@@ -1,4 +1,4 @@
-/** /ayuda: SPEC.md sections 2, 4, 5 and 8, at desktop width and at 375px. */
+/** /ayuda: docs/SPEC.md sections 2, 4, 5 and 8, at desktop width and at 375px. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { waitForMail } from '../support/server.ts';

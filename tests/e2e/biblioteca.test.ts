@@ -1,5 +1,5 @@
 /**
- * The Biblioteca Docente in Chromium (SPEC.md sections 2, 4, 5, 8, 9): a teacher uploads
+ * The Biblioteca Docente in Chromium (docs/SPEC.md sections 2, 4, 5, 8, 9): a teacher uploads
  * a PDF and a Word file through the curriculum cascade (level, area, unit, OAs moved between the
  * lists; a new area clears the unit and the OAs), finds them by accent-free search, by the OA
  * filter and on the OA's page, opens the detail (OA selector, like, comments, download), edits
@@ -180,7 +180,7 @@ describe('the author', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Subir material');
   });
 
-  it('says the validation messages of SPEC.md on an empty submit and for a file of another kind', async () => {
+  it('says the validation messages of docs/SPEC.md on an empty submit and for a file of another kind', async () => {
     const page = await yo();
     await page.goto(url('/biblioteca-docente/subir'));
     await hidratada(page);
@@ -220,7 +220,7 @@ describe('the author', () => {
     await oa02.locator('summary').click();
     expect(await oa02.locator('p').textContent()).toContain('Explicar la multiplicación y la división de fracciones positivas');
 
-    // SPEC.md section 4: a new area clears the unit and the selected OAs.
+    // docs/SPEC.md section 4: a new area clears the unit and the selected OAs.
     await page.getByLabel('Área', { exact: true }).selectOption({ label: 'Ciencias Naturales' });
     expect(await page.getByLabel('Unidad', { exact: true }).inputValue()).toBe('-1');
     expect(await codigosEn(page, 'seleccionados')).toEqual([]);
@@ -297,7 +297,7 @@ describe('the author', () => {
     await page.goto(url('/biblioteca-docente/'));
     const tarjeta = page.locator('ul.contenidos > li', { hasText: pdf.titulo });
     expect(await textos(tarjeta.locator('.etiquetas li'))).toEqual(['Guía', 'Matemática']);
-    // The area badge in its area's colour (SPEC.md section 9).
+    // The area badge in its area's colour (docs/SPEC.md section 9).
     expect(await tarjeta.locator('.etiquetas li').nth(1).getAttribute('class')).toBe('area-matematica');
     expect(await tarjeta.locator('h3 a').getAttribute('title')).toBe(pdf.titulo);
 

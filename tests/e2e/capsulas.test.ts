@@ -1,5 +1,5 @@
 /**
- * Capsules in Chromium (SPEC.md sections 2, 4, 5, 6, 8 and 9): an admin uploads a real
+ * Capsules in Chromium (docs/SPEC.md sections 2, 4, 5, 6, 8 and 9): an admin uploads a real
  * video through the page and sees the percentage sent, waits for it in 'Capsulas procesando',
  * then plays it, likes it, comments and replies, downloads, edits and deletes it; a refused upload
  * keeps the form and shows the server's messages. A teacher only watches; the list keeps its
@@ -109,7 +109,7 @@ describe('an admin and a capsule, from upload to delete', () => {
     expect(await page.getByLabel('Autor').getAttribute('readonly')).not.toBeNull();
     await hidratada(page);
 
-    // Every message of SPEC.md section 5, then a file that is not a video.
+    // Every message of docs/SPEC.md section 5, then a file that is not a video.
     await page.getByRole('button', { name: 'Guardar' }).click();
     expect(await mensajeDe(page, 'Video')).toBe('Debe subir un video');
     expect(await mensajeDe(page, 'Título')).toBe('Debe ingresar un título');
@@ -302,7 +302,7 @@ describe('the list', () => {
       await hidratada(page);
       expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Novedades/);
 
-      // The card cuts the title at 70 characters (SPEC.md section 9) and keeps it whole in its title.
+      // The card cuts the title at 70 characters (docs/SPEC.md section 9) and keeps it whole in its title.
       const enlace = tarjeta(page, publicada.titulo.slice(0, 40)).getByRole('link');
       expect(Array.from((await enlace.textContent()) ?? '').length).toBeLessThanOrEqual(70);
       expect(await enlace.textContent()).toMatch(/…$/);

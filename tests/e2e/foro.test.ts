@@ -1,5 +1,5 @@
 /**
- * The forum in Chromium (SPEC.md sections 2, 4, 5, 8): an admin creates and edits a
+ * The forum in Chromium (docs/SPEC.md sections 2, 4, 5, 8): an admin creates and edits a
  * category with an image and switches between Visualizar and Editar; a teacher starts a
  * conversation, reacts, comments, replies in depth and filters by dates with every date message.
  */

@@ -1,4 +1,4 @@
-/** /ingresar/: SPEC.md sections 2, 4, 5 and 8, at desktop width and at 375px. */
+/** /ingresar/: docs/SPEC.md sections 2, 4, 5 and 8, at desktop width and at 375px. */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../support/server.ts';

@@ -1,5 +1,5 @@
 /**
- * Manuals in Chromium (SPEC.md sections 2, 4, 5, 8): an admin uploads a PDF through the
+ * Manuals in Chromium (docs/SPEC.md sections 2, 4, 5, 8): an admin uploads a PDF through the
  * page (every validation message first), edits and deletes it; a teacher has no 'Subir' (and
  * 'No tienes permisos' on the upload URL), reads the PDF inline, likes, comments, replies and
  * downloads; the list searches by title and area with the URL holding the filters.
@@ -90,7 +90,7 @@ describe('as an admin', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Subir manual');
   });
 
-  it('says every validation message of SPEC.md on an empty or wrong form', async () => {
+  it('says every validation message of docs/SPEC.md on an empty or wrong form', async () => {
     const page = await abrirComo(browser);
     await page.goto(url('/manuales/subir'));
     await hidratada(page);
@@ -133,7 +133,7 @@ describe('as an admin', () => {
     await toast(page, `Manual ${titulo} agregado exitosamente!`);
     const tarjeta = page.locator('.tarjeta-contenido', { hasText: titulo });
     expect(await tarjeta.count()).toBe(1);
-    // Card title cut at 65 characters (SPEC.md section 9) with the whole title kept as its tooltip.
+    // Card title cut at 65 characters (docs/SPEC.md section 9) with the whole title kept as its tooltip.
     expect(await tarjeta.locator('h3 a').getAttribute('title')).toBe(titulo);
     expect(Number((await tarjeta.locator('h3 a').getAttribute('href'))?.split('/').at(-1))).toBeGreaterThan(0);
   });

@@ -1,5 +1,5 @@
 /**
- * The community directory, contact and profiles in a browser (SPEC.md sections 2, 4, 5,
+ * The community directory, contact and profiles in a browser (docs/SPEC.md sections 2, 4, 5,
  * 8 and 9): search, contact (the mail lands in the outbox with the right recipient and Reply-To),
  * profile views, personal information, specialties, areas and levels (issue 21), and the photo
  * crop editor.

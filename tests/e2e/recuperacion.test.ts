@@ -1,6 +1,6 @@
 /**
  * Password reset (/reestablecer-contraseña/, /ingresar/reestablecer-contraseña/) and the new
- * password of the emailed link (/cambiar-contraseña/{token}): SPEC.md sections 2, 4, 5 and 8.
+ * password of the emailed link (/cambiar-contraseña/{token}): docs/SPEC.md sections 2, 4, 5 and 8.
  * The server lets one address ask for 5 resets in 15 minutes, so the statuses the server would
  * give only after many calls (and failures of the network) are answered by the test.
  */
@@ -138,7 +138,7 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
     }
   });
 
-  it('maps every other answer to the messages of SPEC.md section 8', async () => {
+  it('maps every other answer to the messages of docs/SPEC.md section 8', async () => {
     const page = await abrir(browser, viewport);
     await page.goto('/reestablecer-contraseña/');
     const casos: [Parameters<typeof page.route>[1], string][] = [
@@ -181,7 +181,7 @@ describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => 
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Crea una nueva contraseña');
     expect(await page.getByText(email).isVisible()).toBe(true);
 
-    // SPEC.md section 5, on blur and on submit.
+    // docs/SPEC.md section 5, on blur and on submit.
     const clave = page.getByLabel('Contraseña', { exact: true });
     await clave.focus();
     await clave.blur();
@@ -233,7 +233,7 @@ describe.each(ANCHOS)('/cambiar-contraseña/{token} (%s)', (ancho, viewport) => 
     expect(page.url()).toBe(url('/ingresar/'));
   });
 
-  it('maps the answers of the change to the messages of SPEC.md section 8', async () => {
+  it('maps the answers of the change to the messages of docs/SPEC.md section 8', async () => {
     const page = await abrir(browser, viewport);
     await page.route(VERIFICAR, responder(200, { email: 'ana@colegio.cl' }));
     await page.goto('/cambiar-contraseña/token-de-prueba');

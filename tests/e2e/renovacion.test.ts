@@ -1,5 +1,5 @@
 /**
- * Session renewal from the browser (SPEC.md section 4): the islands renew only when the readable
+ * Session renewal from the browser (docs/SPEC.md section 4): the islands renew only when the readable
  * marker says a refresh cookie is there, so an anonymous or signed-out visit asks for nothing that
  * cannot succeed, and a teacher whose access cookie expired goes on without signing in again.
  */

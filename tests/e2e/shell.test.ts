@@ -1,6 +1,6 @@
 /**
  * The protected area: the server-side guard, silent renewal, home, top bar, side menu, footer,
- * 404, sign-out everywhere and the service-worker cleanup (SPEC.md sections 2, 4 and 9).
+ * 404, sign-out everywhere and the service-worker cleanup (docs/SPEC.md sections 2, 4 and 9).
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';

@@ -8,7 +8,7 @@ import {
   tokenDeEnlace,
 } from '../../src/islands/cuenta/cuenta';
 
-describe('SPEC.md section 8 messages', () => {
+describe('docs/SPEC.md section 8 messages', () => {
   it('sign-in: the first non_field_errors message, else the default; the 429 detail; no response', () => {
     expect(mensajeIngreso(401, { non_field_errors: ['Primero', 'Segundo'] })).toBe('Primero');
     expect(mensajeIngreso(401, { detail: 'x' })).toBe('Usuario y/o contraseña incorrectos');

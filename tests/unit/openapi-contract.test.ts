@@ -62,7 +62,7 @@ const usuario = {
   oculto: false,
 };
 
-/** SPEC.md section 7, plus the admin and health endpoints. */
+/** docs/SPEC.md section 7, plus the admin and health endpoints. */
 const expectedCalls = [
   ['POST', '/auth/login/'],
   ['POST', '/auth/logout/'],
@@ -223,7 +223,7 @@ describe('openapi.yaml', () => {
     expect(get(contractDocument(), 'info', 'title')).toBe('Entre Docentes API');
   });
 
-  it('has every call of SPEC.md section 7, and nothing else', () => {
+  it('has every call of docs/SPEC.md section 7, and nothing else', () => {
     const documented = contractOperations().map(([method, template]) => `${method} ${template}`);
     expect(documented.sort()).toEqual(expectedCalls.map(([method, template]) => `${method} ${template}`).sort());
   });

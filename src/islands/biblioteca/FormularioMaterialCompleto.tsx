@@ -1,6 +1,6 @@
 /**
  * Upload (/biblioteca-docente/subir) and edit (/biblioteca-docente/editar/{id}) a teacher material
- * (SPEC.md sections 2, 4, 5, 7 and 8). The curriculum cascade: changing the level or the area
+ * (docs/SPEC.md sections 2, 4, 5, 7 and 8). The curriculum cascade: changing the level or the area
  * clears the unit and the selected OAs and reloads the units; choosing a unit lists its OAs as
  * available, and OAs already selected stay selected (a material may serve OAs of several units,
  * decision 0012). The file is checked in the browser (extension, size) and again by the server
@@ -127,7 +127,7 @@ export default function FormularioMaterial({
   const descripcion = campoPropio(form, 'descripcion');
   const tipo = register('tipo_material_docente', { onChange: () => trigger('tipo_material_docente') });
 
-  /** SPEC.md section 4: a new level or area clears the unit and the selected OAs. */
+  /** docs/SPEC.md section 4: a new level or area clears the unit and the selected OAs. */
   function cambiarNivelOArea(campo: 'id_nivel' | 'id_area') {
     setValue('id_unidad', VACIO);
     setValue('oas', []);

@@ -1,5 +1,5 @@
 /**
- * The material form's two OA lists (SPEC.md section 4): 'OA disponibles' (the chosen unit's) and
+ * The material form's two OA lists (docs/SPEC.md section 4): 'OA disponibles' (the chosen unit's) and
  * 'OA seleccionados'. Each OA shows its code and opens its full description; real buttons move it
  * between the lists, focus stays on the list the person is working in, and a status line says
  * what moved (screen readers hear it).

@@ -1,5 +1,5 @@
 /**
- * The material form's curriculum cascade (SPEC.md section 4): the units of the chosen level and
+ * The material form's curriculum cascade (docs/SPEC.md section 4): the units of the chosen level and
  * area, and the OAs of the chosen unit, each list loaded when its choice changes, with what its
  * field says meanwhile. Of two loads on their way, the later one's answer is the one kept.
  */

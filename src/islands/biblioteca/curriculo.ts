@@ -1,5 +1,5 @@
 /**
- * The curriculum cascade's calls (SPEC.md sections 4 and 7): the units of a level and area, the
+ * The curriculum cascade's calls (docs/SPEC.md sections 4 and 7): the units of a level and area, the
  * OAs of a unit. Shared by the upload form and the list's filters. They answer null when the call
  * failed (the caller says so), never throw.
  */

@@ -1,7 +1,7 @@
 /**
  * The library list's curriculum filters, live (a plain script, no React): the units of the chosen
  * level and area, then the OAs of the chosen unit. Changing the level or the area clears the unit
- * and the OA; changing the unit clears the OA (SPEC.md section 4). Without this script the server
+ * and the OA; changing the unit clears the OA (docs/SPEC.md section 4). Without this script the server
  * renders the same options from the URL after each Buscar. The page loads this module only when
  * a curriculum field is first touched, which keeps the API client off a list that is only read.
  */

@@ -1,6 +1,6 @@
 /**
  * The material form's resolver, from the shared schema of src/lib/validation/biblioteca.ts
- * (SPEC.md section 5's messages); loaded lazily (../comun/validacion.ts). The file check is
+ * (docs/SPEC.md section 5's messages); loaded lazily (../comun/validacion.ts). The file check is
  * zod-free and comes with the form (src/lib/validation/archivos.ts).
  */
 import { zodResolver } from '@hookform/resolvers/zod';

@@ -1,5 +1,5 @@
 /**
- * The capsule upload and edit form (SPEC.md sections 2, 5, 7 and 8). Upload (admins only): one
+ * The capsule upload and edit form (docs/SPEC.md sections 2, 5, 7 and 8). Upload (admins only): one
  * video in the drop zone, title, read-only author, area, active methodology, level and the
  * description; the percentage sent shows while the video travels, and success goes to /capsulas/
  * (where the new capsule waits in 'Capsulas procesando'). Optional captions (issue 20): a .vtt
@@ -50,7 +50,7 @@ export interface FormularioCapsulaProps {
   capsula?: { id: number; titulo: string; descripcion: string; id_area: number; id_metodologia: number; id_nivel: string };
 }
 
-/** The drop zone's accept attribute: the types of SPEC.md section 9 and their extensions. */
+/** The drop zone's accept attribute: the types of docs/SPEC.md section 9 and their extensions. */
 const ACEPTA_VIDEO = 'video/mp4,video/x-msvideo,video/mpeg,video/quicktime,.mp4,.avi,.mpeg,.mpg,.mov';
 
 const mensajes = MENSAJES.capsula;

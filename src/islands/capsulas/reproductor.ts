@@ -7,7 +7,7 @@
  *   the playlists and the first 2-second segment (`preload="metadata"`), so play starts at once
  *   without spending a teacher's mobile data on a video they may not watch.
  * - Playback starts on the lowest rung (teachers on slow mobile data), then adapts.
- * - At most about 15 s are buffered ahead of the playhead, playing or paused (DESIGN.md budgets).
+ * - At most about 15 s are buffered ahead of the playhead, playing or paused (docs/DESIGN.md budgets).
  * - 'Ahorro de datos' (the person's preference, or Save-Data or a slow connection): the player
  *   fetches nothing of the video but its playlists until play (the page then preloads nothing
  *   when it knew: see Reproductor.astro), and stays at or below 360p unless the person picks more
@@ -15,7 +15,7 @@
  * - A quality picked in the menu is remembered for every capsule (closest rung not above it;
  *   with the data saver, not above 360p either).
  * - Each quality in the menu says what a minute of it costs ('234p · ~1,9 MB/min').
- * - A stream that cannot load shows SPEC.md's message in the player box.
+ * - A stream that cannot load shows docs/SPEC.md's message in the player box.
  */
 import type { HlsVideoElement } from 'hls-video-element';
 import type { MediaRenditionMenu } from 'media-chrome/menu';

@@ -1,5 +1,5 @@
 /**
- * Eliminar on a capsule, material or manual (SPEC.md sections 2 and 8): asks first, then deletes;
+ * Eliminar on a capsule, material or manual (docs/SPEC.md sections 2 and 8): asks first, then deletes;
  * on success it says so ('… eliminado con exito') and goes to the section's list, otherwise it
  * says it could not and stays. The server decides who may delete; this button only asks.
  */

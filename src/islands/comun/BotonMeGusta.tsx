@@ -1,5 +1,5 @@
 /**
- * The like toggle of a capsule, material or manual (SPEC.md section 4): the count moves by one
+ * The like toggle of a capsule, material or manual (docs/SPEC.md section 4): the count moves by one
  * only when the server answers 200 (then it shows the server's count); a failed like is silent
  * (section 8).
  *

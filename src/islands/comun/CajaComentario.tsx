@@ -1,5 +1,5 @@
 /**
- * The box to write a comment or a reply (SPEC.md sections 4 and 5): Comentar and Borrar appear
+ * The box to write a comment or a reply (docs/SPEC.md sections 4 and 5): Comentar and Borrar appear
  * only when there is text; an empty (blank) comment says 'Debe ingresar un comentario'.
  * The text stays when the call fails, so nothing written is lost.
  */

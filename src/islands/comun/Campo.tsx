@@ -1,5 +1,5 @@
 /**
- * A labelled form field with its message (SPEC.md section 5): the label is read by screen
+ * A labelled form field with its message (docs/SPEC.md section 5): the label is read by screen
  * readers, the message is tied to the input and marks it invalid.
  */
 
@@ -102,7 +102,7 @@ export function Selector({ id, etiqueta, error, ayuda, registro, vacio, opciones
   );
 }
 
-/** A message for the whole form (the auth error above the sign-in form, SPEC.md section 8). */
+/** A message for the whole form (the auth error above the sign-in form, docs/SPEC.md section 8). */
 export function ErrorFormulario({ mensaje }: { mensaje: string | null }) {
   return mensaje ? (
     <p className="alerta" role="alert">

@@ -1,5 +1,5 @@
 /**
- * The comments of a capsule, material or manual (SPEC.md sections 3 and 4): top-level comments,
+ * The comments of a capsule, material or manual (docs/SPEC.md sections 3 and 4): top-level comments,
  * newest first, each with its replies shown or hidden ('Ver N respuestas' / 'Ocultar N
  * respuestas') and a reply box that opens under it. A new comment or reply appears at the top
  * (and opens its list). A failed post is silent (section 8) but keeps the text written.

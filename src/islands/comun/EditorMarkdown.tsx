@@ -1,5 +1,5 @@
 /**
- * The one Markdown editor of the product (DESIGN.md: rich text is Markdown written in
+ * The one Markdown editor of the product (docs/DESIGN.md: rich text is Markdown written in
  * @uiw/react-md-editor, loaded only in editing islands). The editor arrives in its own chunk after
  * the island is live; until then, and on the server, the field is a plain labelled textarea with
  * the same value, so a person can start typing at once and keeps focus and text when the toolbar

@@ -1,5 +1,5 @@
 /**
- * /ayuda: a message to the help centre (SPEC.md sections 2, 4, 5 and 8): editing, then sent.
+ * /ayuda: a message to the help centre (docs/SPEC.md sections 2, 4, 5 and 8): editing, then sent.
  * A failure leaves the message as written and says so in a notification.
  */
 import { useState } from 'react';
@@ -15,7 +15,7 @@ const validacion = validacionDiferida(() => import('./resolvers').then((m) => m.
 export interface FormularioAyudaProps {
   /** The signed-in user (the path id and sender of the call). */
   idUsuario: number;
-  /** The subjects of SPEC.md section 2, the first one chosen (from the shared schema). */
+  /** The subjects of docs/SPEC.md section 2, the first one chosen (from the shared schema). */
   asuntos: readonly AyudaInput['asunto'][];
 }
 

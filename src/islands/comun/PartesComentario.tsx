@@ -1,5 +1,5 @@
 /**
- * What every comment thread draws the same way (SPEC.md sections 3 and 4), for capsules,
+ * What every comment thread draws the same way (docs/SPEC.md sections 3 and 4), for capsules,
  * materials and manuals as for the forum: the author line and text, the Responder toggle, the
  * 'Ver N respuestas' / 'Ocultar N respuestas' toggle, Editar/Eliminar on one's own and the
  * placeholders of deleted and hidden comments (issue 17).

@@ -1,5 +1,5 @@
 /**
- * The single-file drop zone of the upload forms (SPEC.md section 5: 'Drop zone accepts one
+ * The single-file drop zone of the upload forms (docs/SPEC.md section 5: 'Drop zone accepts one
  * file'): drag a file onto it or press the button to choose one (a real file input, so keyboards
  * and screen readers use it as any other field). Shows the chosen file with its size and lets the
  * person take it out. Dropping several files keeps the first and says so. With `subida` (issue

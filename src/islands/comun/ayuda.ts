@@ -1,4 +1,4 @@
-/** The help-centre call (SPEC.md section 7): true when the server answered 200. */
+/** The help-centre call (docs/SPEC.md section 7): true when the server answered 200. */
 import { api } from '../../lib/api/client';
 import type { AyudaInput } from '../../lib/validation/cuentas';
 

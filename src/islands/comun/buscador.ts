@@ -1,7 +1,7 @@
 /**
  * The plain script of the searchable lists (directory, capsules, library, manuals; no React): the
  * GET form and the page links work without it; with it, the URL carries only the filters in use,
- * the order and page size apply when chosen, and 10 skeletons (SPEC.md section 9) stand in for
+ * the order and page size apply when chosen, and 10 skeletons (docs/SPEC.md section 9) stand in for
  * the results while the next ones load.
  */
 const ESQUELETOS = 10;

@@ -1,7 +1,7 @@
 /**
  * An island whose form arrives in its own chunk: react-hook-form and the form's code (12 to 15 kB
  * gzip) beside React would put the content, account and help form pages over the 90 kB budget
- * of DESIGN.md.
+ * of docs/DESIGN.md.
  * The server renders the form whole (`cargado`, imported before rendering), so the page shows
  * it at once; in the browser the form is `lazy`, and React keeps the server's HTML while it
  * hydrates and takes it over when the chunk is there (a Suspense boundary that suspends while

@@ -1,5 +1,5 @@
 /**
- * What the upload and edit forms of capsules, materials and manuals share (SPEC.md sections 5
+ * What the upload and edit forms of capsules, materials and manuals share (docs/SPEC.md sections 5
  * and 8): the file of the drop zone with its message, and the send with its real percentage, its
  * toast and, on a refusal, the server's messages under their fields.
  */

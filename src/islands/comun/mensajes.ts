@@ -1,5 +1,5 @@
 /**
- * The toasts of SPEC.md section 8 for the three kinds of content, word for word (their grammar
+ * The toasts of docs/SPEC.md section 8 for the three kinds of content, word for word (their grammar
  * included: 'la material', 'la manual'), so every screen says the same thing.
  */
 import type { TipoRecurso } from './recursos';

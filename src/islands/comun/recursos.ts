@@ -1,5 +1,5 @@
 /**
- * The calls the three kinds of content share (SPEC.md section 7): comments, likes and delete of a
+ * The calls the three kinds of content share (docs/SPEC.md section 7): comments, likes and delete of a
  * capsule, a teacher material or a manual. One place knows each kind's paths and field names, so
  * the like button, the comment thread and the delete button serve all three unchanged.
  * Every call answers a result and never throws: a network failure is a failed call.

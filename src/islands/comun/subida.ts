@@ -1,6 +1,6 @@
 /**
  * Sends an upload form (multipart) with the session's Bearer token and reports the real
- * percentage sent (SPEC.md section 4: 'uploading with percentage'). XMLHttpRequest, because fetch
+ * percentage sent (docs/SPEC.md section 4: 'uploading with percentage'). XMLHttpRequest, because fetch
  * cannot report upload progress; the body streams from the file, never read into memory.
  *
  * Typed from the contract like the `api` client: the URL is a path of schema.d.ts whose method

@@ -1,6 +1,6 @@
 /**
  * Form validation that arrives in its own chunk: zod is about 23 kB gzip, and with React
- * (about 69 kB) it would push every account page past the 90 kB budget of DESIGN.md. The chunk
+ * (about 69 kB) it would push every account page past the 90 kB budget of docs/DESIGN.md. The chunk
  * starts loading when the person first reaches the form (`precargar`, on focus), well before a
  * field is left or the form is sent; until it is there, validation waits for it.
  */

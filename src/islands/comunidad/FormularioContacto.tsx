@@ -1,5 +1,5 @@
 /**
- * /comunidad/{id}/contactar and /perfil/{id}/contactar (SPEC.md sections 2, 4, 5 and 8): subject
+ * /comunidad/{id}/contactar and /perfil/{id}/contactar (docs/SPEC.md sections 2, 4, 5 and 8): subject
  * and message to a colleague, editing then sent. The mail goes through the platform; the
  * colleague's address is never shown. A failure keeps the message as written.
  */
@@ -19,7 +19,7 @@ export interface FormularioContactoProps {
   idDestinatario: number;
   /** The colleague's first name, for the confirmation. */
   nombreDestinatario: string;
-  /** Where 'Cancelar' and 'Volver' lead (SPEC.md: /comunidad). */
+  /** Where 'Cancelar' and 'Volver' lead (docs/SPEC.md: /comunidad). */
   volver: string;
 }
 

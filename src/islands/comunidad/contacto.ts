@@ -1,8 +1,8 @@
 /**
- * The contact call (SPEC.md section 7): the path id and the sender are the signed-in user. On a
+ * The contact call (docs/SPEC.md section 7): the path id and the sender are the signed-in user. On a
  * refusal the server's Spanish sentence is kept (e.g. the hourly limit), so the person knows why.
  * The API client arrives when the form is first used (`precargarEnvio`), not with the page: the
- * page then stays well within the script budget of DESIGN.md.
+ * page then stays well within the script budget of docs/DESIGN.md.
  */
 import type { ContactoInput } from '../../lib/validation/cuentas';
 import { cargaUnica } from '../comun/carga';

@@ -1,6 +1,6 @@
 /**
  * /activar-cuenta/{token} and /registrar/?token=: the welcome screen where an invited teacher
- * creates a first password (SPEC.md sections 2, 4, 5 and 8). The email comes from the token
+ * creates a first password (docs/SPEC.md sections 2, 4, 5 and 8). The email comes from the token
  * check; success signs in with it and the new password and goes home.
  */
 import { useEffect, useState } from 'react';

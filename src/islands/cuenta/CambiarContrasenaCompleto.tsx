@@ -1,5 +1,5 @@
 /**
- * /cambiar-contraseña/{token}: the new password of a reset link (SPEC.md sections 2, 4, 5 and 8).
+ * /cambiar-contraseña/{token}: the new password of a reset link (docs/SPEC.md sections 2, 4, 5 and 8).
  * Whoever is signed in in this browser is signed out as the page opens.
  */
 import { useEffect, useState } from 'react';

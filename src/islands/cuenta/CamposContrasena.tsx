@@ -1,4 +1,4 @@
-/** The password and confirmation fields of activation and password change (SPEC.md section 5). */
+/** The password and confirmation fields of activation and password change (docs/SPEC.md section 5). */
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { NuevaContrasenaInput } from '../../lib/validation/cuentas';
 import { Campo } from '../comun/Campo';
@@ -32,7 +32,7 @@ export function CamposContrasena({ register, errors }: Props) {
   );
 }
 
-/** The screen for a link that does not work (SPEC.md section 2: with a button to /ingresar). */
+/** The screen for a link that does not work (docs/SPEC.md section 2: with a button to /ingresar). */
 export function EnlaceInvalido({ mensaje }: { mensaje: string }) {
   return (
     <section aria-labelledby="titulo">

@@ -1,5 +1,5 @@
 /**
- * /ingresar/: email and password, the auth error above the form (SPEC.md sections 2, 5 and 8).
+ * /ingresar/: email and password, the auth error above the form (docs/SPEC.md sections 2, 5 and 8).
  * A visitor who already has a session goes straight on; after signing in, to `siguiente`.
  */
 import { useEffect, useState } from 'react';

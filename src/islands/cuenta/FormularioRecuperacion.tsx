@@ -1,6 +1,6 @@
 /**
  * /reestablecer-contraseña/: asks for the email, then says where the link was sent
- * (SPEC.md sections 2, 4, 5 and 8). A signed-in user is signed out when it succeeds.
+ * (docs/SPEC.md sections 2, 4, 5 and 8). A signed-in user is signed out when it succeeds.
  */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';

@@ -1,5 +1,5 @@
 /**
- * The account calls of the public screens and the Spanish messages of SPEC.md section 8 that
+ * The account calls of the public screens and the Spanish messages of docs/SPEC.md section 8 that
  * each status maps to. The islands only render what these return.
  */
 import { api, renovarSesion } from '../../lib/api/client';
@@ -13,7 +13,7 @@ type Estado = number | null;
 
 const TOKEN_INVALIDO = 'Token inválido o expirado';
 const CREDENCIALES = 'Usuario y/o contraseña incorrectos';
-/** Not in SPEC.md: a sign-in that never reached the server must not blame the password. */
+/** Not in docs/SPEC.md: a sign-in that never reached the server must not blame the password. */
 const SIN_CONEXION = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.';
 
 export function mensajeIngreso(estado: Estado, error?: { detail?: string; non_field_errors?: string[] }): string {
@@ -61,7 +61,7 @@ export function tokenDeEnlace(pathname: string, search: string, prefijo: string)
   return /^[\w-]{1,200}$/.test(token) ? token : null;
 }
 
-/** SPEC.md section 4: is there a session in this browser (renewal at start)? */
+/** docs/SPEC.md section 4: is there a session in this browser (renewal at start)? */
 export const haySesion = () => comprobarSesion(renovarSesion);
 /** Signs out here and in the other tabs. */
 export const salir = () => cerrarSesion(api);
@@ -103,7 +103,7 @@ export const verificarCambio = (token: string) =>
     return data ? hecho(data.email) : falla(TOKEN_INVALIDO);
   }, TOKEN_INVALIDO);
 
-/** SPEC.md section 4: 204 or 200 is success. */
+/** docs/SPEC.md section 4: 204 or 200 is success. */
 export const activarCuenta = (token: string, input: NuevaContrasenaInput) =>
   llamar(async () => {
     const { response } = await api.POST('/api/usuarios/activar-cuenta/', { body: { ...input, token } });

@@ -1,5 +1,5 @@
 /**
- * One forum comment and, below it, its replies to any depth (SPEC.md sections 3 and 4): author,
+ * One forum comment and, below it, its replies to any depth (docs/SPEC.md sections 3 and 4): author,
  * date, text, its two reactions, a reply box that toggles, and the replies shown or hidden
  * ('Ver N respuestas' / 'Ocultar N respuestas'). A new reply opens the list.
  */

@@ -1,5 +1,5 @@
 /**
- * A conversation's comments (SPEC.md sections 2, 4 and 8): 'Añadir comentario', then the thread
+ * A conversation's comments (docs/SPEC.md sections 2, 4 and 8): 'Añadir comentario', then the thread
  * nested to any depth. After a comment or reply is published the thread is loaded again from the
  * server (others may have written meanwhile) and focus moves to the new comment. A failed post is
  * silent, as SPEC says, except the posting limit, which tells the person when to come back.

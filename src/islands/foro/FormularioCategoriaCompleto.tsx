@@ -1,5 +1,5 @@
 /**
- * Create and edit a forum category (SPEC.md sections 2, 4, 5 and 8; admins only, the page checks
+ * Create and edit a forum category (docs/SPEC.md sections 2, 4, 5 and 8; admins only, the page checks
  * and the server refuses others): name, description, Activa (Si/No, default No) and the image,
  * a JPEG or PNG, required to create and optional to edit. The browser checks the image's type and
  * size before sending; the server reads its bytes again. The image goes up with tus first (issue

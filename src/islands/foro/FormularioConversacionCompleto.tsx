@@ -1,5 +1,5 @@
 /**
- * 'Nuevo post' (SPEC.md sections 2, 5 and 8): a title and the content in the Markdown editor.
+ * 'Nuevo post' (docs/SPEC.md sections 2, 5 and 8): a title and the content in the Markdown editor.
  * Publicar shows 'Subiendo nueva conversación' while the call is out; on 201 it says 'Nueva
  * conversación creada' and opens the conversation; otherwise the form stays as written with
  * 'Hubo un error al crear la conversación. Intenteló más tarde.' (or, past the posting limit, the

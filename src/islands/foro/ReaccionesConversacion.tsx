@@ -1,7 +1,7 @@
 /**
- * The five reactions of a conversation (SPEC.md sections 3 and 4): each toggles the person's own
+ * The five reactions of a conversation (docs/SPEC.md sections 3 and 4): each toggles the person's own
  * reaction, and the count moves only when the server answers 200, to the number it answered.
- * A failed call is silent (SPEC.md section 8). After a sign-out (in any tab) they are disabled.
+ * A failed call is silent (docs/SPEC.md section 8). After a sign-out (in any tab) they are disabled.
  */
 import { useState } from 'react';
 import { useUsuarioActivo } from '../comun/usuario';

@@ -1,5 +1,5 @@
 /**
- * Creating and editing a category, multipart (SPEC.md section 7); the image itself goes first
+ * Creating and editing a category, multipart (docs/SPEC.md section 7); the image itself goes first
  * with tus (issue 18) and the form names it by `id_subida`.
  */
 import { api } from '../../lib/api/client';

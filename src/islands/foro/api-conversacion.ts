@@ -1,4 +1,4 @@
-/** Starting a conversation (SPEC.md section 7). */
+/** Starting a conversation (docs/SPEC.md section 7). */
 import { api } from '../../lib/api/client';
 import { fallo, type Resultado, sinRed } from './api';
 

@@ -1,4 +1,4 @@
-/** The calls of a conversation's page: reactions, comments and the thread (SPEC.md section 7). */
+/** The calls of a conversation's page: reactions, comments and the thread (docs/SPEC.md section 7). */
 import { api } from '../../lib/api/client';
 import { type ComentarioForo, fallo, type Resultado, sinRed } from './api';
 import type { IdReaccion, IdReaccionComentario } from './reacciones';

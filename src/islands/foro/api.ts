@@ -1,5 +1,5 @@
 /**
- * What the forum islands' calls share (SPEC.md section 7): the result shape. Each call goes
+ * What the forum islands' calls share (docs/SPEC.md section 7): the result shape. Each call goes
  * through the one API client, answers what the island needs and never throws: a network failure
  * is a failed call. The calls live in one small module per page, so a page loads only its own.
  */

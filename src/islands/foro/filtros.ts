@@ -1,8 +1,8 @@
 /**
  * The forum lists' search forms, without React (the list pages have no island). Without
  * JavaScript the Buscar button submits the GET form and the server shows every message; with it:
- * - a change of order or page size searches at once (SPEC.md section 4);
- * - a date change is checked against the four date rules of SPEC.md section 5 (the shared
+ * - a change of order or page size searches at once (docs/SPEC.md section 4);
+ * - a date change is checked against the four date rules of docs/SPEC.md section 5 (the shared
  *   schema module, loaded at the first change) and searches as soon as both dates are valid;
  * - empty fields are left out of the URL.
  */

@@ -1,5 +1,5 @@
 /**
- * The forum's reactions (SPEC.md section 3): ids, names, the counter each one has in the contract
+ * The forum's reactions (docs/SPEC.md section 3): ids, names, the counter each one has in the contract
  * and its icon in the forum's sprite. Comments take only Me gusta (1) and Me interesa (3).
  */
 export const REACCIONES = [

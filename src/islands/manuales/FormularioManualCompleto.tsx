@@ -1,5 +1,5 @@
 /**
- * The manual upload and edit form (SPEC.md sections 2, 5, 7 and 8). Upload ('Subir manual', admins
+ * The manual upload and edit form (docs/SPEC.md sections 2, 5, 7 and 8). Upload ('Subir manual', admins
  * only): the PDF in the drop zone, title, read-only author, area, description; 'Subiendo manual'
  * with the percentage sent; success goes to /manuales. Edit: no file, the area sent by name (SPEC
  * section 7), 'Subiendo cambios', success goes back to the manual. A failure keeps everything
@@ -67,7 +67,7 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
     const archivo = editando ? null : pdf.valido();
     return handleSubmit(async ({ titulo, descripcion, id_area }) => {
       if (manual) {
-        // SPEC.md section 7: an edit names the area.
+        // docs/SPEC.md section 7: an edit names the area.
         const area = areas.find((a) => a.id === id_area)?.nombre ?? String(id_area);
         await enviar((onProgreso) => subir('PUT', '/api/manuales/', { id: manual.id, titulo, descripcion, id_area: area }, onProgreso), {
           exito: mensajes.editado(titulo),

@@ -1,5 +1,5 @@
 /**
- * 'Información personal' (SPEC.md sections 2 and 5): the data, and the modal that edits it. The
+ * 'Información personal' (docs/SPEC.md sections 2 and 5): the data, and the modal that edits it. The
  * form arrives in its own chunk when the modal opens (or as the pointer reaches the button).
  */
 import { lazy, Suspense, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * 'Foto de perfil' (SPEC.md sections 2, 4, 5, 8 and 9): the photo, and the modal that changes it.
+ * 'Foto de perfil' (docs/SPEC.md sections 2, 4, 5, 8 and 9): the photo, and the modal that changes it.
  * Choosing an image starts the crop editor (its own chunk, loaded when the modal opens); only
  * image files are taken, others are ignored. The 200x200 crop is sent; the server checks and
  * resizes it. The new photo shows at once here and in the top bar.
@@ -54,7 +54,7 @@ export default function EditorFoto({ idUsuario, foto: inicial, iniciales }: Edit
 
   const elegir = (archivo: File | undefined) => {
     if (!archivo) return;
-    // SPEC.md section 5: only image files are accepted; anything else is ignored.
+    // docs/SPEC.md section 5: only image files are accepted; anything else is ignored.
     if (!archivo.type.startsWith('image/')) {
       setAviso('Elige un archivo de imagen (JPG, PNG o WebP).');
       return;

@@ -1,5 +1,5 @@
 /**
- * 'Especialidades', 'Áreas' and 'Niveles' (issue 21) of a teacher's profile (SPEC.md sections 2,
+ * 'Especialidades', 'Áreas' and 'Niveles' (issue 21) of a teacher's profile (docs/SPEC.md sections 2,
  * 4, 5 and 8): the chips with a remove button, and the modal that adds one (its form loads with
  * the modal). At most 5 specialties (the add button hides at 5); owned names are never offered
  * again.
@@ -59,7 +59,7 @@ export interface EditorListaProps {
   propias: string[];
   /** Every name that may be chosen (the owned ones are filtered out here). */
   opciones: string[];
-  /** For specialties: at most this many (SPEC.md section 9). */
+  /** For specialties: at most this many (docs/SPEC.md section 9). */
   maximo?: number;
 }
 

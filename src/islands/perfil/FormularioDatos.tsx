@@ -1,5 +1,5 @@
 /**
- * The personal-information form of the modal (SPEC.md section 5), its own chunk: it loads when
+ * The personal-information form of the modal (docs/SPEC.md section 5), its own chunk: it loads when
  * the modal opens, so react-hook-form is not in the page's first scripts. Name, rut, nationality
  * and birth date are read-only; email, gender and a Chilean phone number are validated by the
  * same schema the server uses.

@@ -1,5 +1,5 @@
 /**
- * The forms of the 'Agregar especialidad', 'Agregar área' and 'Agregar nivel' modals (SPEC.md
+ * The forms of the 'Agregar especialidad', 'Agregar área' and 'Agregar nivel' modals (docs/SPEC.md
  * section 5, issue 21), their own chunk: they load when a modal opens. A specialty is chosen from
  * the list or written ('Otra'); an area or a level is chosen from the curriculum. Messages land on
  * the field to fix.

@@ -1,5 +1,5 @@
 /**
- * The crop editor of the photo modal (SPEC.md sections 4 and 9): a round 200x200 crop, zoom from
+ * The crop editor of the photo modal (docs/SPEC.md sections 4 and 9): a round 200x200 crop, zoom from
  * 1 to 3 and 90-degree turns both ways. It is its own chunk with react-easy-crop, loaded only
  * when the modal opens.
  */

@@ -1,5 +1,5 @@
 /**
- * The profile calls of SPEC.md section 7 for the editing islands. Each answers what the island
+ * The profile calls of docs/SPEC.md section 7 for the editing islands. Each answers what the island
  * needs (the new data, or the Spanish sentence the server gave) and never throws: a network
  * failure is `{ ok: false }`, and the island shows SPEC's message for it.
  */

@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Activate an account by setting its first password.
-         * @description SPEC.md does not show the method; POST is our choice (an action). Consumes the token (single
+         * @description docs/SPEC.md does not show the method; POST is our choice (an action). Consumes the token (single
          *     use), sets the password and activates the account. Answers 200 (SPEC also allows 204; this
          *     server always answers 200 with a body). The client then signs in with the email and the new
          *     password.
@@ -114,7 +114,7 @@ export interface paths {
         put?: never;
         /**
          * Send a password-reset link by email.
-         * @description SPEC.md does not show the method; POST is our choice (an action). Sends a single-use,
+         * @description docs/SPEC.md does not show the method; POST is our choice (an action). Sends a single-use,
          *     expiring link `/cambiar-contraseña/{token}` to the address. Rate limited per address and
          *     per client (429).
          */
@@ -153,7 +153,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token.
-         * @description SPEC.md does not show the method; POST is our choice (an action). Consumes the token,
+         * @description docs/SPEC.md does not show the method; POST is our choice (an action). Consumes the token,
          *     sets the password and revokes every refresh token of the account (all sessions end).
          */
         post: operations["changePassword"];
@@ -181,7 +181,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and send its activation link.
-         * @description Not in SPEC.md: the admin CLI (single account or a CSV school roster) calls it while the
+         * @description Not in docs/SPEC.md: the admin CLI (single account or a CSV school roster) calls it while the
          *     server runs. Authorized by the bearer token of a user in group 'admin', or by the
          *     `X-Admin-Key` header. `nombres` is split into primer_nombre and segundo_nombre at the first
          *     space, `apellidos` into apellido_paterno and apellido_materno. With `admin: true` the account
@@ -666,7 +666,7 @@ export interface paths {
         put: operations["updateCapsula"];
         /**
          * Upload a capsule (admins only).
-         * @description Admins only (SPEC.md section 6 shows 'Subir' to group 'admin'; enforced here). The video
+         * @description Admins only (docs/SPEC.md section 6 shows 'Subir' to group 'admin'; enforced here). The video
          *     is stored and a durable job transcodes it to HLS; the capsule answers with `estado`
          *     'procesando' and appears in `GET /api/capsulas/procesando` until the job ends. The file's
          *     real type is checked from its bytes; `extension` is derived from it (the sent value is only
@@ -1023,7 +1023,7 @@ export interface paths {
         /**
          * Edit a teacher material's data (author or admin).
          * @description The material is named by the `id` field of the form; the file cannot be replaced, so
-         *     `extension` (listed by SPEC.md) is accepted and ignored. Same rules as the upload, except
+         *     `extension` (listed by docs/SPEC.md) is accepted and ignored. Same rules as the upload, except
          *     the file ones. Its author or any admin may edit it (moderation, decision 0017); anyone else
          *     gets 403.
          */
@@ -1190,7 +1190,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on a teacher material, or reply to a comment.
-         * @description SPEC.md shows only `id_recurso` and `tipo_recurso` of this payload; the other fields follow
+         * @description docs/SPEC.md shows only `id_recurso` and `tipo_recurso` of this payload; the other fields follow
          *     the capsule comment (`id_usuario`, `contenido`, optional `id_respuesta_comentario`).
          *     `tipo_recurso` is 'id_material_docente'. `id_usuario` must be the signed-in user.
          */
@@ -1216,8 +1216,8 @@ export interface paths {
         get: operations["listManuales"];
         /**
          * Edit a manual's data (author or admin).
-         * @description SPEC.md is not certain of the method ('likely PUT'); PUT is our choice. The manual is named
-         *     by the `id` field of the form; the file cannot be replaced. SPEC.md says the edit form sends
+         * @description docs/SPEC.md is not certain of the method ('likely PUT'); PUT is our choice. The manual is named
+         *     by the `id` field of the form; the file cannot be replaced. docs/SPEC.md says the edit form sends
          *     the area's name as `id_area`; the server accepts the area's `nombre` or its numeric id. Its
          *     author (an admin: only admins upload) or any other admin may edit it (decision 0017);
          *     anyone else gets 403.
@@ -1225,7 +1225,7 @@ export interface paths {
         put: operations["updateManual"];
         /**
          * Upload a manual (admins only).
-         * @description Admins only (SPEC.md section 6). The file must really be a PDF (checked from its bytes).
+         * @description Admins only (docs/SPEC.md section 6). The file must really be a PDF (checked from its bytes).
          *     `autor` is set to the uploader's primer_nombre and apellido_paterno; `extension` is 'pdf'.
          */
         post: operations["createManual"];
@@ -1298,7 +1298,7 @@ export interface paths {
         };
         /**
          * Open a manual's PDF in the browser's own viewer.
-         * @description Not in SPEC.md (issue 6, 'Leer'): the same file as the download with an inline
+         * @description Not in docs/SPEC.md (issue 6, 'Leer'): the same file as the download with an inline
          *     Content-Disposition, so a teacher on a phone can read without saving. Supports Range.
          */
         get: operations["readManual"];
@@ -1359,7 +1359,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on a manual, or reply to a comment.
-         * @description SPEC.md shows only `id_recurso` and `tipo_recurso` ('id_manual') of this payload; the other
+         * @description docs/SPEC.md shows only `id_recurso` and `tipo_recurso` ('id_manual') of this payload; the other
          *     fields follow the capsule comment. `id_usuario` must be the signed-in user.
          */
         post: operations["createManualComentario"];
@@ -1399,7 +1399,7 @@ export interface paths {
         /**
          * Search the teacher directory.
          * @description Active teachers (users with a teacher profile), ordered by apellido_paterno then
-         *     primer_nombre. SPEC.md lists `usuario` without its meaning; we read it as the id of the
+         *     primer_nombre. docs/SPEC.md lists `usuario` without its meaning; we read it as the id of the
          *     signed-in user, who is then left out of the results.
          */
         get: operations["listProfesores"];
@@ -1598,7 +1598,7 @@ export interface paths {
         get: operations["getUsuario"];
         /**
          * Edit one's own personal information.
-         * @description Only the user themself (403 otherwise, admins included). SPEC.md lists the form fields
+         * @description Only the user themself (403 otherwise, admins included). docs/SPEC.md lists the form fields
          *     usuario, nombre, rut, email, genero, nacionalidad, telefono, fecha_nacimiento; name, rut,
          *     nationality and birth
          *     date are read-only, so `nombre`, `rut`, `nacionalidad` and `fecha_nacimiento` are accepted
@@ -1757,7 +1757,7 @@ export interface paths {
         get: operations["getCategoria"];
         /**
          * Edit a forum category (admins only).
-         * @description SPEC.md does not show the method; PUT is our choice (an update). `archivo` is optional; when
+         * @description docs/SPEC.md does not show the method; PUT is our choice (an update). `archivo` is optional; when
          *     sent it replaces the image and must be JPEG or PNG. Any admin may edit any category, whoever
          *     created it; anyone else gets 403 before the form is read.
          */
@@ -2127,7 +2127,7 @@ export interface paths {
         };
         /**
          * Image of a forum category.
-         * @description SPEC.md does not show this path; we chose it alongside the other thumbnails.
+         * @description docs/SPEC.md does not show this path; we chose it alongside the other thumbnails.
          */
         get: operations["getCategoriaThumbnail"];
         put?: never;
@@ -2585,7 +2585,7 @@ export interface components {
             /** @description Its page: /capsulas/{id}, /biblioteca-docente/{id} or /manuales/{id}. */
             href: string;
         };
-        /** @description A user (SPEC.md section 3). Unset strings are '' (never null). */
+        /** @description A user (docs/SPEC.md section 3). Unset strings are '' (never null). */
         Usuario: {
             id: number;
             primer_nombre: string;
@@ -3321,7 +3321,7 @@ export interface components {
             id_area: number;
             /** @description Level codigo. */
             id_nivel: string;
-            /** @description The unit (of that area and level) chosen in the form; SPEC.md section 5 requires it. */
+            /** @description The unit (of that area and level) chosen in the form; docs/SPEC.md section 5 requires it. */
             id_unidad: number;
             /** @description Learning-objective ids of units of the same area and level; one form part per id. */
             oas: number[];
@@ -3338,7 +3338,7 @@ export interface components {
             id_area: number;
             /** @description Level codigo. */
             id_nivel: string;
-            /** @description The unit (of that area and level) chosen in the form; SPEC.md section 5 requires it. */
+            /** @description The unit (of that area and level) chosen in the form; docs/SPEC.md section 5 requires it. */
             id_unidad: number;
             /** @description Learning-objective ids of units of the same area and level; one form part per id. */
             oas: number[];
@@ -3365,7 +3365,7 @@ export interface components {
             titulo: string;
             /** @description Markdown. */
             descripcion: string;
-            /** @description The area's nombre (as SPEC.md says) or its numeric id. */
+            /** @description The area's nombre (as docs/SPEC.md says) or its numeric id. */
             id_area: string;
         };
         ComentarioCapsulaEntrada: {
@@ -3578,7 +3578,7 @@ export interface components {
         };
         /**
          * @description Invalid input: the body, query or path did not pass validation. `errors` holds Spanish
-         *     messages per request field (the texts of SPEC.md section 5 where SPEC gives one).
+         *     messages per request field (the texts of docs/SPEC.md section 5 where SPEC gives one).
          */
         BadRequest: {
             headers: {
@@ -3895,7 +3895,7 @@ export interface operations {
                 };
             };
             /**
-             * @description Invalid password fields. Messages (SPEC.md section 5): 'Debe ingresar una contraseña',
+             * @description Invalid password fields. Messages (docs/SPEC.md section 5): 'Debe ingresar una contraseña',
              *     'Contraseñas no coinciden' (on both fields), 'La contraseña debe tener entre 8 a 100
              *     caracteres', 'Contraseña debe incluir mayúsculas, minúsculas y numeros'.
              */

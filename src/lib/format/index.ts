@@ -24,7 +24,7 @@ export function formatearFechaHora(value: string | Date): string {
 
 const decimal = (n: number) => (Math.floor(n * 10) / 10).toLocaleString('es-CL', { maximumFractionDigits: 1 });
 
-/** View counts shortened as SPEC.md section 9 says: thousands 'mil', millions 'M', billions 'B'. */
+/** View counts shortened as docs/SPEC.md section 9 says: thousands 'mil', millions 'M', billions 'B'. */
 export function formatearVisitas(n: number): string {
   if (n >= 1e9) return `${decimal(n / 1e9)} B`;
   if (n >= 1e6) return `${decimal(n / 1e6)} M`;
@@ -49,7 +49,7 @@ export function formatearTamano(bytes: number): string {
   return `${decimal(bytes / 1024 ** 3)} GB`;
 }
 
-/** A border colour per author, the same on every page (SPEC.md section 9); dark enough for text on white. */
+/** A border colour per author, the same on every page (docs/SPEC.md section 9); dark enough for text on white. */
 export function colorAutor(id: number): string {
   return `hsl(${(id * 137) % 360} 60% 28%)`;
 }
@@ -74,10 +74,10 @@ export function slug(texto: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** The class of an area's badge (the colours of SPEC.md section 9 are keyed on it). */
+/** The class of an area's badge (the colours of docs/SPEC.md section 9 are keyed on it). */
 export const claseArea = (nombre: string) => `area-${slug(nombre)}`;
 
-/** A person as the product names them (SPEC.md section 2): first name and paternal surname. */
+/** A person as the product names them (docs/SPEC.md section 2): first name and paternal surname. */
 export const nombreCorto = (p: { primer_nombre: string; apellido_paterno: string }) => `${p.primer_nombre} ${p.apellido_paterno}`.trim();
 
 interface Nombres {

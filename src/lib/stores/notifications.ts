@@ -1,6 +1,6 @@
 /**
  * Notifications (toasts): a queue of Spanish messages of which at most 3 show at once
- * (SPEC.md section 2). The rest wait their turn. Errors are announced as alerts, the others as
+ * (docs/SPEC.md section 2). The rest wait their turn. Errors are announced as alerts, the others as
  * status messages. The queue survives one page change (sessionStorage), so a message given
  * just before a redirect shows on the next page.
  */

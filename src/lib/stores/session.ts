@@ -1,5 +1,5 @@
 /**
- * The session as the islands and the shell see it (SPEC.md section 4): loading, then
+ * The session as the islands and the shell see it (docs/SPEC.md section 4): loading, then
  * authenticated or unauthenticated. Protected pages start authenticated (the server put the user
  * in the page); public pages start loading and ask the server.
  *
@@ -55,7 +55,7 @@ export function marcarNoAutenticado(): void {
 let comprobacion: Promise<boolean> | undefined;
 
 /**
- * SPEC.md section 4 at start: the session is renewed (the client's one renewal in flight, shared
+ * docs/SPEC.md section 4 at start: the session is renewed (the client's one renewal in flight, shared
  * with its calls); a new session is recorded, anything else marks unauthenticated at once, with
  * no request when the browser holds no refresh cookie. Resolves to whether there is a session.
  */

@@ -1,12 +1,12 @@
 /**
- * What the upload forms check of a file before sending it (SPEC.md sections 5 and 9), with the
+ * What the upload forms check of a file before sending it (docs/SPEC.md sections 5 and 9), with the
  * exact messages. Free of zod, so the islands import it directly and keep the schemas lazy; the
  * server checks the file's bytes again.
  */
 
 export const VIDEO_INVALIDO = 'El video no es válido. Debe subir un archivo .mp4, .avi, .mpeg o .mov';
 export const VIDEO_REQUERIDO = 'Debe subir un video';
-/** MIME types a browser reports for the allowed videos (SPEC.md section 9). */
+/** MIME types a browser reports for the allowed videos (docs/SPEC.md section 9). */
 const TIPOS_VIDEO = ['video/mp4', 'video/x-msvideo', 'video/avi', 'video/msvideo', 'video/mpeg', 'video/quicktime'] as const;
 
 /** What the browser can check before sending: one allowed video. The server checks the bytes. */
@@ -65,7 +65,7 @@ export function validarArchivoMaterial(file: { name: string } | undefined | null
 
 export const IMAGEN_REQUERIDA = 'Debe subir una imagen para la categoria';
 /**
- * Both category forms use this message. SPEC.md shows the teacher-material message on the edit
+ * Both category forms use this message. docs/SPEC.md shows the teacher-material message on the edit
  * form ('…word, pdf, ppt o excel.'), which would ask an admin for a Word file in place of an image.
  */
 export const IMAGEN_INVALIDA = 'El archivo no es válido. Debe subir un archivo png o jpg.';

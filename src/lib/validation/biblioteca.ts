@@ -1,4 +1,4 @@
-/** The teacher-material upload and edit forms (SPEC.md section 5), shared by islands and server. */
+/** The teacher-material upload and edit forms (docs/SPEC.md section 5), shared by islands and server. */
 import { z } from 'zod';
 
 export { EXTENSIONES_MATERIAL, type ExtensionMaterial, extensionDe, MATERIAL_INVALIDO, MATERIAL_REQUERIDO } from './archivos.ts';
@@ -25,7 +25,7 @@ export type MaterialInput = z.infer<typeof materialSchema>;
 export const materialEdicionSchema = materialSchema.extend({ id: idPositivo('Material no válido') });
 export type MaterialEdicionInput = z.infer<typeof materialEdicionSchema>;
 
-/** The query string of the library list (SPEC.md section 7), shared by the API and the list page. */
+/** The query string of the library list (docs/SPEC.md section 7), shared by the API and the list page. */
 export const busquedaMaterialesSchema = z.object({
   titulo: texto,
   tipo_material_docente: filtroId,

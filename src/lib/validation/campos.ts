@@ -1,5 +1,5 @@
 /**
- * Field rules the content and forum schemas share (SPEC.md section 5). Each takes the exact
+ * Field rules the content and forum schemas share (docs/SPEC.md section 5). Each takes the exact
  * message its form shows, so a schema reads as its list of fields and their words.
  */
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-/** The capsule upload and edit forms (SPEC.md section 5), shared by the islands and the server. */
+/** The capsule upload and edit forms (docs/SPEC.md section 5), shared by the islands and the server. */
 import { z } from 'zod';
 
 export { VIDEO_INVALIDO, VIDEO_REQUERIDO } from './archivos.ts';
@@ -18,5 +18,5 @@ export type CapsulaInput = z.infer<typeof capsulaSchema>;
 export const capsulaEdicionSchema = capsulaSchema.extend({ id: idPositivo('Cápsula no válida') });
 export type CapsulaEdicionInput = z.infer<typeof capsulaEdicionSchema>;
 
-/** The query string of the capsule list (SPEC.md section 7), shared by the API and the list page. */
+/** The query string of the capsule list (docs/SPEC.md section 7), shared by the API and the list page. */
 export const busquedaCapsulasSchema = z.object({ titulo: texto, area: filtroId, metodologia: filtroId, nivel: filtroNivel, ...paginacion });

@@ -1,4 +1,4 @@
-/** Comments on capsules, materials and manuals (SPEC.md section 5). */
+/** Comments on capsules, materials and manuals (docs/SPEC.md section 5). */
 import { z } from 'zod';
 import { cadena } from './texto.ts';
 

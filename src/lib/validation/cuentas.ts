@@ -1,6 +1,6 @@
 /**
  * Account forms: one zod schema per form, shared by the React form and the server handler, with
- * the exact Spanish messages of SPEC.md section 5.
+ * the exact Spanish messages of docs/SPEC.md section 5.
  */
 import { z } from 'zod';
 import { cadena } from './texto.ts';

@@ -1,5 +1,5 @@
 /**
- * The forum's forms and searches (SPEC.md sections 5 and 9): new conversation, create and edit
+ * The forum's forms and searches (docs/SPEC.md sections 5 and 9): new conversation, create and edit
  * category, forum comments and the conversation date search, with the exact Spanish messages.
  * Shared by the islands (loaded lazily, as zod is large) and the server.
  */
@@ -49,7 +49,7 @@ const activa = z.preprocess(
 
 export const categoriaSchema = z.object({
   nombre,
-  // SPEC.md section 5 gives this text for a missing description.
+  // docs/SPEC.md section 5 gives this text for a missing description.
   descripcion: requeridoHasta('Puede ingresar una descripción', DESCRIPCION_MAX),
   activa,
 });
@@ -61,7 +61,7 @@ export type CategoriaEdicionInput = z.infer<typeof categoriaEdicionSchema>;
 
 // ── Lists ───────────────────────────────────────────────────────────────────────────────────────
 
-/** SPEC.md section 9: the category sorts ('fecha', the default, is the category's own date). */
+/** docs/SPEC.md section 9: the category sorts ('fecha', the default, is the category's own date). */
 const ORDENES_CATEGORIA = [
   'fecha',
   'fecha_primer_post',
@@ -115,7 +115,7 @@ interface ErroresFechas {
   fecha_hasta?: string[];
 }
 
-/** The four date rules of SPEC.md section 5; empty dates mean no bound. `hoy` is YYYY-MM-DD. */
+/** The four date rules of docs/SPEC.md section 5; empty dates mean no bound. `hoy` is YYYY-MM-DD. */
 export function erroresFechas(desde: string | undefined, hasta: string | undefined, hoy: string): ErroresFechas {
   const errores: ErroresFechas = {};
   const una = (valor: string | undefined): string | undefined => {

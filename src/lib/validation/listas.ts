@@ -1,5 +1,5 @@
 /**
- * Query strings of every list (SPEC.md section 9): page sizes 5, 10, 20, 50, 100 (default 10),
+ * Query strings of every list (docs/SPEC.md section 9): page sizes 5, 10, 20, 50, 100 (default 10),
  * page from 1, order 'fecha' (default) or 'n_visitas', and the placeholder select values (-1, 0,
  * '-1', empty) meaning 'no filter'. Shared by the API and the server-rendered list pages: a page
  * number, size or order out of place means the default; an id filter that is no id is a 400 on

@@ -1,4 +1,4 @@
-/** The manual upload and edit forms (SPEC.md section 5), shared by the islands and the server. */
+/** The manual upload and edit forms (docs/SPEC.md section 5), shared by the islands and the server. */
 import { z } from 'zod';
 
 export { MANUAL_INVALIDO, MANUAL_REQUERIDO } from './archivos.ts';
@@ -10,7 +10,7 @@ import { cadena } from './texto.ts';
 export const manualSchema = z.object({ titulo: titulo(150), descripcion, id_area: idPositivo('Debe ingresar una area') });
 export type ManualInput = z.infer<typeof manualSchema>;
 
-/** The edit form sends the area's name (SPEC.md section 7) or its id. */
+/** The edit form sends the area's name (docs/SPEC.md section 7) or its id. */
 export const manualEdicionSchema = z.object({
   id: idPositivo('Manual no válido'),
   titulo: titulo(150),
@@ -24,5 +24,5 @@ export const manualEdicionSchema = z.object({
 });
 export type ManualEdicionInput = z.infer<typeof manualEdicionSchema>;
 
-/** The query string of the manual list (SPEC.md section 7), shared by the API and the list page. */
+/** The query string of the manual list (docs/SPEC.md section 7), shared by the API and the list page. */
 export const busquedaManualesSchema = z.object({ titulo: texto, area: filtroId, ...paginacion });

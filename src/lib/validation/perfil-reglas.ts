@@ -1,5 +1,5 @@
 /**
- * The profile rules that need no zod (SPEC.md sections 5 and 9): constants, messages, the Chilean
+ * The profile rules that need no zod (docs/SPEC.md sections 5 and 9): constants, messages, the Chilean
  * phone format and name comparison. Islands import this module directly; the zod schemas of
  * perfil.ts build on it and arrive later, in the validation chunk.
  */
@@ -7,9 +7,9 @@
 export const GENEROS = ['Masculino', 'Femenino', 'Otro'] as const;
 export type Genero = (typeof GENEROS)[number];
 
-/** SPEC.md section 9: at most 5 specialties per teacher (the add button hides at 5). */
+/** docs/SPEC.md section 9: at most 5 specialties per teacher (the add button hides at 5). */
 export const MAX_ESPECIALIDADES = 5;
-/** SPEC.md section 9: a custom specialty has more than 3 and fewer than 100 characters. */
+/** docs/SPEC.md section 9: a custom specialty has more than 3 and fewer than 100 characters. */
 export const ESPECIALIDAD_MIN = 4;
 export const ESPECIALIDAD_MAX = 99;
 
@@ -45,7 +45,7 @@ export const claveNombre = (nombre: string) =>
     .trim()
     .toLowerCase();
 
-/** SPEC.md section 5: owned specialties (or areas) are not offered again. */
+/** docs/SPEC.md section 5: owned specialties (or areas) are not offered again. */
 export function sinLasPropias(opciones: readonly string[], propias: readonly string[]): string[] {
   const tengo = new Set(propias.map(claveNombre));
   return opciones.filter((o) => !tengo.has(claveNombre(o)));

@@ -1,5 +1,5 @@
 /**
- * Profile forms (SPEC.md sections 5 and 9): personal information, specialties and areas, and the
+ * Profile forms (docs/SPEC.md sections 5 and 9): personal information, specialties and areas, and the
  * directory's query. One zod schema per form, shared by the islands and the server, with the
  * exact Spanish messages. The rules without zod live in perfil-reglas.ts, so islands can use
  * them without loading zod up front.

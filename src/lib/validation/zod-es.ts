@@ -1,6 +1,6 @@
 /**
  * Zod speaks Spanish: its own messages (a wrong type, an unknown option) appear where a schema
- * gives none of SPEC.md's, and they reach people through the API and the forms. Configured once,
+ * gives none of docs/SPEC.md's, and they reach people through the API and the forms. Configured once,
  * here; texto.ts imports this module, and every shared schema imports texto.ts, so the server and
  * the islands (which load the schemas lazily) both have it before any schema runs.
  */

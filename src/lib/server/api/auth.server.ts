@@ -1,4 +1,4 @@
-/** POST /auth/login/, /auth/logout/, /auth/renovar_token/ (SPEC.md section 7). */
+/** POST /auth/login/, /auth/logout/, /auth/renovar_token/ (docs/SPEC.md section 7). */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';

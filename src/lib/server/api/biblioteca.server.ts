@@ -1,4 +1,4 @@
-/** /api/bdocente/ (SPEC.md section 7) and /miniaturas/bdocente/{id}/. */
+/** /api/bdocente/ (docs/SPEC.md section 7) and /miniaturas/bdocente/{id}/. */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';

@@ -1,4 +1,4 @@
-/** /api/capsulas/ (SPEC.md section 7), /streaming/{id}/{file} and /miniaturas/capsulas/{id}/. */
+/** /api/capsulas/ (docs/SPEC.md section 7), /streaming/{id}/{file} and /miniaturas/capsulas/{id}/. */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';

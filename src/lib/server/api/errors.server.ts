@@ -1,7 +1,7 @@
 /**
  * The one error shape of the API (openapi.yaml components.schemas.Error): a Spanish sentence for
  * a person in `detail`, per-field messages in `errors`, and the HTTP status echoed in `statusCode`
- * (the session store of SPEC.md section 4 reads it from the body).
+ * (the session store of docs/SPEC.md section 4 reads it from the body).
  */
 import type { z } from 'zod';
 import { type ErrorBody, ErrorDeDominio, fieldErrors } from '../errores.server.ts';

@@ -1,4 +1,4 @@
-/** /api/foro/ (SPEC.md section 7) and the category images under /miniaturas/categorias/. */
+/** /api/foro/ (docs/SPEC.md section 7) and the category images under /miniaturas/categorias/. */
 import { Hono } from 'hono';
 import { validator } from 'hono/validator';
 import { z } from 'zod';

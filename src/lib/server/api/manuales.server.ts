@@ -1,4 +1,4 @@
-/** /api/manuales/ (SPEC.md section 7) and the manual thumbnails. */
+/** /api/manuales/ (docs/SPEC.md section 7) and the manual thumbnails. */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';

@@ -1,5 +1,5 @@
 /**
- * Community and profiles under /api/usuarios (SPEC.md section 7,) and the profile photos
+ * Community and profiles under /api/usuarios (docs/SPEC.md section 7,) and the profile photos
  * under /miniaturas. Mounted after usuariosRoutes, and user ids only match digits, so the account
  * routes (/activar-cuenta, /recuperar-cuenta, /cambiar-contrasena) are never taken for an id.
  */

@@ -1,4 +1,4 @@
-/** Activation, password reset and change, and the help centre, under /api/usuarios (SPEC.md 7). */
+/** Activation, password reset and change, and the help centre, under /api/usuarios (docs/SPEC.md 7). */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ayudaSchema, nuevaContrasenaConTokenSchema, recuperarCuentaSchema, tokenSchema } from '../../validation/cuentas.ts';

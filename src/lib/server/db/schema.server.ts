@@ -1,5 +1,5 @@
 /**
- * The data model: one PostgreSQL schema (pg-core) for every entity of SPEC.md section 3.
+ * The data model: one PostgreSQL schema (pg-core) for every entity of docs/SPEC.md section 3.
  * Property names are the contract's snake_case field names, so no layer renames them.
  * The same schema runs on PGlite (embedded default) and on PostgreSQL.
  */
@@ -119,7 +119,7 @@ export const usuarios = pgTable(
     rol: text('rol', { enum: ['Profesor', 'Administrador'] })
       .notNull()
       .default('Profesor'),
-    /** Permission groups; 'admin' is the meaningful one (SPEC.md section 6). */
+    /** Permission groups; 'admin' is the meaningful one (docs/SPEC.md section 6). */
     groups: text('groups').array().notNull().default(sql`'{}'::text[]`),
     /**
      * Set when an admin deactivates the account (issue 16): it cannot sign in, activate or reset

@@ -1,5 +1,5 @@
 /**
- * A create or edit form whose file comes either in the multipart body (SPEC.md section 7) or as
+ * A create or edit form whose file comes either in the multipart body (docs/SPEC.md section 7) or as
  * `id_subida`, the id of a finished resumable upload (issue 18): in a JSON body, or as a text
  * field of a multipart form that has no file. Both roads end in the same `use(fields, file)`, so
  * the file is checked from its bytes and stored exactly the same way.

@@ -3,7 +3,7 @@
  * from its EXIF orientation, cut to the sizes each use needs and re-encoded. sharp writes no
  * metadata unless asked, so EXIF (camera, GPS), ICC and XMP are dropped.
  *
- * - Profile photos (SPEC.md section 9): a 200x200 centred square, WebP, in two sizes.
+ * - Profile photos (docs/SPEC.md section 9): a 200x200 centred square, WebP, in two sizes.
  * - Forum category images: a 640x360 (16:9) crop, in WebP and in JPEG for old browsers.
  */
 import sharp from 'sharp';
@@ -74,7 +74,7 @@ export function procesarFotoPerfil(archivo: string): Promise<FotoProcesada> {
   });
 }
 
-/** A category image must be a JPEG or PNG (SPEC.md section 5) that decodes. */
+/** A category image must be a JPEG or PNG (docs/SPEC.md section 5) that decodes. */
 export async function procesarImagenCategoria(archivo: string): Promise<ImagenCategoria> {
   await exigirTipo(archivo, ['jpeg', 'png']);
   const recorte = () => recortar(archivo, { ...CATEGORIA, posicion: 'attention', fondo: '#ffffff' });

@@ -1,5 +1,5 @@
 /**
- * The teacher library (SPEC.md sections 2-9,): classroom materials aligned to the
+ * The teacher library (docs/SPEC.md sections 2-9,): classroom materials aligned to the
  * curriculum. Every teacher uploads (pdf, Word, Excel, PowerPoint, checked from the bytes); the
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */

@@ -1,5 +1,5 @@
 /**
- * Teaching capsules (SPEC.md sections 2-9,): admins upload a video, a durable job turns it
+ * Teaching capsules (docs/SPEC.md sections 2-9,): admins upload a video, a durable job turns it
  * into HLS for slow connections, and only then does it appear in the list. Authors (and admins,
  * for moderation) edit and delete; everyone signed in watches, likes, comments and downloads.
  */

@@ -1,5 +1,5 @@
 /**
- * The community directory and contact (SPEC.md sections 2, 3, 7): search of active
+ * The community directory and contact (docs/SPEC.md sections 2, 3, 7): search of active
  * teachers by name, school and area, and messages to a colleague by email through the platform.
  * The receiver's address never reaches the sender, and the directory cannot be used to send mail
  * in bulk (CONTACTOS_POR_HORA per sender).

@@ -1,6 +1,6 @@
 /**
  * Accounts: sign-in, token renewal and sign-out, activation, password reset and change.
- * The rules of SPEC.md sections 4, 7 and 8, with token lifetimes, rotation and limits (decisions 0005 and 0023).
+ * The rules of docs/SPEC.md sections 4, 7 and 8, with token lifetimes, rotation and limits (decisions 0005 and 0023).
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * The forum (SPEC.md sections 2 to 9): categories with an image, conversations, comments nested
+ * The forum (docs/SPEC.md sections 2 to 9): categories with an image, conversations, comments nested
  * to any depth, and reactions. Each resource is its own module under foro/; this composes them
  * into the one service the routes and pages use, with each target's reactions beside it.
  */

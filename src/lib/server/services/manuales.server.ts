@@ -1,5 +1,5 @@
 /**
- * Pedagogical manuals (SPEC.md sections 2, 5, 6, 7): PDFs uploaded by admins, listed and searched
+ * Pedagogical manuals (docs/SPEC.md sections 2, 5, 6, 7): PDFs uploaded by admins, listed and searched
  * by everyone, edited and deleted by their owner (and admins, for moderation).
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Profiles (SPEC.md sections 2 to 9,): the profile view, personal information, photo,
+ * Profiles (docs/SPEC.md sections 2 to 9,): the profile view, personal information, photo,
  * specialties, areas and levels (issue 21), and 'Mis publicaciones'. A person edits only their
  * own profile; the specialty, area and level editors are for teachers (rol Profesor with a
  * profile) only.
@@ -50,7 +50,7 @@ const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades
 
 /**
  * Offered in the specialty picker besides the names teachers already wrote, so a fresh install
- * has a list to choose from (SPEC.md section 5: 'choose from the list or write one').
+ * has a list to choose from (docs/SPEC.md section 5: 'choose from the list or write one').
  */
 const ESPECIALIDADES_SUGERIDAS = [
   'Convivencia escolar',

@@ -1,5 +1,5 @@
 /**
- * What an author reads about a capsule whose video is not playable yet (SPEC.md section 4:
+ * What an author reads about a capsule whose video is not playable yet (docs/SPEC.md section 4:
  * 'Capsules processing after upload appear in a separate panel until processed'), in the panel
  * of /capsulas/ and on the capsule's own page, so both say the same thing.
  */

@@ -1,4 +1,4 @@
-/** The Spanish names of the forum's sorts (SPEC.md section 9), in the order the selects show them. */
+/** The Spanish names of the forum's sorts (docs/SPEC.md section 9), in the order the selects show them. */
 import type { OrdenCategoria, OrdenConversacion } from '../../../lib/validation/foro.ts';
 
 export const ETIQUETAS_ORDEN_CATEGORIA: Record<OrdenCategoria, string> = {

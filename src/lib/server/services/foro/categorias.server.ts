@@ -1,5 +1,5 @@
 /**
- * Forum categories (SPEC.md sections 2, 4, 5 and 9): listed with counters that add up their
+ * Forum categories (docs/SPEC.md sections 2, 4, 5 and 9): listed with counters that add up their
  * conversations, each with an image served from /miniaturas/categorias/. Admins create and edit
  * them; the image goes through the shared image pipeline and is stored in WebP and JPEG.
  */

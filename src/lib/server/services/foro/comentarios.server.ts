@@ -1,5 +1,5 @@
 /**
- * Forum comments (SPEC.md sections 3 and 5): plain text, replies nested to any depth, read as one
+ * Forum comments (docs/SPEC.md sections 3 and 5): plain text, replies nested to any depth, read as one
  * tree per conversation. Posting is rate limited per account.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';

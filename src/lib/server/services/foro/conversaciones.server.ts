@@ -1,5 +1,5 @@
 /**
- * Forum conversations (SPEC.md sections 3, 5 and 9): listed inside a category, searched by words
+ * Forum conversations (docs/SPEC.md sections 3, 5 and 9): listed inside a category, searched by words
  * and by days in Chile, written in Markdown and stored as sanitized HTML. Posting is rate limited
  * per account.
  */

@@ -1,5 +1,5 @@
 /**
- * Reactions on conversations (the five of SPEC.md section 3) and on comments (Me gusta and Me
+ * Reactions on conversations (the five of docs/SPEC.md section 3) and on comments (Me gusta and Me
  * interesa only): one row per person, reaction and target, so a double click or two tabs never
  * count twice, and 'like' twice leaves one row.
  */
