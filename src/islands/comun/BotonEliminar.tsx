@@ -40,7 +40,7 @@ export default function BotonEliminar({ tipo, id, titulo, destino }: BotonElimin
   return (
     <>
       <button type="button" className="secundario peligro" disabled={!hidratado} onClick={() => setAbierto(true)}>
-        <svg className="icono" aria-hidden="true" focusable="false">
+        <svg className="icono" aria-hidden="true">
           <use href="#i-eliminar" />
         </svg>
         Eliminar

@@ -54,7 +54,7 @@ export default function BotonMeGusta({ tipo, id, likes, marcado }: BotonMeGustaP
         disabled={(hidratado && !usuario) || ocupado}
         title={estado.marcado ? 'Quitar me gusta' : 'Me gusta'}
       >
-        <svg className="icono" aria-hidden="true" focusable="false">
+        <svg className="icono" aria-hidden="true">
           <use href="#i-me-gusta" />
         </svg>
         <span>Me gusta</span>

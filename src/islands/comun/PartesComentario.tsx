@@ -136,7 +136,7 @@ export function AccionesPropias({ nombre, onEditar, onEliminar }: AccionesPropia
 export function BotonResponder({ abierto, activo, onAlternar }: { abierto: boolean; activo: boolean; onAlternar: () => void }) {
   return (
     <button type="button" className="enlace" aria-expanded={abierto} disabled={!activo} onClick={onAlternar}>
-      <svg className="icono" aria-hidden="true" focusable="false">
+      <svg className="icono" aria-hidden="true">
         <use href="#i-responder" />
       </svg>
       Responder

@@ -68,7 +68,7 @@ export function ZonaArchivo({ id, etiqueta, accept, archivo, onArchivo, error, a
         onDragLeave={() => setEncima(false)}
         onDrop={soltar}
       >
-        <svg className="icono" aria-hidden="true" focusable="false">
+        <svg className="icono" aria-hidden="true">
           <use href="#i-subir" />
         </svg>
         {archivo ? (

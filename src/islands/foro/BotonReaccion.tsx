@@ -25,7 +25,7 @@ export function BotonReaccion({ nombre, icono, cantidad, activa, ocupada, activo
       onClick={onAlternar}
       title={`${nombre}: ${cantidad}`}
     >
-      <svg className="icono" aria-hidden="true" focusable="false">
+      <svg className="icono" aria-hidden="true">
         <use href={`#i-${icono}`} />
       </svg>
       <span>{nombre}</span>

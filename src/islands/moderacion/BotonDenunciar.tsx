@@ -27,7 +27,7 @@ export interface BotonDenunciarProps {
 
 export function IconoBandera() {
   return (
-    <svg className="icono" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+    <svg className="icono" viewBox="0 0 24 24" aria-hidden="true">
       <path d={BANDERA} />
     </svg>
   );
