@@ -2,15 +2,16 @@
  * Own words in Chromium (issue 17): a teacher edits their comment on a manual and sees '(editado)';
  * a colleague replies; the first deletes theirs and sees 'Comentario eliminado' with the reply kept;
  * a comment without replies goes. The same on a forum comment, and the conversation itself is
- * edited ('(editado)') and deleted with confirmation, back to its category.
+ * edited ('(editado)') and deleted with confirmation, back to its category. Their Editar and Eliminar
+ * read at 4.5:1 or more in every state (issue 33).
  */
 
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
-import { abrirComo, apiComo, correoNuevo, docenteActivo, hidratada, navegador, url } from './helpers.ts';
+import { ANCHOS, abrirComo, apiComo, correoNuevo, docenteActivo, hidratada, navegador, url, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
 const ana = { email: correoNuevo('propios.ana'), password: 'Docente2026' };
@@ -60,6 +61,9 @@ describe('own comments on a manual', () => {
     await page.getByRole('button', { name: 'Comentar' }).click();
     const comentario = page.locator('article.comentario', { hasText: 'Primera versión' });
     await comentario.waitFor();
+    // The header's count follows without reload (issue 33).
+    const cifra = page.locator('.cifras-contenido [data-comentarios]');
+    await expect.poll(() => cifra.textContent()).toBe('1 comentario');
 
     // Editar turns the comment into its box, in place.
     await comentario.getByRole('button', { name: /^Editar comentario de / }).click();
@@ -107,9 +111,11 @@ describe('own comments on a manual', () => {
     await page.getByRole('button', { name: 'Comentar' }).click();
     const solo = page.locator('article.comentario', { hasText: 'Sin respuestas' });
     await solo.waitFor();
+    await expect.poll(() => cifra.textContent()).toBe('2 comentarios');
     await solo.getByRole('button', { name: /^Eliminar comentario de / }).click();
     await page.getByRole('dialog', { name: 'Eliminar comentario' }).getByRole('button', { name: 'Eliminar' }).click();
     await expect.poll(() => page.locator('article.comentario', { hasText: 'Sin respuestas' }).count()).toBe(0);
+    await expect.poll(() => cifra.textContent()).toBe('1 comentario');
     // Luis sees no Editar or Eliminar on Ana's comments.
     const deLuis = await abrirComo(browser, luis);
     await deLuis.goto(url(`/manuales/${idManual}`));
@@ -168,5 +174,90 @@ describe('own words in the forum', () => {
     await page.getByRole('dialog', { name: 'Eliminar conversación' }).getByRole('button', { name: 'Eliminar' }).click();
     await page.waitForURL((u) => u.pathname.replace(/\/$/, '') === `/foro/categorias/${idCategoria}`);
     expect(await page.getByText('Rúbricas en segundo básico').count()).toBe(0);
+  });
+});
+
+/** WCAG's relative luminance of an sRGB colour given as [r, g, b] in 0–255. */
+function luminancia([r, g, b]: number[]): number {
+  const canal = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * canal(r ?? 0) + 0.7152 * canal(g ?? 0) + 0.0722 * canal(b ?? 0);
+}
+const contraste = (a: number[], b: number[]) => {
+  const [l1, l2] = [luminancia(a), luminancia(b)].sort((x, y) => y - x);
+  return ((l1 ?? 0) + 0.05) / ((l2 ?? 0) + 0.05);
+};
+
+/**
+ * The button's computed text colour and the background it is drawn on (its own, or through its
+ * transparent parts the nearest painted ancestor's, composited over white), once transitions end.
+ */
+function colores(boton: Locator): Promise<{ texto: number[]; fondo: number[] }> {
+  return boton.evaluate(async (el) => {
+    await Promise.all(el.getAnimations().map((a) => a.finished));
+    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const capas: number[][] = [];
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const [r = 0, g = 0, b = 0, a = 1] = rgba(getComputedStyle(e).backgroundColor);
+      if (a > 0) capas.push([r, g, b, a]);
+      if (a >= 1) break;
+    }
+    let fondo = [255, 255, 255];
+    for (const [r = 0, g = 0, b = 0, a = 1] of capas.reverse()) fondo = [r, g, b].map((c, i) => c * a + (fondo[i] ?? 0) * (1 - a));
+    const [r = 0, g = 0, b = 0, a = 1] = rgba(getComputedStyle(el).color);
+    return { texto: [r, g, b].map((c, i) => c * a + (fondo[i] ?? 0) * (1 - a)), fondo };
+  });
+}
+
+describe('own actions are readable in every state (issue 33)', () => {
+  it.each(ANCHOS)('Editar and Eliminar on a forum comment and a conversation, %s', async (_, viewport) => {
+    const idCategoria = await categoriaPorApi();
+    const autora = await apiComo(ana);
+    const { data: conversacion } = await autora.api.POST('/api/foro/conversacion/nueva/', {
+      body: { id_usuario: autora.id, id_categoria: idCategoria, titulo: 'Contraste de acciones', contenido: 'Una conversación' },
+    });
+    await autora.api.POST('/api/foro/conversacion/comentar/', {
+      body: { id_conversacion: conversacion?.id ?? 0, id_categoria: idCategoria, contenido: 'Un comentario propio' },
+    });
+    const page = await abrirComo(browser, ana, viewport);
+    await page.goto(url(`/foro/categorias/${idCategoria}/conversacion/${conversacion?.id ?? 0}`));
+    await hidratada(page);
+    const comentario = page.locator('article.comentario', { hasText: 'Un comentario propio' });
+    const botones = {
+      'Editar comentario': comentario.getByRole('button', { name: /^Editar comentario de / }),
+      'Eliminar comentario': comentario.getByRole('button', { name: /^Eliminar comentario de / }),
+      'Editar conversación': page.getByRole('button', { name: 'Editar conversación Contraste de acciones' }),
+      'Eliminar conversación': page.getByRole('button', { name: 'Eliminar conversación Contraste de acciones' }),
+    };
+    await botones['Eliminar comentario'].waitFor();
+    expect(await violacionesGraves(page)).toEqual([]);
+
+    const medidas: string[] = [];
+    const medir = async (nombre: string, estado: string, boton: Locator) => {
+      const { texto, fondo } = await colores(boton);
+      const ratio = contraste(texto, fondo);
+      if (ratio < 4.5) medidas.push(`${nombre} (${estado}): ${ratio.toFixed(2)}:1, rgb(${texto}) sobre rgb(${fondo})`);
+    };
+    for (const [nombre, boton] of Object.entries(botones)) {
+      await boton.scrollIntoViewIfNeeded();
+      await page.mouse.move(0, 0);
+      await medir(nombre, 'normal', boton);
+      await boton.hover();
+      await medir(nombre, 'hover', boton);
+      // Pressed, then released elsewhere so nothing is clicked.
+      await page.mouse.down();
+      await medir(nombre, 'active', boton);
+      await page.mouse.move(0, 0);
+      await page.mouse.up();
+      await boton.focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      expect(await boton.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+      await medir(nombre, 'focus-visible', boton);
+      await page.locator('h1').click();
+    }
+    expect(medidas).toEqual([]);
   });
 });
