@@ -268,6 +268,29 @@ describe('Desde tu última visita', () => {
     expect(fila?.visita_ultima?.toISOString()).toBe(t.clock.now.toISOString());
   });
 
+  it('starts a new visit at a new sign-in, however soon after the last opening (issue 33)', async () => {
+    // `docente` signed in at the harness's clock; its first opening a minute later.
+    t.clock.now = new Date(t.clock.now.getTime() + MINUTO);
+    expect((await abrir(docente)).visita.anterior).toBeNull();
+    // Still the same session: the same visit.
+    t.clock.now = new Date(t.clock.now.getTime() + 10 * MINUTO);
+    expect((await abrir(docente)).visita.anterior).toBeNull();
+    const ultimaApertura = t.clock.now;
+
+    // Signs out and in again within the hour: the home now counts from that last opening.
+    t.clock.now = new Date(ultimaApertura.getTime() + 5 * MINUTO);
+    await t.login(docente.email);
+    t.clock.now = new Date(t.clock.now.getTime() + MINUTO);
+    await insertarMaterial(t, autor, 'Entre ingresos', { fecha_creacion: hace(3 * MINUTO) });
+    const segunda = await abrir(docente);
+    expect(segunda.visita.anterior).toBe(ultimaApertura.toISOString());
+    expect(segunda.visita.cuentas.materiales).toBe(1);
+
+    // A reload in that session keeps its anchor.
+    t.clock.now = new Date(t.clock.now.getTime() + 10 * MINUTO);
+    expect((await abrir(docente)).visita.anterior).toBe(ultimaApertura.toISOString());
+  });
+
   it('does not write the row on a reload within minutes (a write to usuarios makes its read caches read again)', () => {
     const ultima = new Date('2026-03-05T12:00:00Z');
     const anterior = new Date('2026-03-01T12:00:00Z');

@@ -126,6 +126,27 @@ describe('home', () => {
     expect(await lista.getByText(deLaRed).count()).toBe(0);
   });
 
+  it("says when the previous visit was once the teacher signs in again, no longer 'Es tu primera visita' (issue 33)", async () => {
+    const otra = { email: correoNuevo('inicio-visitas'), password: 'Docente2026' };
+    await docenteActivo(otra.email, otra.password);
+    const desde = (page: Page) => page.getByRole('region', { name: 'Desde tu última visita' });
+
+    const primera = await abrirComo(browser, otra);
+    await primera.goto('/');
+    expect(await desde(primera).getByText('Es tu primera visita', { exact: false }).isVisible()).toBe(true);
+    await primera.context().close();
+
+    // Another sign-in, minutes later: a new visit, counted from the opening before it.
+    const segunda = await abrirComo(browser, otra);
+    await segunda.goto('/');
+    expect(await desde(segunda).getByText('Tu visita anterior fue el', { exact: false }).isVisible()).toBe(true);
+    expect(await desde(segunda).getByText('Es tu primera visita', { exact: false }).count()).toBe(0);
+    // A reload is the same visit: still anchored on the previous one.
+    await segunda.reload();
+    expect(await desde(segunda).getByText('Tu visita anterior fue el', { exact: false }).isVisible()).toBe(true);
+    await segunda.context().close();
+  });
+
   it.each(ANCHOS)('is axe clean and fits the screen (%s)', async (_nombre, viewport) => {
     const page = await abrirComo(browser, docente, viewport);
     await page.goto('/');

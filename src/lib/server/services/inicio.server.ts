@@ -5,7 +5,8 @@
  * is what the person may open: the lists' visibility rules (visibleA, ready capsules, active
  * categories), a few rows per block, each query limited and in parallel.
  */
-import { and, type Column, count, desc, eq, gt, inArray, isNull, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, count, desc, eq, gt, inArray, isNull, max, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { REFRESH_FAMILY_SECONDS } from '../auth/tokens.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import {
   areas,
@@ -19,6 +20,7 @@ import {
   notificaciones,
   perfilAreas,
   perfilNiveles,
+  tokensRefresh,
   usuarios,
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
@@ -111,15 +113,21 @@ export interface Inicio {
   notificaciones: { no_leidas: number; items: EntradaNotificacion[] };
 }
 
-/** Where the visit stands after this opening, from the row as read and the time of the opening. */
+/**
+ * Where the visit stands after this opening, from the row as read, the time of the opening and
+ * the person's latest sign-in: signing in again after the last opening starts a new visit however
+ * soon it comes (issue 33), else every sign-in within the hour was the same first visit.
+ */
 export function siguienteVisita(
   leida: { visita_ultima: Date | null; visita_anterior: Date | null },
   ahora: Date,
+  ingreso: Date | null = null,
 ): { visita_ultima: Date; visita_anterior: Date | null; escribir: boolean } {
   const ultima = leida.visita_ultima;
   if (!ultima) return { visita_ultima: ahora, visita_anterior: null, escribir: true };
   const pausa = ahora.getTime() - ultima.getTime();
-  if (pausa >= VISITA_MS) return { visita_ultima: ahora, visita_anterior: ultima, escribir: true };
+  const reingreso = ingreso !== null && ingreso.getTime() > ultima.getTime();
+  if (pausa >= VISITA_MS || reingreso) return { visita_ultima: ahora, visita_anterior: ultima, escribir: true };
   // An opening 'before' the last one (another server's clock behind) changes nothing.
   const refrescar = pausa >= REFRESCO_VISITA_MS;
   return { visita_ultima: refrescar ? ahora : ultima, visita_anterior: leida.visita_anterior, escribir: refrescar };
@@ -364,12 +372,20 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     /** The home of this person, recording the opening as a visit. */
     async abrir(actor: Actor): Promise<Inicio> {
       const ahora = ctx.now();
-      const [fila] = await db
-        .select({ visita_ultima: usuarios.visita_ultima, visita_anterior: usuarios.visita_anterior })
-        .from(usuarios)
-        .where(eq(usuarios.id, actor.id));
+      const [[fila], [sesion]] = await Promise.all([
+        db
+          .select({ visita_ultima: usuarios.visita_ultima, visita_anterior: usuarios.visita_anterior })
+          .from(usuarios)
+          .where(eq(usuarios.id, actor.id)),
+        // A sign-in starts a session whose absolute expiry is fixed then (renewals keep it): the latest one's.
+        db
+          .select({ expira: max(tokensRefresh.expira) })
+          .from(tokensRefresh)
+          .where(eq(tokensRefresh.id_usuario, actor.id)),
+      ]);
       const leida = { visita_ultima: fila?.visita_ultima ?? null, visita_anterior: fila?.visita_anterior ?? null };
-      const siguiente = siguienteVisita(leida, ahora);
+      const ingreso = sesion?.expira ? new Date(sesion.expira.getTime() - REFRESH_FAMILY_SECONDS * 1000) : null;
+      const siguiente = siguienteVisita(leida, ahora, ingreso);
       const anterior = siguiente.visita_anterior;
       // A first visit counts from 7 days before this minute: reloads within it share the cached counts.
       const desde = anterior ?? new Date(Math.floor(ahora.getTime() / MINUTO_MS) * MINUTO_MS - PRIMERA_VISITA_DIAS * DIA_MS);
