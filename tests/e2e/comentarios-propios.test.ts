@@ -61,9 +61,6 @@ describe('own comments on a manual', () => {
     await page.getByRole('button', { name: 'Comentar' }).click();
     const comentario = page.locator('article.comentario', { hasText: 'Primera versión' });
     await comentario.waitFor();
-    // The header's count follows without reload (issue 33).
-    const cifra = page.locator('.cifras-contenido [data-comentarios]');
-    await expect.poll(() => cifra.textContent()).toBe('1 comentario');
 
     // Editar turns the comment into its box, in place.
     await comentario.getByRole('button', { name: /^Editar comentario de / }).click();
@@ -111,11 +108,9 @@ describe('own comments on a manual', () => {
     await page.getByRole('button', { name: 'Comentar' }).click();
     const solo = page.locator('article.comentario', { hasText: 'Sin respuestas' });
     await solo.waitFor();
-    await expect.poll(() => cifra.textContent()).toBe('2 comentarios');
     await solo.getByRole('button', { name: /^Eliminar comentario de / }).click();
     await page.getByRole('dialog', { name: 'Eliminar comentario' }).getByRole('button', { name: 'Eliminar' }).click();
     await expect.poll(() => page.locator('article.comentario', { hasText: 'Sin respuestas' }).count()).toBe(0);
-    await expect.poll(() => cifra.textContent()).toBe('1 comentario');
     // Luis sees no Editar or Eliminar on Ana's comments.
     const deLuis = await abrirComo(browser, luis);
     await deLuis.goto(url(`/manuales/${idManual}`));
