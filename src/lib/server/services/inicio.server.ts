@@ -26,25 +26,19 @@ import {
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { categoriasVisibles, iso } from './foro/comun.server.ts';
+import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
 import { visibleA } from './recursos.server.ts';
+
+export { REFRESCO_VISITA_MS, siguienteVisita, VISITA_MS } from './inicio/visitas.server.ts';
 
 const MINUTO_MS = 60 * 1000;
 const DIA_MS = 24 * 60 * MINUTO_MS;
 
 /** Rows per block. */
 export const FILAS_BLOQUE = 4;
-/** Openings less than this apart are one visit: a reload does not zero the counts. */
-export const VISITA_MS = 60 * MINUTO_MS;
 /** A first visit ever counts what is this recent. */
 export const PRIMERA_VISITA_DIAS = 7;
-/**
- * The last opening is written again only when it is older than this: a write to `usuarios` makes
- * every read cache built on that table (the signed-in person of every page, the capsule list) read
- * again, so reloads must not write. The visit rule is exact to within this.
- */
-export const REFRESCO_VISITA_MS = 5 * MINUTO_MS;
-
 export interface Area {
   id: number;
   nombre: string;
@@ -111,26 +105,6 @@ export interface Inicio {
   manuales: Bloque;
   conversaciones: ItemConversacion[];
   notificaciones: { no_leidas: number; items: EntradaNotificacion[] };
-}
-
-/**
- * Where the visit stands after this opening, from the row as read, the time of the opening and
- * the person's latest sign-in: signing in again after the last opening starts a new visit however
- * soon it comes (issue 33), else every sign-in within the hour was the same first visit.
- */
-export function siguienteVisita(
-  leida: { visita_ultima: Date | null; visita_anterior: Date | null },
-  ahora: Date,
-  ingreso: Date | null = null,
-): { visita_ultima: Date; visita_anterior: Date | null; escribir: boolean } {
-  const ultima = leida.visita_ultima;
-  if (!ultima) return { visita_ultima: ahora, visita_anterior: null, escribir: true };
-  const pausa = ahora.getTime() - ultima.getTime();
-  const reingreso = ingreso !== null && ingreso.getTime() > ultima.getTime();
-  if (pausa >= VISITA_MS || reingreso) return { visita_ultima: ahora, visita_anterior: ultima, escribir: true };
-  // An opening 'before' the last one (another server's clock behind) changes nothing.
-  const refrescar = pausa >= REFRESCO_VISITA_MS;
-  return { visita_ultima: refrescar ? ahora : ultima, visita_anterior: leida.visita_anterior, escribir: refrescar };
 }
 
 export function createInicioService(ctx: ServiceContext, deps: { notificaciones: NotificacionesService }) {
