@@ -6,7 +6,6 @@
  * categories), a few rows per block, each query limited and in parallel.
  */
 import { and, type Column, count, desc, eq, gt, inArray, isNull, max, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
-import { REFRESH_FAMILY_SECONDS } from '../auth/tokens.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import {
   areas,
@@ -14,13 +13,13 @@ import {
   foroCategorias,
   foroComentarios,
   foroConversaciones,
+  ingresos,
   manuales,
   materiales,
   niveles,
   notificaciones,
   perfilAreas,
   perfilNiveles,
-  tokensRefresh,
   usuarios,
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
@@ -346,20 +345,19 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     /** The home of this person, recording the opening as a visit. */
     async abrir(actor: Actor): Promise<Inicio> {
       const ahora = ctx.now();
-      const [[fila], [sesion]] = await Promise.all([
+      const [[fila], [ultimoIngreso]] = await Promise.all([
         db
           .select({ visita_ultima: usuarios.visita_ultima, visita_anterior: usuarios.visita_anterior })
           .from(usuarios)
           .where(eq(usuarios.id, actor.id)),
-        // A sign-in starts a session whose absolute expiry is fixed then (renewals keep it): the latest one's.
+        // The latest sign-in, as the sign-in records it (the admin console's 'Último ingreso').
         db
-          .select({ expira: max(tokensRefresh.expira) })
-          .from(tokensRefresh)
-          .where(eq(tokensRefresh.id_usuario, actor.id)),
+          .select({ fecha: max(ingresos.fecha) })
+          .from(ingresos)
+          .where(eq(ingresos.id_usuario, actor.id)),
       ]);
       const leida = { visita_ultima: fila?.visita_ultima ?? null, visita_anterior: fila?.visita_anterior ?? null };
-      const ingreso = sesion?.expira ? new Date(sesion.expira.getTime() - REFRESH_FAMILY_SECONDS * 1000) : null;
-      const siguiente = siguienteVisita(leida, ahora, ingreso);
+      const siguiente = siguienteVisita(leida, ahora, ultimoIngreso?.fecha ?? null);
       const anterior = siguiente.visita_anterior;
       // A first visit counts from 7 days before this minute: reloads within it share the cached counts.
       const desde = anterior ?? new Date(Math.floor(ahora.getTime() / MINUTO_MS) * MINUTO_MS - PRIMERA_VISITA_DIAS * DIA_MS);
