@@ -15,11 +15,12 @@
  */
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { pipeline, type Readable, Transform } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../src/lib/server/config.server.ts';
 import { paths } from '../src/lib/server/data-dir.server.ts';
 import { type ArchivoGuardado, createStorage, type Storage } from '../src/lib/server/storage/storage.server.ts';
+import { sumador } from '../src/lib/server/storage/sumador.server.ts';
 
 const USO = `Uso:
   npm run migrate-storage -- --to "s3://bucket?endpoint=https://...&region=...[&forcePathStyle=true]"
@@ -64,23 +65,16 @@ async function sha256(stream: Readable): Promise<string> {
 
 /** Streams `key` from one storage to the other and returns the SHA-256 and length of what was read. */
 async function copiar(origen: Storage, destino: Storage, key: string): Promise<{ sha: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const contar = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
+  const suma = sumador();
   // A read error reaches the write through the pipeline; a failed write closes the read.
-  const flujo = pipeline(await origen.read(key), contar, () => {});
+  const flujo = pipeline(await origen.read(key), suma.transform, () => {});
   try {
     await destino.write(key, flujo);
   } finally {
     flujo.destroy();
   }
-  return { sha: hash.digest('hex'), bytes };
+  const { sha256, bytes } = suma.resultado();
+  return { sha: sha256, bytes };
 }
 
 /** Runs `tarea` over every item with at most `n` running at once; `tarea` never rejects. */

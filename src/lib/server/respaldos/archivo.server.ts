@@ -6,12 +6,12 @@
  * failed backup (a full disk) never leaves half an archive under a backup's name. Read back
  * twice on restore: once to check every sum, once to load.
  */
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tar from 'tar-stream';
+import { sumador } from '../storage/sumador.server.ts';
 
 export const MANIFIESTO = 'manifiesto.json';
 export const PREFIJO_TABLAS = 'base-de-datos/';
@@ -38,19 +38,6 @@ export interface Manifiesto {
 
 /** A backup that cannot be restored: `message` is a Spanish sentence for the person restoring. */
 export class RespaldoInvalido extends Error {}
-
-function sumador(): { transform: Transform; resultado: () => { bytes: number; sha256: string } } {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const transform = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
-  return { transform, resultado: () => ({ bytes, sha256: hash.digest('hex') }) };
-}
 
 export interface Escritor {
   /** Adds an entry of exactly `bytes` bytes from `datos`. */
