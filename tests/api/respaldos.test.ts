@@ -9,16 +9,15 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, type Db, openDatabase } from '../../src/lib/server/db/client.server.ts';
+import type { Database, Db } from '../../src/lib/server/db/client.server.ts';
 import { bloqueos, materiales, oas, registroAdmin, tiposMaterial, trabajos } from '../../src/lib/server/db/schema.server.ts';
 import { entradas, type Manifiesto, RespaldoInvalido } from '../../src/lib/server/respaldos/archivo.server.ts';
 import { restaurarRespaldo } from '../../src/lib/server/respaldos/restaurar.server.ts';
 import { enInstantanea, SIN_VOLCAR, tablas, vacia, volcarTabla } from '../../src/lib/server/respaldos/volcado.server.ts';
 import { SIN_ESPACIO, TRABAJO_BORRADO_DIFERIDO, TRABAJO_RESPALDO } from '../../src/lib/server/services/respaldos.server.ts';
 import { createDiskStorage, createStorage, type Storage } from '../../src/lib/server/storage/storage.server.ts';
-import { ADMIN_KEY, createTestApi, type TestApi } from '../support/api.ts';
+import { ADMIN_KEY, createTestApi, freshDatabase, type TestApi } from '../support/api.ts';
 import { type Sesion, unidadDe } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
 import { expectMatchesContract } from '../support/openapi.ts';
@@ -57,26 +56,10 @@ afterAll(() => t.close());
 
 /** A fresh, empty database of the same kind as the test's (in-memory PGlite, or a new PostgreSQL database). */
 async function baseVacia(): Promise<Database> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({});
-    limpiar.push(() => database.close());
-    return database;
-  }
-  const nombre = `ed_restaurar_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${nombre}`);
-  await admin.end();
-  const destino = new URL(url);
-  destino.pathname = `/${nombre}`;
-  const database = await openDatabase({ databaseUrl: destino.toString() });
+  const { database, drop } = await freshDatabase();
   limpiar.push(async () => {
     await database.close();
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`drop database if exists ${nombre} with (force)`);
-    await c.end();
+    await drop();
   });
   return database;
 }

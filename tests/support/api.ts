@@ -55,7 +55,8 @@ async function freshStorage(filesDir: string) {
   return { storage: await createStorage({ url, filesDir }), env: { STORAGE_URL: url, ...S3_CREDENTIALS } };
 }
 
-async function freshDatabase() {
+/** A new, empty database of the kind the tests run on: in-memory PGlite, or a new PostgreSQL database with DATABASE_URL. */
+export async function freshDatabase() {
   const url = process.env.DATABASE_URL;
   if (!url) return { database: await openDatabase({}), drop: async () => {} };
   const name = `ed_test_${randomBytes(6).toString('hex')}`;
