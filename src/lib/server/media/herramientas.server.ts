@@ -163,10 +163,13 @@ export interface Verificador {
   herramientas: Herramientas;
   /** Every tool's state (asked again when older than a minute). */
   estado(): Promise<EstadoHerramienta[]>;
-  /** Whether the tools for `tipo` run now, asked afresh (after a tool refused a file). */
-  disponible(tipo: TipoArchivo): Promise<boolean>;
-  /** Throws HerramientaNoDisponible unless the tools for `tipo` run now. */
-  exigir(tipo: TipoArchivo): Promise<void>;
+  /**
+   * Whether the tools for `tipo` run now: asked afresh by default (after a tool refused a file);
+   * with `fresco: false` a tool that ran within the last minute is trusted (before an upload starts).
+   */
+  disponible(tipo: TipoArchivo, opciones?: { fresco?: boolean }): Promise<boolean>;
+  /** Throws HerramientaNoDisponible unless the tools for `tipo` run now (the same `fresco`). */
+  exigir(tipo: TipoArchivo, opciones?: { fresco?: boolean }): Promise<void>;
 }
 
 export function crearVerificador(herramientas: Herramientas, now: () => number = Date.now): Verificador {
@@ -178,16 +181,16 @@ export function crearVerificador(herramientas: Herramientas, now: () => number =
     cache.set(nombre, { estado, en: now() });
     return estado;
   }
-  async function disponible(tipo: TipoArchivo) {
-    const estados = await Promise.all(NECESARIAS[tipo].map((n) => una(n, true)));
+  async function disponible(tipo: TipoArchivo, { fresco = true } = {}) {
+    const estados = await Promise.all(NECESARIAS[tipo].map((n) => una(n, fresco)));
     return estados.every((e) => e.disponible);
   }
   return {
     herramientas,
     estado: () => Promise.all((['ffmpeg', 'ffprobe', 'pdf'] as const).map((n) => una(n, false))),
     disponible,
-    async exigir(tipo) {
-      if (!(await disponible(tipo))) throw new HerramientaNoDisponible(tipo);
+    async exigir(tipo, opciones) {
+      if (!(await disponible(tipo, opciones))) throw new HerramientaNoDisponible(tipo);
     },
   };
 }

@@ -213,7 +213,8 @@ export function createSubidasService(ctx: ServiceContext) {
       if (tamano > limites[destino]) throw tooLarge(limites[destino]);
       if (tamano === 0) throw new ErrorDeDominio(400, SUBIDA_VACIA);
       const herramienta = HERRAMIENTA_DE[destino];
-      if (herramienta) await ctx.herramientas.exigir(herramienta);
+      // Every upload starts here: a tool that ran within the minute is not started again to ask.
+      if (herramienta) await ctx.herramientas.exigir(herramienta, { fresco: false });
     },
 
     /** Remembers a new upload, before its first byte is stored. */
