@@ -43,6 +43,8 @@ export interface HealthOptions {
 }
 
 const GIB = 1024 ** 3;
+/** Less free space than this on the data directory's disk degrades the detail: about one video upload. */
+export const DISCO_MINIMO_BYTES = GIB;
 const NO_RESPONDE = 'La base de datos no responde.';
 
 const segundos = (column: PgColumn, agregado: 'max' | 'min') =>
@@ -78,7 +80,7 @@ async function disco(dataDir: string): Promise<SaludDetalle['disco']> {
 }
 
 export function createHealth(o: HealthOptions): Health {
-  const { db, ping, runnerId, latidoMaxSegundos = 60, correoMaxSegundos = 15 * 60, discoMinimoBytes = GIB } = o;
+  const { db, ping, runnerId, latidoMaxSegundos = 60, correoMaxSegundos = 15 * 60, discoMinimoBytes = DISCO_MINIMO_BYTES } = o;
 
   async function listo(): Promise<Salud> {
     return (await ping()) ? { status: 'ok', db: true, razones: [] } : { status: 'degraded', db: false, razones: [NO_RESPONDE] };
