@@ -309,6 +309,247 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/curriculo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The curriculum's (area, nivel) pairs with their counts, and an OA search.
+         * @description Issue 30. Every pair where an area is taught (areas_niveles), in area-name and level order,
+         *     with how many units it has (`unidades`, retired ones included, and `unidades_retiradas`),
+         *     its OAs in force and retired (an OA is in force when it and its unit are `vigente`) and the
+         *     materials aligned to it. `area` (id or code) and `nivel` (level code) narrow the pairs.
+         *     With `q`, `oas` also holds up to 50 OAs whose code or statement contains every word (case
+         *     and accents aside), retired ones included, in the same order; without it `oas` is empty.
+         *     Admins only.
+         */
+        get: operations["adminCurriculo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/curriculo/{area}/{nivel}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The area's id or code ('MA'). */
+                area: string;
+                /** @description The level code ('07', '1M', 'NT1'). */
+                nivel: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One pair's units in order, each with its OAs in order, retired ones included.
+         * @description Issue 30. Units by `orden`, then code; each unit's OAs by `orden`, then code. Retired units
+         *     and OAs are included with `vigente` false. `materiales` counts the materials that use the
+         *     unit (as their unit) or the OA. 404 'No se encontró la asignatura' (unknown area), 'No se
+         *     encontró el nivel' (unknown level), 'La asignatura no se enseña en ese nivel'. Admins only.
+         */
+        get: operations["adminCurriculoPar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/curriculo/unidades/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a unit in a pair (a school's own programme, a new Programa de Estudio).
+         * @description Issue 30. The code is generated, `<AREA><NIVEL> U<n>` with the next free n ('MA07 U5'); the
+         *     unit goes last (`orden` after the pair's other units), in force and empty. Recorded in the
+         *     audit log. 400 'Debe ingresar el nombre de la unidad', 'Puede ingresar hasta 200
+         *     caracteres', 'Ya existe una unidad con ese nombre en la asignatura y el nivel', 'La
+         *     asignatura no se enseña en ese nivel', 'No se encontró la asignatura', 'No se encontró el
+         *     nivel'. Admins only.
+         */
+        post: operations["adminCrearUnidad"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/curriculo/unidades/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename, reorder, retire or restore a unit.
+         * @description Issue 30. Any of `nombre`, `orden` (the unit's position among its pair's units, from 1:
+         *     the others are renumbered 1…n around it; a position past the end means last) and `vigente`
+         *     (false retires it: it leaves the forms' and filters' choices with its OAs, and stays on
+         *     the materials that use it; true restores it). Recorded in the audit log. 400 'Indique al
+         *     menos un cambio: nombre, orden o vigente', 'Ya existe una unidad con ese nombre en la
+         *     asignatura y el nivel'; 404 'No se encontró la unidad'. Admins only.
+         */
+        put: operations["adminEditarUnidad"];
+        post?: never;
+        /**
+         * Delete an empty unit that no material uses.
+         * @description Issue 30. Only a unit with no OAs (retired ones count) that no material has as its unit;
+         *     the pair's other units are renumbered. Otherwise 409 'La unidad tiene OA o materiales
+         *     asociados: retírela en lugar de eliminarla'. Recorded in the audit log. 404 'No se
+         *     encontró la unidad'. Admins only.
+         */
+        delete: operations["adminEliminarUnidad"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/curriculo/oas/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Move an OA to another unit of its pair, reorder it, correct its statement, retire or restore it.
+         * @description Issue 30. Any of `unidad` (a unit of the same area and level: it goes last there unless
+         *     `orden` says where), `orden` (its position among its unit's OAs, from 1; the others are
+         *     renumbered), `descripcion` (the official statement, 1 to 2000 characters) and `vigente`.
+         *     OAs are never deleted: a retired OA leaves the forms' and filters' choices and stays on
+         *     the materials that have it, marked 'No vigente'. Recorded in the audit log. 400 'Indique
+         *     al menos un cambio: unidad, orden, descripcion o vigente', 'La unidad debe ser de la misma
+         *     asignatura y nivel del OA', 'No se encontró la unidad', 'Debe ingresar el enunciado del
+         *     OA', 'Puede ingresar hasta 2000 caracteres'; 404 'No se encontró el OA'. Admins only.
+         */
+        put: operations["adminEditarOa"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/curriculo/exportar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current curriculum as a file in the import format.
+         * @description Issue 30. One row per OA, retired ones included (`vigente` no/false; an OA of a retired
+         *     unit is exported as not in force), in area, level, unit order and OA order, in the format
+         *     POST /api/admin/curriculo/importar/ reads: columns `area,nivel,unidad,unidad_orden,oa,
+         *     descripcion,oa_orden,vigente,fuente` (`area` and `nivel` as codes, `unidad` the unit's
+         *     name). CSV: UTF-8 with a byte-order mark (Excel opens it right), comma-separated, `vigente`
+         *     'sí' or 'no'. JSON: an array of row objects. `area` (id or code) and `nivel` narrow it to
+         *     those pairs. Named `curriculo[-<AREA>][-<NIVEL>].csv|json` in Content-Disposition. 400
+         *     'Formato no válido: use csv o json'; 404 'No se encontró la asignatura', 'No se encontró el
+         *     nivel'. Admins only.
+         */
+        get: operations["adminExportarCurriculo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/curriculo/ejemplo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A short example file in the import format.
+         * @description Issue 30. A few rows of one pair showing every column (a unit's name and order, an OA's
+         *     code, statement, order, `vigente` and source), as `curriculo-ejemplo.csv` or
+         *     `curriculo-ejemplo.json`. 400 'Formato no válido: use csv o json'. Admins only.
+         */
+        get: operations["adminEjemploCurriculo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/curriculo/importar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the curriculum of some (area, nivel) pairs from a CSV or JSON file, with a preview.
+         * @description Issue 30. The file is the whole curriculum of the pairs it mentions: its OAs and units are
+         *     added or updated (statement, unit, order, `vigente`, source), and the OAs and units of
+         *     those pairs that the file leaves out are retired (never deleted: materials keep them).
+         *     Pairs the file does not mention are untouched.
+         *
+         *     Format (the export's, GET /api/admin/curriculo/exportar/): CSV with a header row
+         *     `area,nivel,unidad,unidad_orden,oa,descripcion,oa_orden,vigente,fuente` (commas or
+         *     semicolons; UTF-8 with or without a byte-order mark, or Latin-1/Windows-1252, detected),
+         *     or JSON: an array of objects with those keys (`.json` name or a body starting with `[`).
+         *     `area`: the area's code ('MA') or name; `nivel`: the level's code ('07') or name ('7°
+         *     básico'); `unidad`: the unit's name (a new name creates a unit, coded `<AREA><NIVEL> U<n>`);
+         *     `unidad_orden`, `oa_orden`: positions from 1 (empty: the order of the file); `oa`: the OA
+         *     code, which must be of that area and level ('MA07 OA 01'; 3° and 4° medio
+         *     'FG-MATE-3M-OAC-01'; parvularia 'OA 01 LV NT'); `descripcion`: the official statement, 1 to
+         *     2000 characters; `vigente`: sí/no, si, true/false, 1/0 (empty: sí); `fuente`: where the
+         *     statement was checked (optional). A unit is in force when one of its rows is.
+         *
+         *     With `confirmar` 'false' nothing is written: the answer says what would be added, changed
+         *     and retired, and lists every line with an error (`errores`). With 'true' the preview is
+         *     computed again and, when no line has an error, applied in one transaction with one audit
+         *     log entry; a file with any error line is a 400 whose `lineas` lists them, and nothing is
+         *     applied. Line errors: a duplicate OA code, an unknown area or level, an area not taught at
+         *     that level, an OA code of another area or level, an OA code that belongs to another pair
+         *     in the database, an empty or too long statement, an order or `vigente` not understood,
+         *     characters that show a broken encoding. Whole-file errors (400, both modes): 'Debe subir
+         *     un archivo CSV o JSON', 'El archivo está vacío: …', 'Faltan columnas en el encabezado: …',
+         *     'El archivo tiene más de 20000 filas', 'El archivo JSON no es válido: …'; over 5 MB, 413.
+         *     Admins only.
+         */
+        post: operations["adminImportarCurriculo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/trabajos/": {
         parameters: {
             query?: never;
@@ -2304,6 +2545,8 @@ export interface components {
             non_field_errors?: string[];
             /** @description The HTTP status, repeated for clients that read it from the body. */
             statusCode?: number;
+            /** @description The lines of a refused file, each with its Spanish message (the curriculum import, issue 30). */
+            lineas?: components["schemas"]["LineaConError"][];
         };
         /**
          * @description The id of a finished resumable upload (the last segment of its `Location`,
@@ -2446,6 +2689,165 @@ export interface components {
             }[];
             creadas: number;
             con_error: number;
+        };
+        /** @description One (area, nivel) pair where the area is taught, with its counts. */
+        ParCurriculoResumen: {
+            area: components["schemas"]["Area"];
+            nivel: components["schemas"]["Nivel"];
+            /** @description Units of the pair, retired ones included. */
+            unidades: number;
+            unidades_retiradas: number;
+            /** @description OAs in force (the OA and its unit `vigente`). */
+            oas_vigentes: number;
+            /** @description OAs retired, or in a retired unit. */
+            oas_retirados: number;
+            /** @description Materials of that area and level. */
+            materiales: number;
+        };
+        /** @description An OA found by the admin search, with where it sits. */
+        OaCurriculoEncontrado: {
+            id: number;
+            codigo: string;
+            descripcion: string;
+            /** @description The OA's own flag (its unit's is in `unidad`). */
+            vigente: boolean;
+            area: components["schemas"]["Area"];
+            nivel: components["schemas"]["Nivel"];
+            unidad: {
+                id: number;
+                codigo: string;
+                nombre: string;
+                vigente: boolean;
+            };
+        };
+        CurriculoAdmin: {
+            pares: components["schemas"]["ParCurriculoResumen"][];
+            /** @description With `q`, up to 50 matching OAs; empty without it. */
+            oas: components["schemas"]["OaCurriculoEncontrado"][];
+        };
+        /** @description An OA as the admin console's tree shows it. */
+        OaCurriculoAdmin: {
+            id: number;
+            codigo: string;
+            descripcion: string;
+            /** @description Position among its unit's OAs, from 1. */
+            orden: number;
+            /** @description The OA's own flag; an OA of a retired unit is out of the forms too. */
+            vigente: boolean;
+            /** @description Where the statement was checked (a URL or a reference). */
+            fuente: string | null;
+            /** @description Materials aligned to this OA. */
+            materiales: number;
+            /** @description Id of its unit. */
+            unidad: number;
+        };
+        /** @description A unit as the admin console's tree shows it, with its OAs in order. */
+        UnidadCurriculoAdmin: {
+            id: number;
+            codigo: string;
+            nombre: string;
+            /** @description Position among its pair's units, from 1. */
+            orden: number;
+            vigente: boolean;
+            /** @description Materials whose unit this is. */
+            materiales: number;
+            oas: components["schemas"]["OaCurriculoAdmin"][];
+        };
+        ParCurriculoAdmin: {
+            area: components["schemas"]["Area"];
+            nivel: components["schemas"]["Nivel"];
+            unidades: components["schemas"]["UnidadCurriculoAdmin"][];
+        };
+        UnidadCurriculoNueva: {
+            /** @description The area's id or code ('MA'). */
+            area: number | string;
+            /** @description The level code ('07'). */
+            nivel: string;
+            nombre: string;
+        };
+        /** @description At least one of the fields. */
+        UnidadCurriculoCambio: {
+            nombre?: string;
+            /** @description The new position among the pair's units, from 1. */
+            orden?: number;
+            /** @description false retires the unit, true restores it. */
+            vigente?: boolean;
+        };
+        /** @description At least one of the fields. */
+        OaCurriculoCambio: {
+            /** @description A unit of the same area and level. */
+            unidad?: number;
+            /** @description The new position among its unit's OAs, from 1. */
+            orden?: number;
+            descripcion?: string;
+            /** @description false retires the OA, true restores it. */
+            vigente?: boolean;
+        };
+        /** @description One row of the curriculum file (export, example, and the JSON import). */
+        FilaCurriculo: {
+            /** @description Area code ('MA'). */
+            area: string;
+            /** @description Level code ('07'). */
+            nivel: string;
+            /** @description The unit's name. */
+            unidad: string;
+            unidad_orden: number;
+            /** @description OA code ('MA07 OA 01'). */
+            oa: string;
+            descripcion: string;
+            oa_orden: number;
+            vigente: boolean;
+            fuente: string | null;
+        };
+        ImportacionCurriculoEntrada: {
+            /**
+             * Format: binary
+             * @description The CSV or JSON file (at most 5 MB and 20000 rows).
+             */
+            archivo: string;
+            /**
+             * @description 'false' previews, 'true' applies.
+             * @default false
+             * @enum {string}
+             */
+            confirmar: "true" | "false";
+        };
+        LineaConError: {
+            /** @description The file's line (CSV; the header is line 1) or the row's position in the array from 1 (JSON). */
+            linea: number;
+            /** @description What is wrong, in Spanish. */
+            mensaje: string;
+        };
+        ImportacionCurriculo: {
+            /** @description Whether the changes were applied. */
+            confirmado: boolean;
+            /** @description OAs and units the file adds. */
+            agregados: number;
+            /** @description OAs and units whose statement, unit, name, order, vigente or source changes. */
+            cambiados: number;
+            /** @description OAs and units of the file's pairs that the file leaves out and are in force now. */
+            retirados: number;
+            sin_cambios: number;
+            /** @description The (area, nivel) pairs the file mentions, by code. */
+            pares: {
+                area: string;
+                nivel: string;
+            }[];
+            /** @description Each addition, change and retirement. */
+            cambios: {
+                /** @enum {string} */
+                tipo: "agregado" | "cambiado" | "retirado";
+                /** @enum {string} */
+                objeto: "oa" | "unidad";
+                /** @description The OA's or unit's code (a new unit's, as it will be generated). */
+                codigo: string;
+                /** @description What changes, as it was (null when added). */
+                antes: string | null;
+                /** @description What changes, as it will be (null when retired). */
+                despues: string | null;
+            }[];
+            /** @description Lines with errors (a confirmed import has none). */
+            errores: components["schemas"]["LineaConError"][];
         };
         RegistroAdmin: {
             registros: {
@@ -2833,6 +3235,11 @@ export interface components {
             descripcion: string;
             /** @description Id of its unit. */
             unidad: number;
+            /**
+             * @description False when the OA or its unit was retired (issue 30): the lookups for forms and filters
+             *     leave it out, and a material that has it shows it marked 'No vigente'.
+             */
+            vigente: boolean;
         };
         Metodologia: {
             id: number;
@@ -3624,6 +4031,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The curriculum file, as a download. */
+        ArchivoCurriculo: {
+            headers: {
+                "Content-Disposition": components["headers"]["ContentDisposition"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/csv": string;
+                "application/json": components["schemas"]["FilaCurriculo"][];
+            };
+        };
         /** @description The upload is larger than the server allows for this kind of file. */
         PayloadTooLarge: {
             headers: {
@@ -3664,6 +4082,8 @@ export interface components {
         AnchoMiniatura: 320 | 640;
         /** @description The variant's version as the pages write it (pipeline version and the content's creation time). With the current pipeline's version a variant is cached for a year (`private, max-age=31536000, immutable`); otherwise for a day. */
         VersionMiniatura: string;
+        /** @description 'csv' (default) or 'json'. */
+        FormatoCurriculo: "csv" | "json";
         /** @description Id of the resource. */
         Id: number;
         /** @description Id of the user. */
@@ -4327,6 +4747,271 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    adminCurriculo: {
+        parameters: {
+            query?: {
+                /** @description Words of an OA's code or statement. */
+                q?: string;
+                /** @description An area's id or code ('MA'); empty means all. */
+                area?: string;
+                /** @description A level code ('07', '1M'); empty means all. */
+                nivel?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pairs and, with `q`, the matching OAs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurriculoAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminCurriculoPar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The area's id or code ('MA'). */
+                area: string;
+                /** @description The level code ('07', '1M', 'NT1'). */
+                nivel: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pair's tree. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParCurriculoAdmin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminCrearUnidad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnidadCurriculoNueva"];
+            };
+        };
+        responses: {
+            /** @description The new unit (no OAs yet). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnidadCurriculoAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminEditarUnidad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnidadCurriculoCambio"];
+            };
+        };
+        responses: {
+            /** @description The unit as it is now, with its OAs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnidadCurriculoAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminEliminarUnidad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The unit has OAs or materials ('La unidad tiene OA o materiales asociados: retírela en lugar de eliminarla'). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminEditarOa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OaCurriculoCambio"];
+            };
+        };
+        responses: {
+            /** @description The OA as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OaCurriculoAdmin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminExportarCurriculo: {
+        parameters: {
+            query?: {
+                /** @description 'csv' (default) or 'json'. */
+                formato?: components["parameters"]["FormatoCurriculo"];
+                /** @description An area's id or code; empty means all. */
+                area?: string;
+                /** @description A level code; empty means all. */
+                nivel?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ArchivoCurriculo"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminEjemploCurriculo: {
+        parameters: {
+            query?: {
+                /** @description 'csv' (default) or 'json'. */
+                formato?: components["parameters"]["FormatoCurriculo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ArchivoCurriculo"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminImportarCurriculo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportacionCurriculoEntrada"];
+            };
+        };
+        responses: {
+            /** @description What the file changes (preview) or changed (confirmed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportacionCurriculo"];
+                };
+            };
+            /**
+             * @description A whole-file error (`detail`), or, when confirming, lines with errors: `detail` 'El
+             *     archivo tiene errores en N líneas; no se aplicó ningún cambio' and `lineas` with each
+             *     line's message.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServidorNoDisponible"];
+            507: components["responses"]["SinEspacio"];
         };
     };
     adminListTrabajos: {

@@ -65,6 +65,10 @@ export const unidades = pgTable(
     codigo_nivel: text('codigo_nivel')
       .notNull()
       .references(() => niveles.codigo),
+    /** Position among its pair's units, from 1 (issue 30); 0 for units seeded before it existed, ordered by code. */
+    orden: smallint('orden').notNull().default(0),
+    /** False once retired: out of the forms and filters, still on the materials that use it. Never deleted while used. */
+    vigente: boolean('vigente').notNull().default(true),
   },
   (t) => [index('unidades_area_nivel_idx').on(t.id_area, t.codigo_nivel)],
 );
@@ -74,6 +78,12 @@ export const oas = pgTable('oas', {
   codigo: text('codigo').notNull().unique(),
   descripcion: text('descripcion').notNull(),
   unidad: ref('id_unidad').references(() => unidades.id),
+  /** Position among its unit's OAs, from 1 (issue 30); 0 before, ordered by code. */
+  orden: smallint('orden').notNull().default(0),
+  /** False once retired (issue 30): OAs are never deleted, materials keep them. */
+  vigente: boolean('vigente').notNull().default(true),
+  /** Where the statement was checked (a URL or a reference); null when not recorded. */
+  fuente: text('fuente'),
 });
 
 export const metodologias = pgTable('metodologias', {

@@ -4,7 +4,7 @@
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
 import path from 'node:path';
-import { and, asc, eq, exists, inArray } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
 import {
@@ -81,9 +81,18 @@ export function createBibliotecaService(ctx: ServiceContext) {
     const [cuentas, objetivos] = await Promise.all([
       recursos.contadores('material', ids),
       db
-        .select({ material: materialesOas.id_material, id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
+        .select({
+          material: materialesOas.id_material,
+          id: oas.id,
+          codigo: oas.codigo,
+          descripcion: oas.descripcion,
+          unidad: oas.unidad,
+          // Retired OAs stay on their materials, marked 'No vigente' (issue 30).
+          vigente: sql<boolean>`(${oas.vigente} and ${unidades.vigente})`,
+        })
         .from(materialesOas)
         .innerJoin(oas, eq(oas.id, materialesOas.id_oa))
+        .innerJoin(unidades, eq(unidades.id, oas.unidad))
         .where(inArray(materialesOas.id_material, ids))
         .orderBy(asc(oas.codigo)),
     ]);

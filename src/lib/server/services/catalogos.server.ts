@@ -1,8 +1,8 @@
 /**
  * Curriculum lookups and other catalogues. The curriculum, the methodologies and the material
- * types are seeded at start-up and never written while the server runs, so each answer is read
- * once and kept in memory (a few hundred small rows in all): the list pages asked for three of
- * them on every render. Schools grow with every invitation naming a new one: read each time.
+ * types are seeded at start-up, so each answer is read once and kept in memory (a few thousand
+ * small rows in all): the list pages asked for three of them on every render. Only the admin
+ * console writes the curriculum while the server runs (issue 30), and it calls `olvidar`. Schools grow with every invitation naming a new one: read each time.
  */
 import { and, asc, eq, exists } from 'drizzle-orm';
 import type { Db } from '../db/client.server.ts';
@@ -48,25 +48,32 @@ function memoria() {
 }
 
 export function createCatalogosService(db: Db) {
-  const leidas = memoria();
+  let leidas = memoria();
   return {
+    /** Forgets every answer read: the curriculum changed in the admin console (issue 30). */
+    olvidar: () => {
+      leidas = memoria();
+    },
     areas: (nivel?: string) => leidas(`areas:${nivel ?? ''}`, () => areasDe(db, nivel)),
     niveles: (area?: number) => leidas(`niveles:${area ?? ''}`, () => nivelesDe(db, area)),
+    /** The pair's units in force (issue 30: a retired one is out of the forms and filters), in the pair's order. */
     unidades: (area: number, nivel: string) =>
       leidas(`unidades:${area}:${nivel}`, () =>
         db
           .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre })
           .from(unidades)
-          .where(and(eq(unidades.id_area, area), eq(unidades.codigo_nivel, nivel)))
-          .orderBy(asc(unidades.codigo)),
+          .where(and(eq(unidades.id_area, area), eq(unidades.codigo_nivel, nivel), eq(unidades.vigente, true)))
+          .orderBy(asc(unidades.orden), asc(unidades.codigo)),
       ),
+    /** The unit's OAs in force, in the unit's order; none for a retired unit. */
     oas: (unidad: number) =>
       leidas(`oas:${unidad}`, () =>
         db
-          .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
+          .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad, vigente: oas.vigente })
           .from(oas)
-          .where(eq(oas.unidad, unidad))
-          .orderBy(asc(oas.codigo)),
+          .innerJoin(unidades, eq(unidades.id, oas.unidad))
+          .where(and(eq(oas.unidad, unidad), eq(oas.vigente, true), eq(unidades.vigente, true)))
+          .orderBy(asc(oas.orden), asc(oas.codigo)),
       ),
     metodologias: () => leidas('metodologias', () => db.select().from(metodologias).orderBy(asc(metodologias.nombre))),
     tiposMaterial: () => leidas('tipos', () => db.select().from(tiposMaterial).orderBy(asc(tiposMaterial.nombre))),
