@@ -3,10 +3,10 @@
  * errors (a dry run, confirmar=false), then confirms and sees what happened to each line. Nothing
  * is created before the confirmation; lines with errors are skipped.
  */
-import { useState } from 'react';
 import { useHidratado } from '../comun/Campo';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 import { type Importacion, importar } from './api';
+import { useImportacion } from './useImportacion';
 
 type Linea = Importacion['lineas'][number];
 
@@ -52,37 +52,7 @@ function TablaLineas({ importacion, titulo }: { importacion: Importacion; titulo
 
 export default function ImportarUsuarios() {
   const hidratado = useHidratado();
-  const [archivo, setArchivo] = useState<File | null>(null);
-  const [vista, setVista] = useState<Importacion | null>(null);
-  const [resultado, setResultado] = useState<Importacion | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [enviando, setEnviando] = useState<'revisar' | 'confirmar' | null>(null);
-
-  async function enviar(confirmar: boolean) {
-    if (!archivo) {
-      setError('Debe elegir un archivo CSV');
-      return;
-    }
-    setError(null);
-    setEnviando(confirmar ? 'confirmar' : 'revisar');
-    const r = await importar(archivo, confirmar);
-    setEnviando(null);
-    if (!r.ok) {
-      setError(r.errores?.archivo?.[0] ?? r.detalle);
-      return;
-    }
-    if (confirmar) {
-      setResultado(r.data);
-      setVista(null);
-    } else setVista(r.data);
-  }
-
-  function elegir(nuevo: File | null) {
-    setArchivo(nuevo);
-    setVista(null);
-    setResultado(null);
-    setError(null);
-  }
+  const { archivo, vista, resultado, error, enviando, elegir, enviar } = useImportacion(importar, 'Debe elegir un archivo CSV');
 
   const validas = vista?.lineas.filter((l) => l.estado === 'valida').length ?? 0;
 

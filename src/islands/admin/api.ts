@@ -10,7 +10,10 @@ import { multipart } from '../comun/multipart';
 export type Invitacion = components['schemas']['UsuarioAdminEntrada'];
 
 type Errores = Record<string, string[]>;
-export type Resultado<T> = { ok: true; data: T } | { ok: false; status: number; detalle: string; errores?: Errores | undefined };
+type Lineas = components['schemas']['LineaConError'][];
+export type Resultado<T> =
+  | { ok: true; data: T }
+  | { ok: false; status: number; detalle: string; errores?: Errores | undefined; lineas?: Lineas | undefined };
 
 export const SIN_CONEXION = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.';
 const INESPERADO = 'No se pudo completar la acción. Inténtalo nuevamente.';
@@ -21,7 +24,7 @@ export const precargar = () => void cargarCliente().catch(() => undefined);
 type Cliente = Awaited<ReturnType<typeof cargarCliente>>['api'];
 interface Respuesta<T> {
   data?: T;
-  error?: { detail?: string; errors?: Errores } | undefined;
+  error?: { detail?: string; errors?: Errores; lineas?: Lineas } | undefined;
   response: Response;
 }
 
@@ -30,7 +33,7 @@ async function llamar<T>(ok: number, pedir: (api: Cliente) => Promise<Respuesta<
     const { api } = await cargarCliente();
     const { data, error, response } = await pedir(api);
     if (response.status === ok) return { ok: true, data: data as T };
-    return { ok: false, status: response.status, detalle: error?.detail ?? INESPERADO, errores: error?.errors };
+    return { ok: false, status: response.status, detalle: error?.detail ?? INESPERADO, errores: error?.errors, lineas: error?.lineas };
   } catch {
     return { ok: false, status: 0, detalle: SIN_CONEXION };
   }
@@ -67,3 +70,39 @@ export const reintentarCorreo = (id: number) =>
 /** The moderation queue's decision on a reported item (issue 17): every open report of it at once. */
 export const resolverDenuncia = (id: number, decision: components['schemas']['ResolucionDenuncia']) =>
   llamar(200, (api) => api.POST('/api/admin/denuncias/{id}/resolver/', { params: { path: { id } }, body: decision }));
+
+// ── The curriculum (issue 30) ────────────────────────────────────────────────────────────────────
+
+export type ArbolPar = components['schemas']['ParCurriculoAdmin'];
+
+/** One pair's units and OAs, retired ones included, as the tree shows them. */
+export const arbolDe = (area: string, nivel: string) =>
+  llamar(200, (api) => api.GET('/api/admin/curriculo/{area}/{nivel}/', { params: { path: { area, nivel } } }));
+
+export const crearUnidad = (unidad: components['schemas']['UnidadCurriculoNueva']) =>
+  llamar(201, (api) => api.POST('/api/admin/curriculo/unidades/', { body: unidad }));
+
+export const actualizarUnidad = (id: number, cambios: components['schemas']['UnidadCurriculoCambio']) =>
+  llamar(200, (api) => api.PUT('/api/admin/curriculo/unidades/{id}/', { params: { path: { id } }, body: cambios }));
+
+/** Deletes an empty unit no material uses; 409 (with the server's sentence) otherwise. */
+export const eliminarUnidad = (id: number) =>
+  llamar(204, (api) => api.DELETE('/api/admin/curriculo/unidades/{id}/', { params: { path: { id } } }));
+
+export const actualizarOa = (id: number, cambios: components['schemas']['OaCurriculoCambio']) =>
+  llamar(200, (api) => api.PUT('/api/admin/curriculo/oas/{id}/', { params: { path: { id } }, body: cambios }));
+
+/** A curriculum file as multipart, as `importar` sends a roster. */
+export const importarCurriculo = (archivo: File, confirmar: boolean) =>
+  llamar(200, (api) =>
+    api.POST('/api/admin/curriculo/importar/', {
+      body: { archivo: archivo.name, confirmar: confirmar ? 'true' : 'false' },
+      bodySerializer: () => multipart({ confirmar, archivo }),
+    }),
+  );
+
+export type ImportacionCurriculo = components['schemas']['ImportacionCurriculo'];
+export type ErroresImportacion = Lineas;
+
+/** A refused import's lines with errors, when the refusal carries them (a 400 on confirming). */
+export const informeImportacion = (r: { lineas?: Lineas | undefined }) => (r.lineas && r.lineas.length > 0 ? r.lineas : null);

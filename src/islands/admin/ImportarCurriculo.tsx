@@ -1,0 +1,192 @@
+/**
+ * Import a curriculum file in /admin/curriculo (issue 30): the admin chooses a CSV or JSON file,
+ * sees what it would add, change and retire (a dry run, confirmar=false), then applies it
+ * (confirmar=true, one transaction) or cancels. A file with errors gets its report line by line
+ * and nothing is applied. Same steps as the roster import (useImportacion.ts).
+ */
+import { useHidratado } from '../comun/Campo';
+import { ZonaArchivo } from '../comun/ZonaArchivo';
+import { type ErroresImportacion, type ImportacionCurriculo, importarCurriculo, informeImportacion } from './api';
+import { useImportacion } from './useImportacion';
+
+const TIPOS: Record<ImportacionCurriculo['cambios'][number]['tipo'], string> = {
+  agregado: 'Se agrega',
+  cambiado: 'Cambia',
+  retirado: 'Se retira',
+};
+
+const plural = (n: number, uno: string, varios: string) => (n === 1 ? `1 ${uno}` : `${n} ${varios}`);
+
+function Cifras({ i }: { i: ImportacionCurriculo }) {
+  return (
+    <ul className="cifras-importacion">
+      <li>
+        <strong>{i.agregados}</strong> {i.agregados === 1 ? 'agregado' : 'agregados'}
+      </li>
+      <li>
+        <strong>{i.cambiados}</strong> {i.cambiados === 1 ? 'cambiado' : 'cambiados'}
+      </li>
+      <li>
+        <strong>{i.retirados}</strong> {i.retirados === 1 ? 'retirado' : 'retirados'}
+      </li>
+      <li>
+        <strong>{i.sin_cambios}</strong> sin cambios
+      </li>
+    </ul>
+  );
+}
+
+function TablaCambios({ cambios }: { cambios: ImportacionCurriculo['cambios'] }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll it
+    <section className="tabla-admin" aria-label="Cambios del archivo" tabIndex={0}>
+      <table className="tabla-cambios">
+        <caption>Cambios del archivo</caption>
+        <thead>
+          <tr>
+            <th scope="col">Código</th>
+            <th scope="col">Qué</th>
+            <th scope="col">Cambio</th>
+            <th scope="col">Antes</th>
+            <th scope="col">Después</th>
+          </tr>
+        </thead>
+        <tbody>
+          {cambios.map((c) => (
+            <tr key={`${c.tipo}-${c.objeto}-${c.codigo}`}>
+              <th scope="row" className="sin-corte">
+                {c.codigo}
+              </th>
+              <td>{c.objeto === 'oa' ? 'OA' : 'Unidad'}</td>
+              <td>
+                <span className={`estado-linea ${c.tipo}`}>{TIPOS[c.tipo]}</span>
+              </td>
+              <td>{c.antes ?? '—'}</td>
+              <td>{c.despues ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function TablaErrores({ errores }: { errores: ErroresImportacion }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll it
+    <section className="tabla-admin" aria-label="Errores del archivo" tabIndex={0}>
+      <table className="tabla-lineas">
+        <caption>Errores del archivo</caption>
+        <thead>
+          <tr>
+            <th scope="col">Línea</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {errores.map((e) => (
+            <tr key={`${e.linea}-${e.mensaje}`}>
+              <th scope="row" className="numero">
+                {e.linea}
+              </th>
+              <td>{e.mensaje}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export default function ImportarCurriculo() {
+  const hidratado = useHidratado();
+  const { archivo, vista, resultado, error, fallo, enviando, elegir, enviar, cancelar } = useImportacion(
+    importarCurriculo,
+    'Debe elegir un archivo CSV o JSON',
+    informeImportacion,
+  );
+  const hayCambios = vista ? vista.agregados + vista.cambiados + vista.retirados > 0 : false;
+
+  return (
+    <div className="importar-curriculo">
+      <ZonaArchivo
+        id="archivo-curriculo"
+        etiqueta="Archivo del currículum"
+        accept=".csv,.json,text/csv,application/json"
+        archivo={archivo}
+        onArchivo={elegir}
+        error={error ?? undefined}
+        ayuda="Un archivo .csv o .json con el formato del ejemplo, en UTF-8 o Latin-1."
+        disabled={!hidratado || enviando !== null}
+      />
+      <div className="acciones">
+        <button
+          type="button"
+          className="secundario"
+          disabled={!hidratado || !archivo || enviando !== null}
+          aria-busy={enviando === 'revisar' || undefined}
+          onClick={() => enviar(false)}
+        >
+          {enviando === 'revisar' ? 'Revisando...' : 'Revisar archivo'}
+        </button>
+      </div>
+
+      {fallo && (
+        <section className="vista-previa" aria-labelledby="titulo-errores-curriculo">
+          <h3 id="titulo-errores-curriculo" tabIndex={-1} ref={(h) => h?.focus()}>
+            El archivo tiene {plural(fallo.length, 'línea con errores', 'líneas con errores')}: no se aplicó ningún cambio
+          </h3>
+          <TablaErrores errores={fallo} />
+        </section>
+      )}
+
+      {vista && (
+        <section className="vista-previa" aria-labelledby="titulo-vista-curriculo">
+          <h3 id="titulo-vista-curriculo" tabIndex={-1} ref={(h) => h?.focus()}>
+            {vista.errores.length > 0
+              ? `El archivo tiene ${plural(vista.errores.length, 'línea con errores', 'líneas con errores')}: corrígelas y revísalo de nuevo`
+              : `Vista previa: ${plural(vista.pares.length, 'asignatura y nivel', 'asignaturas y niveles')} del archivo`}
+          </h3>
+          {vista.errores.length > 0 ? (
+            <>
+              <p>No se aplicará ningún cambio mientras el archivo tenga errores.</p>
+              <TablaErrores errores={vista.errores} />
+            </>
+          ) : (
+            <>
+              <Cifras i={vista} />
+              {hayCambios ? <TablaCambios cambios={vista.cambios} /> : <p>El archivo no cambia nada del currículum actual.</p>}
+            </>
+          )}
+          <div className="acciones">
+            {vista.errores.length === 0 && (
+              <button
+                type="button"
+                disabled={!hayCambios || enviando !== null}
+                aria-busy={enviando === 'confirmar' || undefined}
+                onClick={() => enviar(true)}
+              >
+                {enviando === 'confirmar' ? 'Aplicando...' : 'Aplicar cambios'}
+              </button>
+            )}
+            <button type="button" className="secundario" disabled={enviando !== null} onClick={cancelar}>
+              Cancelar
+            </button>
+          </div>
+        </section>
+      )}
+
+      {resultado && (
+        <section className="resultado-importacion" aria-labelledby="titulo-resultado-curriculo">
+          <h3 id="titulo-resultado-curriculo" tabIndex={-1} ref={(h) => h?.focus()}>
+            Cambios aplicados
+          </h3>
+          <Cifras i={resultado} />
+          <a className="boton secundario" href="/admin/curriculo">
+            Ver el currículum
+          </a>
+        </section>
+      )}
+    </div>
+  );
+}
