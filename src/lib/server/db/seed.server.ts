@@ -1,13 +1,14 @@
 /**
  * Idempotent seed: the Chilean curriculum lookups, methodologies, material types and schools,
- * plus the first admin on an empty database. Running it again changes nothing (names and
- * descriptions are refreshed from the data file, ids stay).
+ * plus the first admin on an empty database. Running it again changes nothing: levels and area
+ * names are refreshed from the data file, units and OAs only added when missing (ids stay).
  */
 import { randomBytes } from 'node:crypto';
-import { count, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/password.server.ts';
 import type { Db } from './client.server.ts';
 import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades, usuarios } from './schema.server.ts';
+import { curriculo } from './seed/curriculo.ts';
 import * as data from './seed/curriculum-data.ts';
 
 export async function seedCatalogos(db: Db): Promise<void> {
@@ -33,18 +34,30 @@ export async function seedCatalogos(db: Db): Promise<void> {
     const taught = data.areas.flatMap((a) => a.niveles.map((codigo_nivel) => ({ id_area: idOf(a.codigo), codigo_nivel })));
     if (taught.length > 0) await tx.insert(areasNiveles).values(taught).onConflictDoNothing();
 
-    for (const u of data.unidades) {
-      const [unidad] = await tx
-        .insert(unidades)
-        .values({ codigo: u.codigo, nombre: u.nombre, id_area: idOf(u.area), codigo_nivel: u.nivel })
-        .onConflictDoUpdate({ target: unidades.codigo, set: { nombre: sql`excluded.nombre` } })
-        .returning({ id: unidades.id });
-      if (!unidad) throw new Error(`seed: unit ${u.codigo} not stored`);
-      if (u.oas.length > 0) {
+    // The curriculum: what is missing is added, nothing the network edited in the console (names,
+    // statements, order, units, retired) is changed back (issue 30, docs/decisions/0054).
+    for (const par of curriculo()) {
+      for (const [i, u] of par.unidades.entries()) {
         await tx
-          .insert(oas)
-          .values(u.oas.map((oa) => ({ codigo: oa.codigo, descripcion: oa.descripcion, unidad: unidad.id })))
-          .onConflictDoUpdate({ target: oas.codigo, set: { descripcion: sql`excluded.descripcion` } });
+          .insert(unidades)
+          .values({ codigo: u.codigo, nombre: u.nombre, id_area: idOf(par.area), codigo_nivel: par.nivel, orden: i + 1 })
+          .onConflictDoNothing({ target: unidades.codigo });
+        const [unidad] = await tx.select({ id: unidades.id }).from(unidades).where(eq(unidades.codigo, u.codigo));
+        if (!unidad) throw new Error(`seed: unit ${u.codigo} not stored`);
+        if (u.oas.length > 0) {
+          await tx
+            .insert(oas)
+            .values(
+              u.oas.map((oa, j) => ({
+                codigo: oa.codigo,
+                descripcion: oa.descripcion,
+                fuente: oa.fuente,
+                unidad: unidad.id,
+                orden: j + 1,
+              })),
+            )
+            .onConflictDoNothing({ target: oas.codigo });
+        }
       }
     }
     await tx

@@ -1,0 +1,174 @@
+/**
+ * The shipped curriculum (issue 30): the units of `curriculum-data.ts` plus one checked file per
+ * (asignatura, nivel) in `curriculo/` (format in curriculo/README.md), read into one list of pairs.
+ * A file without units gets one unit that holds all of its OAs, so the cascade area -> nivel ->
+ * unidad -> OA works for every pair that has OAs; an OA a file's units leave out goes to a last
+ * unit of its own. Both the seed and `npm run curriculo -- cobertura` read it from here.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import * as data from './curriculum-data.ts';
+
+const url = z.url({ protocol: /^https?$/, error: 'fuente debe ser la dirección de la página consultada' });
+
+const archivoPar = z.strictObject({
+  area: z.string(),
+  nivel: z.string(),
+  bases: z.strictObject({ oas: z.number().int().positive(), fuente: url }).nullable(),
+  unidades: z.array(z.strictObject({ nombre: z.string().min(1), fuente: url, oas: z.array(z.string()).min(1) })),
+  oas: z.array(
+    z.strictObject({
+      codigo: z.string(),
+      descripcion: z.string().trim().min(1).max(2000),
+      fuente: url,
+      nota: z.string().optional(),
+    }),
+  ),
+  faltantes: z.array(z.strictObject({ codigo: z.string(), motivo: z.string().min(1) })),
+});
+
+export interface OACurricular {
+  codigo: string;
+  descripcion: string;
+  /** The page the statement was checked against; null for the older seed units (see curriculum-data.ts). */
+  fuente: string | null;
+}
+
+export interface UnidadCurricular {
+  codigo: string;
+  nombre: string;
+  oas: OACurricular[];
+}
+
+export interface ParCurricular {
+  area: string;
+  nivel: string;
+  unidades: UnidadCurricular[];
+  /** The number of OAs the Bases Curriculares give the pair, with where that was read; null when not verified. */
+  bases: { oas: number; fuente: string } | null;
+  faltantes: { codigo: string; motivo: string }[];
+}
+
+export const CARPETA = join(import.meta.dirname, 'curriculo');
+
+const areaPorCodigo = new Map(data.areas.map((a) => [a.codigo, a]));
+const nivelPorCodigo = new Map(data.niveles.map((n) => [n.codigo, n]));
+
+/** The official code prefix of a pair's OAs: 'HI05 OA ', 'IN1M OA '. */
+export const prefijoOA = (area: string, nivel: string) => `${area}${nivel} OA `;
+
+/** The unit that holds a pair's OAs when no Programa's units were verified. */
+export function unidadGeneral(area: string, nivel: string, oas: OACurricular[], otros = false): UnidadCurricular {
+  const asignatura = areaPorCodigo.get(area)?.nombre ?? area;
+  const curso = nivelPorCodigo.get(nivel)?.nombre ?? nivel;
+  return {
+    codigo: `${area}${nivel} U${otros ? 'X' : '0'}`,
+    nombre: `${otros ? 'Otros objetivos' : 'Objetivos'} de ${asignatura} ${curso}`,
+    oas,
+  };
+}
+
+/** One checked file, validated against the catalogue; throws with the file name and the reason. */
+function leerPar(archivo: string): ParCurricular {
+  const falla = (motivo: string): never => {
+    throw new Error(`curriculo/${archivo}: ${motivo}`);
+  };
+  const crudo: unknown = JSON.parse(readFileSync(join(CARPETA, archivo), 'utf8'));
+  const resultado = archivoPar.safeParse(crudo);
+  if (!resultado.success) return falla(z.prettifyError(resultado.error));
+  const par = resultado.data;
+  if (archivo !== `${par.area}-${par.nivel}.json`) falla(`the file must be named ${par.area}-${par.nivel}.json`);
+  const area = areaPorCodigo.get(par.area) ?? falla(`unknown area ${par.area}`);
+  if (!area.niveles.includes(par.nivel)) falla(`${par.area} is not taught in ${par.nivel}`);
+  const prefijo = prefijoOA(par.area, par.nivel);
+  const porCodigo = new Map<string, OACurricular>();
+  for (const oa of par.oas) {
+    if (!/^\d{2}$/.test(oa.codigo.slice(prefijo.length)) || !oa.codigo.startsWith(prefijo)) falla(`${oa.codigo} is not a code of the pair`);
+    if (porCodigo.has(oa.codigo)) falla(`${oa.codigo} appears twice`);
+    porCodigo.set(oa.codigo, { codigo: oa.codigo, descripcion: oa.descripcion, fuente: oa.fuente });
+  }
+  for (const f of par.faltantes) if (porCodigo.has(f.codigo)) falla(`${f.codigo} is both present and missing`);
+  const ubicados = new Set<string>();
+  const unidades = par.unidades.map((u, i) => ({
+    codigo: `${par.area}${par.nivel} U${i + 1}`,
+    nombre: u.nombre,
+    oas: u.oas.map((codigo) => {
+      if (ubicados.has(codigo)) falla(`${codigo} is in two units`);
+      ubicados.add(codigo);
+      return porCodigo.get(codigo) ?? falla(`unit ${u.nombre} names ${codigo}, which has no statement`);
+    }),
+  }));
+  const sueltos = [...porCodigo.values()].filter((oa) => !ubicados.has(oa.codigo));
+  if (sueltos.length > 0) unidades.push(unidadGeneral(par.area, par.nivel, sueltos, unidades.length > 0));
+  return { area: par.area, nivel: par.nivel, unidades, bases: par.bases, faltantes: par.faltantes };
+}
+
+let cache: ParCurricular[] | undefined;
+
+/** Every pair with OAs or a known count, the older seed units first; OA and unit codes are unique across all. */
+export function curriculo(): ParCurricular[] {
+  if (cache) return cache;
+  const pares = new Map<string, ParCurricular>();
+  for (const u of data.unidades) {
+    const clave = `${u.area}-${u.nivel}`;
+    const par = pares.get(clave) ?? { area: u.area, nivel: u.nivel, unidades: [], bases: null, faltantes: [] };
+    par.unidades.push({ codigo: u.codigo, nombre: u.nombre, oas: u.oas.map((oa) => ({ ...oa, fuente: null })) });
+    pares.set(clave, par);
+  }
+  const archivos = readdirSync(CARPETA)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  for (const archivo of archivos) {
+    const par = leerPar(archivo);
+    const clave = `${par.area}-${par.nivel}`;
+    const anterior = pares.get(clave);
+    if (anterior && par.unidades.length > 0) throw new Error(`curriculo/${archivo}: ${clave} already has units in curriculum-data.ts`);
+    // A file for a pair of curriculum-data.ts brings only the Bases' count and what is missing.
+    pares.set(clave, anterior ? { ...anterior, bases: par.bases, faltantes: par.faltantes } : par);
+  }
+  const vistos = new Set<string>();
+  for (const par of pares.values()) {
+    for (const codigo of par.unidades.flatMap((u) => [u.codigo, ...u.oas.map((oa) => oa.codigo)])) {
+      if (vistos.has(codigo)) throw new Error(`curriculo: ${codigo} appears twice`);
+      vistos.add(codigo);
+    }
+  }
+  cache = [...pares.values()];
+  return cache;
+}
+
+export interface CoberturaPar {
+  area: string;
+  asignatura: string;
+  nivel: string;
+  curso: string;
+  presentes: number;
+  /** What the Bases give; null when not verified. */
+  bases: number | null;
+  faltantes: number;
+}
+
+/** Levels the target covers: 1° básico to 2° medio. */
+export const NIVELES_META = ['01', '02', '03', '04', '05', '06', '07', '08', '1M', '2M'];
+
+/** Every (asignatura, nivel) taught, in catalogue order, with its OAs present against the Bases' count. */
+export function coberturaCurricular(): CoberturaPar[] {
+  const porPar = new Map(curriculo().map((p) => [`${p.area}-${p.nivel}`, p]));
+  return data.areas.flatMap((a) =>
+    data.niveles
+      .filter((n) => a.niveles.includes(n.codigo))
+      .map((n) => {
+        const par = porPar.get(`${a.codigo}-${n.codigo}`);
+        return {
+          area: a.codigo,
+          asignatura: a.nombre,
+          nivel: n.codigo,
+          curso: n.nombre,
+          presentes: par?.unidades.reduce((t, u) => t + u.oas.length, 0) ?? 0,
+          bases: par?.bases?.oas ?? null,
+          faltantes: par?.faltantes.length ?? 0,
+        };
+      }),
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The shipped curriculum (issue 30): every checked file loads, each OA it adds names the page it
+ * was checked against, every pair with OAs has a unit that holds them, and the coverage that
+ * `npm run curriculo -- cobertura` prints cannot fall back below the figure of the last data commit.
+ */
+import { describe, expect, it } from 'vitest';
+import { resumirCobertura } from '../../src/lib/server/cli/curriculo.server.ts';
+import { coberturaCurricular, curriculo, NIVELES_META, unidadGeneral } from '../../src/lib/server/db/seed/curriculo.ts';
+
+/** The figures when the data was last extended; raise them with the data, never lower them. */
+const OAS_MINIMOS = 224;
+const PARES_CON_OAS_MINIMOS = 34;
+
+describe('the shipped curriculum', () => {
+  const pares = curriculo();
+
+  it('loads every file, with unique unit and OA codes', () => {
+    const codigos = pares.flatMap((p) => p.unidades.flatMap((u) => [u.codigo, ...u.oas.map((oa) => oa.codigo)]));
+    expect(new Set(codigos).size).toBe(codigos.length);
+  });
+
+  it('gives each OA of a checked file its source page, and every pair with OAs a unit with all of them', () => {
+    for (const par of pares) {
+      const oas = par.unidades.flatMap((u) => u.oas);
+      for (const u of par.unidades) expect(u.oas.length, u.codigo).toBeGreaterThan(0);
+      for (const oa of oas) {
+        expect(oa.codigo.startsWith(`${par.area}${par.nivel} OA `), oa.codigo).toBe(true);
+        expect(oa.descripcion.trim().length, oa.codigo).toBeGreaterThan(10);
+        // The older seed units (curriculum-data.ts) carry their sources in that file's header.
+        if (oa.fuente !== null) expect(oa.fuente, oa.codigo).toMatch(/^https?:\/\//);
+      }
+      const faltantes = new Set(par.faltantes.map((f) => f.codigo));
+      for (const oa of oas) expect(faltantes.has(oa.codigo), `${oa.codigo} is both present and missing`).toBe(false);
+    }
+  });
+
+  it("names a level's single unit so a teacher understands it", () => {
+    const oa = { codigo: 'HI05 OA 13', descripcion: 'x', fuente: null };
+    expect(unidadGeneral('HI', '05', [oa]).nombre).toBe('Objetivos de Historia, Geografía y Ciencias Sociales 5° básico');
+    expect(unidadGeneral('IN', '1M', [oa], true).nombre).toBe('Otros objetivos de Inglés 1° medio');
+  });
+
+  it('lists every asignatura and level taught, and the coverage does not fall back', () => {
+    const filas = coberturaCurricular();
+    expect(filas.filter((f) => NIVELES_META.includes(f.nivel))).toHaveLength(96);
+    const resumen = resumirCobertura(filas);
+    expect(resumen.presentes).toBeGreaterThanOrEqual(OAS_MINIMOS);
+    expect(filas.filter((f) => f.presentes > 0).length).toBeGreaterThanOrEqual(PARES_CON_OAS_MINIMOS);
+    for (const f of filas) if (f.bases !== null) expect(f.presentes, `${f.area}-${f.nivel}`).toBeLessThanOrEqual(f.bases);
+  });
+});
