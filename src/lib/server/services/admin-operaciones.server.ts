@@ -6,6 +6,7 @@
 import { and, count, desc, eq, gt, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, unionAll } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
+import { describirTrabajo } from '../../palabras-admin.ts';
 import { type FiltrosCorreos, TAMANO_PAGINA_CORREOS } from '../../validation/admin-operaciones.ts';
 import { hoyEnChile } from '../../validation/foro.ts';
 import { numPaginas } from '../../validation/listas.ts';
@@ -15,9 +16,7 @@ import { ErrorDeDominio } from '../errores.server.ts';
 import { REEMPLAZADO } from '../mail/outbox.server.ts';
 import { TRABAJO_HLS } from './capsulas.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { TRABAJO_CORREOS } from './notificaciones.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
-import { TRABAJO_BORRADO_DIFERIDO, TRABAJO_RESPALDO } from './respaldos.server.ts';
 
 export type TrabajoAdmin = Esquema<'TrabajoAdmin'>;
 export type CorreoAdmin = Esquema<'CorreoAdmin'>;
@@ -93,19 +92,15 @@ export function createAdminOperacionesService(ctx: ServiceContext) {
     }));
   }
 
+  /** What a job does, in a coordinator's words (palabras-admin.ts): never its type's name. */
   function describir(f: FilaTrabajo, titulos: Map<number, string>): string {
     const capsula = capsulaDe(f);
     if (capsula !== null) {
       const titulo = titulos.get(capsula);
       return titulo === undefined ? `Procesar video de la cápsula n.º ${capsula} (eliminada)` : `Procesar video de la cápsula «${titulo}»`;
     }
-    // The notification mails' own recurring run (services/notificaciones.server.ts): always one queued.
-    if (f.tipo === TRABAJO_CORREOS) return 'Enviar por correo los avisos de notificaciones (cada minuto)';
-    if (f.tipo === TRABAJO_RESPALDO) return 'Respaldo diario de la base de datos y los archivos';
-    if (f.tipo === TRABAJO_BORRADO_DIFERIDO)
-      return `Borrar archivos de contenido eliminado durante un respaldo (${(f.datos as { clave?: string } | null)?.clave ?? ''})`;
     // Mail is not a job: the outbox (GET /api/admin/correos/) sends it.
-    return `Trabajo «${f.tipo}»`;
+    return describirTrabajo(f.tipo);
   }
 
   const lista = (where: SQL | undefined, ...orden: SQL[]) =>

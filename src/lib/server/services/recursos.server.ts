@@ -27,6 +27,9 @@ import { fotoUrl } from './usuarios.server.ts';
 
 export type TipoRecurso = 'capsula' | 'material' | 'manual';
 
+/** Where a comment is, in the audit log's words ('… en la cápsula n.º 4'). */
+const EN_RECURSO: Record<TipoRecurso, string> = { capsula: 'en la cápsula', material: 'en el material', manual: 'en el manual' };
+
 /**
  * Who reads or writes: the signed-in actor, or only a user id for a person without admin rights
  * (scripts and service tests); no one given reads as a person who wrote nothing.
@@ -266,7 +269,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
           comentario.id_usuario,
           'editar_comentario',
           idComentario,
-          `Editó un comentario (${tipo} ${idRecurso})`,
+          `Editó un comentario ${EN_RECURSO[tipo]} n.º ${idRecurso}`,
         );
         return aComentario(row, escritor, idRecurso);
       });
@@ -304,7 +307,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
           comentario.id_usuario,
           'eliminar_comentario',
           idComentario,
-          `Eliminó un comentario (${tipo} ${idRecurso})`,
+          `Eliminó un comentario ${EN_RECURSO[tipo]} n.º ${idRecurso}`,
         );
       });
     },

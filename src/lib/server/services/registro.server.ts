@@ -5,6 +5,7 @@
  */
 import { count, desc, eq } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
+import { CLAVE_LOCAL } from '../../palabras-admin.ts';
 import type { FiltrosRegistro } from '../../validation/admin.ts';
 import { numPaginas } from '../../validation/listas.ts';
 import type { Db } from '../db/client.server.ts';
@@ -16,8 +17,8 @@ export interface ActorAdmin {
   id: number | null;
 }
 
-/** The name the log shows for actions taken with the local admin key. */
-export const CLAVE_LOCAL = 'Clave local (npm run usuarios)';
+/** The name the log stores for actions taken with the local admin key; the console shows it in words (palabras-admin.ts). */
+export { CLAVE_LOCAL };
 
 export interface AccionAdmin {
   /** What was done, in a stable lower-case name: 'invitar', 'desactivar', 'reintentar_trabajo'… */

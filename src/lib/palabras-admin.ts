@@ -1,0 +1,85 @@
+/**
+ * The console's words for what the code names in its own terms (issue 33, decision 0055): each
+ * background job type, each kind of record in the audit log and the local admin key, as a
+ * coordinator reads them. One place, used by the services that describe a job and by every
+ * console page that shows one of these names; no command or internal identifier reaches a screen.
+ * No server code here, so the pages, the services and the tests all import it.
+ */
+
+/**
+ * The job runner's types (the services register their handlers under these names) and what each
+ * does, in a coordinator's words. A job type without an entry shows as TRABAJO_DESCONOCIDO, never
+ * by its name; tests/api/primeros-pasos.test.ts holds every registered type to an entry.
+ */
+export const TRABAJOS: Record<string, string> = {
+  'capsula-hls': 'Procesar video de una cápsula',
+  'notificaciones-correos': 'Enviar por correo los avisos de notificaciones (cada minuto)',
+  'respaldo-diario': 'Respaldo diario de la base de datos y los archivos',
+  'respaldo-borrado-diferido': 'Borrar los archivos de contenido eliminado mientras se hacía un respaldo',
+  'subidas-limpieza': 'Quitar los archivos de subidas que quedaron a medias (cada hora)',
+};
+
+export const TRABAJO_DESCONOCIDO = 'Tarea interna del servidor';
+
+/** A job type in words. */
+export const describirTrabajo = (tipo: string): string => TRABAJOS[tipo] ?? TRABAJO_DESCONOCIDO;
+
+/**
+ * Who the audit log names for actions taken with the local admin key (the server's command line):
+ * stored as is in `admin_email` (older rows have it), shown as QUIEN_CLAVE_LOCAL.
+ */
+export const CLAVE_LOCAL = 'Clave local (npm run usuarios)';
+export const QUIEN_CLAVE_LOCAL = 'Clave de administración del servidor';
+
+/** Who did an audit-logged action, as the console shows it: an email, or the local key in words. */
+export const nombreQuien = (adminEmail: string): string => (adminEmail === CLAVE_LOCAL ? QUIEN_CLAVE_LOCAL : adminEmail);
+
+/** The kinds of record the audit log and the reports name (`registro_admin.tipo`, a report's `tipo`). */
+const TIPOS_REGISTRO: Record<string, string> = {
+  usuario: 'Cuenta',
+  trabajo: 'Trabajo',
+  correo: 'Correo',
+  respaldo: 'Respaldo',
+  curriculo: 'Currículum',
+  unidad: 'Unidad',
+  oa: 'OA',
+  capsula: 'Cápsula',
+  material: 'Material',
+  manual: 'Manual',
+  comentario: 'Comentario',
+  comentario_capsula: 'Comentario de una cápsula',
+  comentario_material: 'Comentario de un material',
+  comentario_manual: 'Comentario de un manual',
+  conversacion: 'Conversación',
+  comentario_foro: 'Comentario del foro',
+  categoria: 'Categoría del foro',
+};
+
+/** A kind of record in words ('comentario_foro' → 'Comentario del foro'); one not listed loses its underscores. */
+export function nombreTipoRegistro(tipo: string): string {
+  const texto = tipo.replace(/_/g, ' ');
+  return TIPOS_REGISTRO[tipo] ?? texto.charAt(0).toUpperCase() + texto.slice(1);
+}
+
+/** The record an audit-logged action was about: 'Cuenta n.º 12', 'Currículum'. */
+export const nombreRegistro = (tipo: string, id: number | null): string =>
+  id === null ? nombreTipoRegistro(tipo) : `${nombreTipoRegistro(tipo)} n.º ${id}`;
+
+/**
+ * The audit log's actions (`registro_admin.accion`, a stable lower-case name) in words. The
+ * console's own (users, jobs, moderation, curriculum) and those of the other screens where an
+ * admin acts on someone else's content.
+ */
+export const ACCIONES_REGISTRO: Record<string, string> = {
+  crear_respaldo: 'Crear respaldo',
+  descargar_respaldo: 'Descargar respaldo',
+  editar_conversacion: 'Foro: editar conversación',
+  eliminar_conversacion: 'Foro: eliminar conversación',
+  editar_comentario_foro: 'Foro: editar comentario',
+  eliminar_comentario_foro: 'Foro: eliminar comentario',
+  editar_comentario: 'Editar comentario',
+  eliminar_comentario: 'Eliminar comentario',
+  subir_subtitulos: 'Subir subtítulos',
+  eliminar_subtitulos: 'Eliminar subtítulos',
+  revisar_curriculo: 'Currículum: revisar',
+};
