@@ -470,7 +470,8 @@ export interface paths {
          *     'sí' or 'no'. JSON: an array of row objects. `area` (id or code) and `nivel` narrow it to
          *     those pairs. Named `curriculo[-<AREA>][-<NIVEL>].csv|json` in Content-Disposition. 400
          *     'Formato no válido: use csv o json'; 404 'No se encontró la asignatura', 'No se encontró el
-         *     nivel'. Admins only.
+         *     nivel'. Admins only; the session cookie is also accepted, so the console's link works as a
+         *     plain link.
          */
         get: operations["adminExportarCurriculo"];
         put?: never;
@@ -492,7 +493,8 @@ export interface paths {
          * A short example file in the import format.
          * @description Issue 30. A few rows of one pair showing every column (a unit's name and order, an OA's
          *     code, statement, order, `vigente` and source), as `curriculo-ejemplo.csv` or
-         *     `curriculo-ejemplo.json`. 400 'Formato no válido: use csv o json'. Admins only.
+         *     `curriculo-ejemplo.json`. 400 'Formato no válido: use csv o json'. Admins only; the session
+         *     cookie is also accepted (a plain link).
          */
         get: operations["adminEjemploCurriculo"];
         put?: never;
@@ -2857,7 +2859,7 @@ export interface components {
                 /** @description The admin's email, or 'Clave local (npm run usuarios)'. */
                 admin_email: string;
                 id_admin: number | null;
-                /** @description 'invitar', 'importar', 'reenviar_activacion', 'desactivar', 'reactivar', 'dar_admin', 'quitar_admin', 'cambiar_colegio', … */
+                /** @description 'invitar', 'importar', 'reenviar_activacion', 'desactivar', 'reactivar', 'dar_admin', 'quitar_admin', 'cambiar_colegio', the curriculum's 'crear_unidad', 'renombrar_unidad', 'ordenar_unidad', 'retirar_unidad', 'restaurar_unidad', 'eliminar_unidad', 'mover_oa', 'ordenar_oa', 'editar_oa', 'retirar_oa', 'restaurar_oa', 'importar_curriculo', … */
                 accion: string;
                 /** @description The kind of record: 'usuario', 'trabajo', 'correo'… */
                 tipo: string;

@@ -5,11 +5,12 @@
  * for the key.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import { esAdmin } from '../services/actor.server.ts';
 import type { ActorAdmin } from '../services/registro.server.ts';
-import type { AppEnv } from './env.server.ts';
+import { type AppEnv, autenticado } from './env.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
 
 export const ADMIN_KEY_HEADER = 'x-admin-key';
@@ -38,5 +39,23 @@ export function soloAdminOClave(deps: { keys: TokenKeys; adminKey: string }) {
     c.set('auth', claims);
     c.set('adminActor', { id: claims.sub });
     await next();
+  });
+}
+
+/**
+ * soloAdminOClave for a download the console offers as a plain link (a backup, the curriculum's
+ * export): the session cookie counts too when no header says who calls.
+ */
+export function soloAdminConCookie(deps: { keys: TokenKeys; adminKey: string }) {
+  const soloAdmin = soloAdminOClave(deps);
+  const conCookie = autenticado(deps.keys, { cookie: true });
+  return createMiddleware<AdminEnv>(async (c, next) => {
+    if (c.req.header(ADMIN_KEY_HEADER) !== undefined || c.req.header('authorization') !== undefined) return soloAdmin(c, next);
+    // The same context: AdminEnv only adds `adminActor`, which `autenticado` never touches.
+    return conCookie(c as unknown as Context<AppEnv>, async () => {
+      if (!esAdmin(c.var.auth)) throw sinPermisos();
+      c.set('adminActor', { id: c.var.auth.sub });
+      await next();
+    });
   });
 }

@@ -20,6 +20,7 @@ import {
 } from '../../validation/admin.ts';
 import { invitacionSchema } from '../../validation/invitacion.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
+import { decodificarTexto } from '../cli/csv.server.ts';
 import { type UploadedFile, withUpload } from '../http/upload.server.ts';
 import type { AdminUsuariosService } from '../services/admin-usuarios.server.ts';
 import type { createInvitacionesService } from '../services/invitaciones.server.ts';
@@ -42,13 +43,9 @@ async function textoCsv(archivo: UploadedFile | undefined): Promise<string> {
   if (!archivo || (archivo.size === 0 && archivo.filename === '')) throw new ApiError(400, 'Debe subir un archivo CSV');
   const extension = path.extname(archivo.filename).toLowerCase();
   if (archivo.filename && extension !== '.csv' && extension !== '.txt') throw new ApiError(400, NO_ES_CSV);
-  const bytes = await readFile(archivo.tmpPath);
-  if (bytes.includes(0)) throw new ApiError(400, NO_ES_CSV);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
+  const texto = decodificarTexto(await readFile(archivo.tmpPath));
+  if (texto === null) throw new ApiError(400, NO_ES_CSV);
+  return texto;
 }
 
 export function adminRoutes(deps: {

@@ -22,6 +22,7 @@ import { authRoutes } from './auth.server.ts';
 import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
+import { curriculoRoutes } from './curriculo.server.ts';
 import { adminDenunciasRoutes, denunciasRoutes } from './denuncias.server.ts';
 import type { AppEnv } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
@@ -49,7 +50,7 @@ const requestIdPattern = /^[\w.-]{8,64}$/;
 export function createApi(deps: ApiDeps) {
   const { services } = deps;
   const { cuentas, catalogos, ayuda, invitaciones, manuales, capsulas, biblioteca, comunidad, perfiles, foro } = services;
-  const { adminOperaciones, adminUsuarios, registro, notificaciones, subidas, subtitulos, denuncias, respaldos } = services;
+  const { adminOperaciones, adminUsuarios, registro, notificaciones, subidas, subtitulos, denuncias, respaldos, curriculo } = services;
   // The storage the services use: a deletion waits while a backup runs.
   const storage = respaldos.almacenamiento;
   const keys = { secret: deps.jwtSecret, now: deps.now, sesiones: cuentas.sesiones };
@@ -118,6 +119,7 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/admin', adminOperacionesRoutes({ adminOperaciones, keys, adminKey: deps.adminKey }));
   app.route('/api/admin', adminDenunciasRoutes({ denuncias, keys, adminKey: deps.adminKey }));
   app.route('/api/admin', respaldosRoutes({ respaldos, keys, adminKey: deps.adminKey }));
+  app.route('/api/admin', curriculoRoutes({ curriculo, keys, adminKey: deps.adminKey, tempDir: storage.tempDir }));
   app.route('/api/denuncias', denunciasRoutes(denuncias, keys));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage, subidas }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage }));

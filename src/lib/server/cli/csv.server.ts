@@ -44,3 +44,18 @@ export function parseCsv(text: string): CsvRow[] {
   if (values.some((v) => v.trim() !== '')) rows.push({ line: rowStart, values });
   return rows;
 }
+
+/**
+ * An uploaded text file's text (the roster import, the curriculum import): UTF-8, with or without
+ * a byte-order mark, or, when the bytes are not valid UTF-8, Windows-1252 (Latin-1 with the
+ * quotes and dashes Excel in es-CL saves). Null for a binary file (a NUL byte). Bytes neither
+ * encoding gives a letter for come out as control characters, which textoPermitido refuses.
+ */
+export function decodificarTexto(bytes: Uint8Array): string | null {
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
+}

@@ -29,6 +29,7 @@ import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { retiradosNuevos } from './curriculo.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
@@ -149,7 +150,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
    * The choices must fit together: the unit is of the chosen area and level, every OA is of a unit
    * of that area and level (a teacher may pick OAs from several units), the type exists.
    */
-  async function coherencia(input: MaterialInput) {
+  async function coherencia(input: MaterialInput, yaTiene?: { id_unidad: number; oas: number[] }) {
     const errors: Record<string, string[]> = {};
     const [[area], [nivel], [unidad], [tipo], objetivos] = await Promise.all([
       db.select({ id: areas.id }).from(areas).where(eq(areas.id, input.id_area)),
@@ -168,6 +169,10 @@ export function createBibliotecaService(ctx: ServiceContext) {
       errors.id_unidad = ['Debe ingresar una unidad'];
     if (objetivos.length !== input.oas.length) errors.oas = ['Los OA elegidos no corresponden a la asignatura y el nivel'];
     if (!tipo) errors.tipo_material_docente = ['Debe especificar el tipo de material docente'];
+    // Retired units and OAs are out of new work; a material that already has one keeps it (issue 30).
+    const retirados = await retiradosNuevos(db, input, yaTiene);
+    if (retirados.unidad && !errors.id_unidad) errors.id_unidad = [retirados.unidad];
+    if (retirados.oas && !errors.oas) errors.oas = [retirados.oas];
     const first = Object.values(errors)[0]?.[0];
     if (first) throw new ErrorDeDominio(400, first, { errors });
   }
@@ -283,7 +288,8 @@ export function createBibliotecaService(ctx: ServiceContext) {
     async editar(actor: Actor, input: MaterialEdicionInput): Promise<void> {
       const row = await fila(input.id, actor);
       exigirAutorOAdmin(actor, row.id_usuario);
-      await coherencia(input);
+      const actuales = await db.select({ id: materialesOas.id_oa }).from(materialesOas).where(eq(materialesOas.id_material, row.id));
+      await coherencia(input, { id_unidad: row.id_unidad, oas: actuales.map((o) => o.id) });
       await db.transaction(async (tx) => {
         await tx
           .update(materiales)

@@ -14,6 +14,7 @@ import { createCatalogosService } from './catalogos.server.ts';
 import { createComunidadService } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { createCuentasService } from './cuentas.server.ts';
+import { createCurriculoService } from './curriculo.server.ts';
 import { createDenunciasService } from './denuncias.server.ts';
 import { createForoService } from './foro.server.ts';
 import { createInicioService } from './inicio.server.ts';
@@ -53,6 +54,7 @@ export function createServices(entrada: ServicesDeps) {
   const adminOperaciones = createAdminOperacionesService(ctx);
   const adminUsuarios = createAdminUsuariosService(ctx, { cuentas, invitaciones });
   const registro = createRegistroService(ctx.db);
+  const curriculo = createCurriculoService(ctx, { catalogos });
   const notificaciones = createNotificacionesService(ctx);
   const subidas = createSubidasService(ctx);
   const subtitulos = createSubtitulosService(ctx);
@@ -71,6 +73,7 @@ export function createServices(entrada: ServicesDeps) {
     adminOperaciones,
     adminUsuarios,
     registro,
+    curriculo,
     notificaciones,
     subidas,
     subtitulos,
