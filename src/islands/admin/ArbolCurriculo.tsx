@@ -9,7 +9,9 @@
  * Buttons are never disabled while a call is out (focus would fall to the page): a click then
  * does nothing. A move button at the end of its list is aria-disabled, so it keeps its place.
  */
-import { type ReactNode, type SubmitEvent, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { type ReactNode, type SubmitEvent, useEffect, useState } from 'react';
+import { $curriculoImportado } from '../../lib/stores/curriculo';
 import { notificar } from '../../lib/stores/notifications';
 import { useHidratado } from '../comun/Campo';
 import { Confirmacion } from '../comun/Confirmacion';
@@ -60,6 +62,13 @@ export default function ArbolCurriculo({ arbol: inicial, titulo }: ArbolCurricul
   const [ocupado, setOcupado] = useState(false);
   const [dialogo, setDialogo] = useState<Dialogo>(null);
   const [nombre, setNombre] = useState('');
+  const importado = useStore($curriculoImportado);
+
+  // An import applied on this page may have changed this pair.
+  useEffect(() => {
+    if (importado === 0) return;
+    arbolDe(inicial.area.codigo, inicial.nivel.codigo).then((r) => r.ok && setArbol(r.data));
+  }, [importado, inicial.area.codigo, inicial.nivel.codigo]);
 
   /** One change: the call, then the pair read again. Answers whether it was done. */
   async function cambiar(accion: () => Promise<Resultado<unknown>>, exito: string): Promise<Resultado<unknown>> {

@@ -4,6 +4,8 @@
  * (confirmar=true, one transaction) or cancels. A file with errors gets its report line by line
  * and nothing is applied. Same steps as the roster import (useImportacion.ts).
  */
+import { useEffect } from 'react';
+import { avisarImportacionCurriculo } from '../../lib/stores/curriculo';
 import { useHidratado } from '../comun/Campo';
 import { ZonaArchivo } from '../comun/ZonaArchivo';
 import { type ErroresImportacion, type ImportacionCurriculo, importarCurriculo, informeImportacion } from './api';
@@ -105,6 +107,9 @@ export default function ImportarCurriculo() {
     'Debe elegir un archivo CSV o JSON',
     informeImportacion,
   );
+  useEffect(() => {
+    if (resultado) avisarImportacionCurriculo();
+  }, [resultado]);
   const hayCambios = vista ? vista.agregados + vista.cambiados + vista.retirados > 0 : false;
 
   return (
@@ -145,7 +150,7 @@ export default function ImportarCurriculo() {
           <h3 id="titulo-vista-curriculo" tabIndex={-1} ref={(h) => h?.focus()}>
             {vista.errores.length > 0
               ? `El archivo tiene ${plural(vista.errores.length, 'línea con errores', 'líneas con errores')}: corrígelas y revísalo de nuevo`
-              : `Vista previa: ${plural(vista.pares.length, 'asignatura y nivel', 'asignaturas y niveles')} del archivo`}
+              : `Vista previa del archivo: ${plural(vista.pares.length, 'asignatura y nivel', 'asignaturas y niveles')}`}
           </h3>
           {vista.errores.length > 0 ? (
             <>
@@ -182,8 +187,9 @@ export default function ImportarCurriculo() {
             Cambios aplicados
           </h3>
           <Cifras i={resultado} />
-          <a className="boton secundario" href="/admin/curriculo">
-            Ver el currículum
+          {/* Rendered after a click only, never on the server: the page with its counts as they are now. */}
+          <a className="boton secundario" href={`${location.pathname}${location.search}`}>
+            Ver las cifras actualizadas
           </a>
         </section>
       )}

@@ -36,6 +36,7 @@ export const SIN_PERMISOS = {
 export const SECCIONES_ADMIN = [
   { href: '/admin/usuarios', nombre: 'Usuarios' },
   { href: '/admin/moderacion', nombre: 'Moderación' },
+  { href: '/admin/curriculo', nombre: 'Currículum' },
   { href: '/admin/trabajos', nombre: 'Trabajos y correos' },
   { href: '/admin/respaldos', nombre: 'Respaldos' },
   { href: '/admin/estadisticas', nombre: 'Estadísticas' },
@@ -91,6 +92,18 @@ const ACCIONES: Record<string, string> = {
   moderar_restaurar: 'Moderación: restaurar',
   moderar_eliminar: 'Moderación: eliminar',
   moderar_descartar: 'Moderación: descartar',
+  crear_unidad: 'Currículum: crear unidad',
+  renombrar_unidad: 'Currículum: renombrar unidad',
+  ordenar_unidad: 'Currículum: ordenar unidad',
+  retirar_unidad: 'Currículum: retirar unidad',
+  restaurar_unidad: 'Currículum: restaurar unidad',
+  eliminar_unidad: 'Currículum: eliminar unidad',
+  mover_oa: 'Currículum: mover OA',
+  ordenar_oa: 'Currículum: ordenar OA',
+  editar_oa: 'Currículum: corregir OA',
+  retirar_oa: 'Currículum: retirar OA',
+  restaurar_oa: 'Currículum: restaurar OA',
+  importar_curriculo: 'Currículum: importar archivo',
 };
 
 /** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code. */
