@@ -15,9 +15,10 @@ import { materiales, oas, unidades } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import type { createCatalogosService } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { aplicar } from './curriculo/aplicar.server.ts';
 import { arbolDe, arbolDelPar, filasExportadas, parDe, resumen, unidadesDelPar } from './curriculo/consultas.server.ts';
 import { escribirCsv, leerFilas } from './curriculo/filas.server.ts';
-import { aplicar, claveNombre, planificar } from './curriculo/importar.server.ts';
+import { claveNombre, planificar } from './curriculo/importar.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 
 export const UNIDAD_NO_ENCONTRADA = 'No se encontró la unidad';
