@@ -87,7 +87,7 @@ describe('the counts', () => {
     expect(primera?.oas.map((o) => o.codigo)).toEqual((await oasDe(ma.u1)).map((o) => o.codigo));
     expect(primera?.oas[0]).toEqual({ id: ma.oa1a, codigo: 'MA07 OA 01', descripcion: expect.any(String), n_materiales: 2 });
     // A level with no units seeded is still a row, with nothing in it.
-    expect(nivelDe(c, '03')).toEqual({ codigo: '03', nombre: '3° básico', n_materiales: 0, unidades: [] });
+    expect(nivelDe(c, '06')).toEqual({ codigo: '06', nombre: '6° básico', n_materiales: 0, unidades: [] });
   });
 
   it('counts a material with OAs of two units in its own unit and in both OAs', async () => {

@@ -102,6 +102,18 @@ describe('a teacher of Historia 5° básico', () => {
       expect((await etiqueta.textContent())?.trim()).toBe('HI05 OA 14 · No vigente');
       expect((await page.locator('li.etiqueta-oa', { hasText: 'HI05 OA 13' }).textContent())?.trim()).toBe('HI05 OA 13');
 
+      await page.goto(url('/biblioteca-docente/oa/HI05%20OA%2014'));
+      expect(await page.locator('.aviso-no-vigente').textContent()).toContain('No vigente');
+      await expect.poll(() => page.getByRole('heading', { name: titulo }).count()).toBe(1);
+      // The map shows what new work can be aligned to.
+      const hi = Number(
+        new URLSearchParams((await page.getByRole('link', { name: 'Buscar con más filtros' }).getAttribute('href'))?.split('?')[1]).get(
+          'id_area',
+        ),
+      );
+      expect(await enElMapa(page, hi, '05', 'HI05 OA 13')).toBeGreaterThanOrEqual(1);
+      expect(await page.getByRole('rowheader', { name: 'HI05 OA 14' }).count()).toBe(0);
+
       await page.goto(url('/biblioteca-docente/subir'));
       await hidratada(page);
       await page.getByLabel('Nivel', { exact: true }).selectOption({ label: '5° básico' });

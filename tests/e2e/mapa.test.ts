@@ -108,7 +108,7 @@ describe('the map of an area', () => {
     expect(await vacia.getAttribute('class')).toContain('tramo-0');
     expect(await fondoDe(vacia)).not.toBe(await fondoDe(llena));
     // A level whose units are not in the curriculum yet: no cells, only its total.
-    expect(await fila(page, '3° básico').locator('td.sin-unidad').count()).toBe(4);
+    expect(await fila(page, '6° básico').locator('td.sin-unidad').count()).toBe(4);
   });
 
   it('opens the list filtered by the cell, and the level with its OAs from the row header', async () => {

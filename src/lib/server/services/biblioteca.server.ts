@@ -208,6 +208,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
           id: oas.id,
           codigo: oas.codigo,
           descripcion: oas.descripcion,
+          vigente: sql<boolean>`(${oas.vigente} and ${unidades.vigente})`,
           unidad: { id: unidades.id, nombre: unidades.nombre },
           area: { id: areas.id, nombre: areas.nombre },
           nivel: { codigo: niveles.codigo, nombre: niveles.nombre },

@@ -4,7 +4,8 @@
  * what the matching list shows the same person (hidden materials count for their author and
  * admins only, through `visibleA`): a level's is the list filtered by area and level, a unit's the
  * list filtered by unit, an OA's the list filtered by OA. A handful of grouped counts, never one
- * query per OA.
+ * query per OA. Retired units and OAs (issue 30) are not on the map: it shows what new work can
+ * be aligned to.
  */
 import { and, asc, count, countDistinct, eq } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
@@ -40,14 +41,14 @@ export async function coberturaDe(db: Db, actor: Actor, { area, nivel }: Cobertu
     db
       .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre, nivel: unidades.codigo_nivel })
       .from(unidades)
-      .where(and(eq(unidades.id_area, area), delNivel))
-      .orderBy(asc(unidades.codigo)),
+      .where(and(eq(unidades.id_area, area), delNivel, eq(unidades.vigente, true)))
+      .orderBy(asc(unidades.orden), asc(unidades.codigo)),
     db
       .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
       .from(oas)
       .innerJoin(unidades, eq(unidades.id, oas.unidad))
-      .where(and(eq(unidades.id_area, area), delNivel))
-      .orderBy(asc(oas.codigo)),
+      .where(and(eq(unidades.id_area, area), delNivel, eq(oas.vigente, true)))
+      .orderBy(asc(oas.orden), asc(oas.codigo)),
     db
       .select({ clave: materiales.codigo_nivel, n: count() })
       .from(materiales)
@@ -102,7 +103,7 @@ export interface AreaDelMapa {
 export async function areasDelMapa(db: Db, actor: Actor): Promise<{ areas: AreaDelMapa[]; predeterminada: number | undefined }> {
   const [todas, conUnidades, delPerfil] = await Promise.all([
     db.select({ id: areas.id, nombre: areas.nombre }).from(areas).orderBy(asc(areas.nombre)),
-    db.selectDistinct({ id: unidades.id_area }).from(unidades),
+    db.selectDistinct({ id: unidades.id_area }).from(unidades).where(eq(unidades.vigente, true)),
     db.select({ id: perfilAreas.id_area }).from(perfilAreas).where(eq(perfilAreas.id_usuario, actor.id)),
   ]);
   const tienen = new Set(conUnidades.map((u) => u.id));
