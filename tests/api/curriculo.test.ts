@@ -160,7 +160,7 @@ describe('units', () => {
     expect(await lookup()).toContain(u.id);
     expect((await json(await put(`/api/admin/curriculo/unidades/${u.id}/`, { vigente: false }))).vigente).toBe(false);
     expect(await lookup()).not.toContain(u.id);
-    expect((await ultimaAccion('retirar_unidad'))?.detalle).toBe('Retiró la unidad «Educación financiera» (' + u.codigo + ')');
+    expect((await ultimaAccion('retirar_unidad'))?.detalle).toBe(`Retiró la unidad «Educación financiera» (${u.codigo})`);
     await put(`/api/admin/curriculo/unidades/${u.id}/`, { vigente: true });
     expect(await lookup()).toContain(u.id);
     expect((await put(`/api/admin/curriculo/unidades/${u.id}/`, {})).status).toBe(400);
@@ -485,6 +485,28 @@ describe('bad files change nothing', () => {
 
     expect((await importar('{"no": "una lista"}', 'false', 'c.json')).status).toBe(400);
     expect((await importar(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00]), 'false', 'c.csv')).status).toBe(400);
+  });
+});
+
+describe('a large file', () => {
+  it('previews and applies 20 000 rows of one pair in one go', { timeout: 120_000 }, async () => {
+    const filas = Array.from(
+      { length: 20_000 },
+      (_, i) => `EF,03,Unidad ${1 + Math.floor(i / 500)},,EF03 OA ${String(i + 1).padStart(5, '0')},Enunciado ${i + 1}.,,sí,`,
+    );
+    const archivo = [CABECERA, ...filas].join('\n');
+    let inicio = Date.now();
+    const previa = await json(await importar(archivo, 'false'));
+    const tiempoPrevia = Date.now() - inicio;
+    expect(previa).toMatchObject({ errores: [], agregados: 20_040 });
+    inicio = Date.now();
+    const aplicada = await json(await importar(archivo, 'true'));
+    const tiempoAplicada = Date.now() - inicio;
+    expect(aplicada).toMatchObject({ confirmado: true, agregados: 20_040 });
+    const otraVez = await json(await importar(archivo, 'false'));
+    expect(otraVez).toMatchObject({ agregados: 0, cambiados: 0, retirados: 0, sin_cambios: 20_040 });
+    expect(tiempoPrevia).toBeLessThan(20_000);
+    expect(tiempoAplicada).toBeLessThan(60_000);
   });
 });
 

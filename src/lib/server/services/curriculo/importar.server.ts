@@ -249,7 +249,9 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
   const porUnidad = new Map<string, Fila[]>();
   for (const f of filas) {
     const k = `${f.areaId}:${f.nivelCodigo}:${claveNombre(f.unidad)}`;
-    porUnidad.set(k, [...(porUnidad.get(k) ?? []), f]);
+    const lista = porUnidad.get(k);
+    if (lista) lista.push(f);
+    else porUnidad.set(k, [f]);
   }
   const vigenteAhora = (o: { vigente: boolean; unidad: number }) => o.vigente && (unidadPorId.get(o.unidad)?.vigente ?? false);
   const posicionesActuales = new Map<number, number>();
@@ -314,10 +316,18 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
     }
   }
   const enArchivo = new Set(planOas.map((o) => o.codigo.toUpperCase()));
+  const oasPorUnidad = new Map<number, (typeof todosOas)[number][]>();
+  for (const o of todosOas) {
+    const lista = oasPorUnidad.get(o.unidad);
+    if (lista) lista.push(o);
+    else oasPorUnidad.set(o.unidad, [o]);
+  }
+  const enPlan = new Map<string, number>();
+  for (const o of planOas) enPlan.set(o.unidad, (enPlan.get(o.unidad) ?? 0) + 1);
   for (const u of planUnidades) {
     if (u.id === undefined) continue;
-    const resto = todosOas.filter((o) => o.unidad === u.id && !enArchivo.has(o.codigo.toUpperCase()));
-    const yaEnUnidad = planOas.filter((o) => o.unidad === u.codigo).length;
+    const resto = (oasPorUnidad.get(u.id) ?? []).filter((o) => !enArchivo.has(o.codigo.toUpperCase()));
+    const yaEnUnidad = enPlan.get(u.codigo) ?? 0;
     resto.forEach((o, i) => {
       const plan: OaPlan = {
         ...o,
