@@ -66,11 +66,37 @@ export const nombreRegistro = (tipo: string, id: number | null): string =>
   id === null ? nombreTipoRegistro(tipo) : `${nombreTipoRegistro(tipo)} n.º ${id}`;
 
 /**
- * The audit log's actions (`registro_admin.accion`, a stable lower-case name) in words. The
- * console's own (users, jobs, moderation, curriculum) and those of the other screens where an
- * admin acts on someone else's content.
+ * The audit log's actions (`registro_admin.accion`, a stable lower-case name) in words: the
+ * console's own (users, jobs, moderation, curriculum, backups) and those of the other screens
+ * where an admin acts on someone else's content.
  */
-export const ACCIONES_REGISTRO: Record<string, string> = {
+const ACCIONES: Record<string, string> = {
+  invitar: 'Invitar',
+  importar: 'Importar planilla',
+  reenviar_activacion: 'Reenviar activación',
+  desactivar: 'Desactivar',
+  reactivar: 'Reactivar',
+  dar_admin: 'Dar admin',
+  quitar_admin: 'Quitar admin',
+  cambiar_colegio: 'Cambiar colegio',
+  reintentar_trabajo: 'Reintentar trabajo',
+  reintentar_correo: 'Reintentar correo',
+  moderar_ocultar: 'Moderación: ocultar',
+  moderar_restaurar: 'Moderación: restaurar',
+  moderar_eliminar: 'Moderación: eliminar',
+  moderar_descartar: 'Moderación: descartar',
+  crear_unidad: 'Currículum: crear unidad',
+  renombrar_unidad: 'Currículum: renombrar unidad',
+  ordenar_unidad: 'Currículum: ordenar unidad',
+  retirar_unidad: 'Currículum: retirar unidad',
+  restaurar_unidad: 'Currículum: restaurar unidad',
+  eliminar_unidad: 'Currículum: eliminar unidad',
+  mover_oa: 'Currículum: mover OA',
+  ordenar_oa: 'Currículum: ordenar OA',
+  editar_oa: 'Currículum: corregir OA',
+  retirar_oa: 'Currículum: retirar OA',
+  restaurar_oa: 'Currículum: restaurar OA',
+  importar_curriculo: 'Currículum: importar archivo',
   crear_respaldo: 'Crear respaldo',
   descargar_respaldo: 'Descargar respaldo',
   editar_conversacion: 'Foro: editar conversación',
@@ -83,3 +109,9 @@ export const ACCIONES_REGISTRO: Record<string, string> = {
   eliminar_subtitulos: 'Eliminar subtítulos',
   revisar_curriculo: 'Currículum: revisar',
 };
+
+/** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code, without underscores. */
+export function nombreAccion(accion: string): string {
+  const texto = accion.replace(/_/g, ' ');
+  return ACCIONES[accion] ?? texto.charAt(0).toUpperCase() + texto.slice(1);
+}

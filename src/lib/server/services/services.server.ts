@@ -22,6 +22,7 @@ import { createInvitacionesService } from './invitaciones.server.ts';
 import { createManualesService } from './manuales.server.ts';
 import { createNotificacionesService } from './notificaciones.server.ts';
 import { createPerfilesService } from './perfiles.server.ts';
+import { createPrimerosPasosService } from './primeros-pasos.server.ts';
 import { createRegistroService } from './registro.server.ts';
 import { createRespaldosService, type OpcionesRespaldos } from './respaldos.server.ts';
 import { createSubidasService } from './subidas.server.ts';
@@ -73,6 +74,8 @@ export function createServices(entrada: ServicesDeps) {
     adminOperaciones,
     adminUsuarios,
     registro,
+    /** The console home's 'Primeros pasos' (issue 33). */
+    primerosPasos: createPrimerosPasosService(ctx),
     curriculo,
     notificaciones,
     subidas,

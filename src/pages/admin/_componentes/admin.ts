@@ -76,38 +76,3 @@ export const ESTADOS_CORREO = { pendiente: 'Pendientes', enviado: 'Enviados', fa
 export const filtrosCorreosSchema = z.object({ estado: opcion(claves(ESTADOS_CORREO)), pagina });
 
 export const filtrosRegistroSchema = z.object({ q: texto, pagina, tamano_pagina: tamanoPagina });
-
-const ACCIONES: Record<string, string> = {
-  invitar: 'Invitar',
-  importar: 'Importar planilla',
-  reenviar_activacion: 'Reenviar activación',
-  desactivar: 'Desactivar',
-  reactivar: 'Reactivar',
-  dar_admin: 'Dar admin',
-  quitar_admin: 'Quitar admin',
-  cambiar_colegio: 'Cambiar colegio',
-  reintentar_trabajo: 'Reintentar trabajo',
-  reintentar_correo: 'Reintentar correo',
-  moderar_ocultar: 'Moderación: ocultar',
-  moderar_restaurar: 'Moderación: restaurar',
-  moderar_eliminar: 'Moderación: eliminar',
-  moderar_descartar: 'Moderación: descartar',
-  crear_unidad: 'Currículum: crear unidad',
-  renombrar_unidad: 'Currículum: renombrar unidad',
-  ordenar_unidad: 'Currículum: ordenar unidad',
-  retirar_unidad: 'Currículum: retirar unidad',
-  restaurar_unidad: 'Currículum: restaurar unidad',
-  eliminar_unidad: 'Currículum: eliminar unidad',
-  mover_oa: 'Currículum: mover OA',
-  ordenar_oa: 'Currículum: ordenar OA',
-  editar_oa: 'Currículum: corregir OA',
-  retirar_oa: 'Currículum: retirar OA',
-  restaurar_oa: 'Currículum: restaurar OA',
-  importar_curriculo: 'Currículum: importar archivo',
-};
-
-/** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code. */
-export function nombreAccion(accion: string): string {
-  const texto = accion.replace(/_/g, ' ');
-  return ACCIONES[accion] ?? texto.charAt(0).toUpperCase() + texto.slice(1);
-}
