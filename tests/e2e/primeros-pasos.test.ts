@@ -20,7 +20,7 @@ import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 import { ADMIN, type RunningServer, removeDir, startServer } from '../support/server.ts';
 import { video } from '../support/video.ts';
-import { ANCHOS, abrirComo, correoNuevo, hidratada, invitar, navegador } from './helpers.ts';
+import { ANCHOS, abrirComo, correoNuevo, hidratada, invitar, navegador, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -138,6 +138,7 @@ describe('Primeros pasos on a new network', () => {
       '/manuales/subir',
       '/capsulas/subir',
     ]);
+    expect(await violacionesGraves(page)).toEqual([]);
     await captura('inicio');
 
     const invitacion = await api.POST('/api/admin/usuarios/', {
@@ -198,6 +199,9 @@ describe('Primeros pasos on a new network', () => {
     const resumen = page.locator('details#primeros-pasos');
     await expect.poll(() => resumen.locator('summary').innerText()).toMatch(/Primeros pasos completos/);
     expect(await resumen.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await resumen.locator('summary').click();
+    await expect.poll(() => resumen.getByRole('link').count()).toBe(PASOS.length);
+    expect(await violacionesGraves(page)).toEqual([]);
     await captura('completos');
   });
 });
