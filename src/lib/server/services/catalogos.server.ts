@@ -1,10 +1,13 @@
 /**
- * Curriculum lookups and other catalogues. The curriculum, the methodologies and the material
- * types are seeded at start-up, so each answer is read once and kept in memory (a few thousand
- * small rows in all): the list pages asked for three of them on every render. Only the admin
- * console writes the curriculum while the server runs (issue 30), and it calls `olvidar`. Schools grow with every invitation naming a new one: read each time.
+ * Curriculum lookups and other catalogues. The list pages ask for three of them on every render,
+ * so answers are kept: the curriculum's (areas, levels, units, OAs) in a read cache over its
+ * tables (db/cache.server.ts), read again as soon as this process writes one of them (the admin
+ * console, issue 30) and after at most 30 seconds when several servers share the database; the
+ * methodologies and material types, seeded at start-up and never written while the server runs,
+ * once. Schools grow with every invitation naming a new one: read each time.
  */
 import { and, asc, eq, exists } from 'drizzle-orm';
+import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades } from '../db/schema.server.ts';
 import { mismoNombre } from '../db/search.server.ts';
@@ -47,18 +50,24 @@ function memoria() {
   };
 }
 
-export function createCatalogosService(db: Db) {
-  let leidas = memoria();
+export function createCatalogosService(db: Db, now: () => Date = () => new Date()) {
+  const leidas = memoria();
+  const curriculo = cacheDeLecturas<readonly unknown[]>(db, {
+    tablas: [areas, areasNiveles, niveles, unidades, oas],
+    segundos: 30,
+    maxSegundos: 3600,
+    max: 5000,
+    now,
+  });
+  /** A curriculum answer, frozen because every caller shares the one array. */
+  const delCurriculo = <T>(clave: string, leer: () => PromiseLike<T[]>) =>
+    curriculo.leer(clave, async () => Object.freeze(await leer())) as Promise<T[]>;
   return {
-    /** Forgets every answer read: the curriculum changed in the admin console (issue 30). */
-    olvidar: () => {
-      leidas = memoria();
-    },
-    areas: (nivel?: string) => leidas(`areas:${nivel ?? ''}`, () => areasDe(db, nivel)),
-    niveles: (area?: number) => leidas(`niveles:${area ?? ''}`, () => nivelesDe(db, area)),
+    areas: (nivel?: string) => delCurriculo(`areas:${nivel ?? ''}`, () => areasDe(db, nivel)),
+    niveles: (area?: number) => delCurriculo(`niveles:${area ?? ''}`, () => nivelesDe(db, area)),
     /** The pair's units in force (issue 30: a retired one is out of the forms and filters), in the pair's order. */
     unidades: (area: number, nivel: string) =>
-      leidas(`unidades:${area}:${nivel}`, () =>
+      delCurriculo(`unidades:${area}:${nivel}`, () =>
         db
           .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre })
           .from(unidades)
@@ -67,7 +76,7 @@ export function createCatalogosService(db: Db) {
       ),
     /** The unit's OAs in force, in the unit's order; none for a retired unit. */
     oas: (unidad: number) =>
-      leidas(`oas:${unidad}`, () =>
+      delCurriculo(`oas:${unidad}`, () =>
         db
           .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad, vigente: oas.vigente })
           .from(oas)

@@ -13,7 +13,6 @@ import { EJEMPLO_CURRICULO } from '../../validation/curriculo.ts';
 import type { Db } from '../db/client.server.ts';
 import { materiales, oas, unidades } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
-import type { createCatalogosService } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { aplicar } from './curriculo/aplicar.server.ts';
 import { arbolDe, arbolDelPar, filasExportadas, parDe, resumen, unidadesDelPar } from './curriculo/consultas.server.ts';
@@ -45,15 +44,11 @@ async function numerar(tx: Db, tabla: typeof unidades | typeof oas, ids: number[
   }
 }
 
-export function createCurriculoService(ctx: ServiceContext, deps: { catalogos: ReturnType<typeof createCatalogosService> }) {
+export function createCurriculoService(ctx: ServiceContext) {
   const { db } = ctx;
 
-  /** Runs a change in one transaction and forgets the lookups' memory once it is committed. */
-  async function cambiar<T>(hacer: (tx: Db) => Promise<T>): Promise<T> {
-    const resultado = await db.transaction(hacer);
-    deps.catalogos.olvidar();
-    return resultado;
-  }
+  /** Runs a change in one transaction (the lookups' cache sees the tables it wrote at its commit). */
+  const cambiar = <T>(hacer: (tx: Db) => Promise<T>): Promise<T> => db.transaction(hacer);
 
   async function unidadBloqueada(tx: Db, id: number) {
     const [u] = await tx.select().from(unidades).where(eq(unidades.id, id)).for('update');

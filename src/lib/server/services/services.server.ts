@@ -42,7 +42,7 @@ export function createServices(entrada: ServicesDeps) {
   );
   const ctx: ServiceContext = { ...entrada, storage: respaldos.almacenamiento };
   const cuentas = createCuentasService(ctx);
-  const catalogos = createCatalogosService(ctx.db);
+  const catalogos = createCatalogosService(ctx.db, ctx.now);
   const ayuda = createAyudaService(ctx);
   const invitaciones = createInvitacionesService(ctx, cuentas);
   const manuales = createManualesService(ctx);
@@ -55,7 +55,7 @@ export function createServices(entrada: ServicesDeps) {
   const adminOperaciones = createAdminOperacionesService(ctx);
   const adminUsuarios = createAdminUsuariosService(ctx, { cuentas, invitaciones });
   const registro = createRegistroService(ctx.db);
-  const curriculo = createCurriculoService(ctx, { catalogos });
+  const curriculo = createCurriculoService(ctx);
   const notificaciones = createNotificacionesService(ctx);
   const subidas = createSubidasService(ctx);
   const subtitulos = createSubtitulosService(ctx);
