@@ -25,7 +25,7 @@ export interface AccionAdmin {
    * What was done, in a stable lower-case name: 'invitar', 'desactivar', 'reintentar_trabajo', the
    * curriculum's 'crear_unidad', 'renombrar_unidad', 'ordenar_unidad', 'retirar_unidad',
    * 'restaurar_unidad', 'eliminar_unidad', 'mover_oa', 'ordenar_oa', 'editar_oa', 'retirar_oa',
-   * 'restaurar_oa', 'importar_curriculo'… (the console shows each with a Spanish label, ACCIONES)
+   * 'restaurar_oa', 'importar_curriculo'… (the console's Spanish labels: lib/palabras-admin.ts)
    */
   accion: string;
   /** The kind of record: 'usuario', 'trabajo', 'correo', 'unidad', 'oa', 'curriculo'… */
