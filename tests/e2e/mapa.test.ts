@@ -159,8 +159,10 @@ describe('the map of an area', () => {
     expect(await page.getByLabel('Unidad', { exact: true }).inputValue()).toBe(pedido.get('id_unidad'));
     const seleccionados = page.locator('[data-lista="seleccionados"] li');
     expect(await seleccionados.locator('strong').allTextContents()).toEqual([codigo]);
-    // The chosen OA has no material yet: marked, once the counts arrive.
-    await expect.poll(() => seleccionados.first().locator('.oa-sin-materiales').textContent()).toBe('Este OA aún no tiene materiales');
+    // The chosen OA has no material yet: the form says this one will be its first, once the counts arrive.
+    await expect
+      .poll(() => seleccionados.first().locator('.oa-sin-materiales').textContent())
+      .toBe('Tu material será el primero de este OA');
     expect(await page.getByRole('link', { name: 'Ver OAs sin materiales' }).getAttribute('href')).toBe(
       `/biblioteca-docente/mapa?area=${ma.area}&nivel=2M#sin-materiales`,
     );

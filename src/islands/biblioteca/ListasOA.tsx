@@ -20,11 +20,20 @@ export interface ListasOAProps {
   disabled?: boolean;
   /** Focuses the group (a form moves focus to a wrong field). */
   ref?: Ref<{ focus: () => void }>;
-  /** The OAs with no material yet (issue 21), marked 'Este OA aún no tiene materiales'. */
+  /** The OAs with no material yet (issue 21), each with an invitation to share the first (issue 33). */
   sinMateriales?: ReadonlySet<number>;
 }
 
 type Lista = 'disponibles' | 'seleccionados';
+
+/**
+ * An OA with no material yet is a gap the teacher may fill, not a fault: an invitation in a neutral
+ * style (issue 33), which once the OA is chosen says their material will be the first.
+ */
+const INVITACION = {
+  Agregar: 'Aún sin materiales: el tuyo puede ser el primero',
+  Quitar: 'Tu material será el primero de este OA',
+} as const;
 
 const AYUDA = 'Al elegir una unidad aparecen sus OA. Agrega los que trabaja tu material; abre un OA para leer su descripción.';
 
@@ -42,7 +51,7 @@ function Objetivo({ oa, accion, onClick, disabled, sinMateriales }: ObjetivoProp
       <details>
         <summary>
           <strong>{oa.codigo}</strong> <span className="vista-oa">{truncar(oa.descripcion, 70)}</span>
-          {sinMateriales && <span className="oa-sin-materiales">Este OA aún no tiene materiales</span>}
+          {sinMateriales && <span className="oa-sin-materiales">{INVITACION[accion]}</span>}
         </summary>
         <p>{oa.descripcion}</p>
       </details>
