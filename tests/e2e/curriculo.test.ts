@@ -102,9 +102,18 @@ describe('a teacher of Historia 5° básico', () => {
       expect((await etiqueta.textContent())?.trim()).toBe('HI05 OA 14 · No vigente');
       expect((await page.locator('li.etiqueta-oa', { hasText: 'HI05 OA 13' }).textContent())?.trim()).toBe('HI05 OA 13');
 
+      // Its author edits it: the retired OA stays chosen and stays on it.
+      await page.goto(url(`/biblioteca-docente/editar/${detalle.split('/').at(-1)}`));
+      await hidratada(page);
+      expect(await page.locator('[data-lista="seleccionados"] li summary strong').allTextContents()).toEqual(['HI05 OA 13', 'HI05 OA 14']);
+      await page.getByLabel('Título', { exact: true }).fill(`${titulo} (revisada)`);
+      await page.getByRole('button', { name: 'Guardar' }).click();
+      await toast(page, `Material ${titulo} (revisada) modificado exitosamente!`);
+      expect((await page.locator('li.etiqueta-oa', { hasText: 'HI05 OA 14' }).textContent())?.trim()).toBe('HI05 OA 14 · No vigente');
+
       await page.goto(url('/biblioteca-docente/oa/HI05%20OA%2014'));
       expect(await page.locator('.aviso-no-vigente').textContent()).toContain('No vigente');
-      await expect.poll(() => page.getByRole('heading', { name: titulo }).count()).toBe(1);
+      await expect.poll(() => page.getByRole('heading', { name: `${titulo} (revisada)` }).count()).toBe(1);
       // The map shows what new work can be aligned to.
       const hi = Number(
         new URLSearchParams((await page.getByRole('link', { name: 'Buscar con más filtros' }).getAttribute('href'))?.split('?')[1]).get(
