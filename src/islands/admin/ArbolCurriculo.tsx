@@ -6,86 +6,76 @@
  * decides what is allowed (a unit that materials use is not deleted: it can be retired) and its
  * Spanish sentence is shown when it refuses.
  *
- * Buttons are never disabled while a call is out (focus would fall to the page): a click then
- * does nothing. A move button at the end of its list is aria-disabled, so it keeps its place.
+ * The page sends the tree once, as the server's HTML (`children`, PartesArbol.tsx's VistaArbol
+ * with its buttons disabled), not also as props: the island shows that HTML until it has read the
+ * pair itself. Buttons are never disabled while a call is out (focus would fall to the page): a
+ * click then does nothing. A move button at the end of its list is aria-disabled, so it keeps its
+ * place.
  */
-import { useStore } from '@nanostores/react';
 import { type ReactNode, type SubmitEvent, useEffect, useState } from 'react';
 import { $curriculoImportado } from '../../lib/stores/curriculo';
 import { notificar } from '../../lib/stores/notifications';
-import { useHidratado } from '../comun/Campo';
-import { Confirmacion } from '../comun/Confirmacion';
 import { Modal } from '../comun/Modal';
-import { type ArbolPar, actualizarOa, actualizarUnidad, arbolDe, crearUnidad, eliminarUnidad, precargar, type Resultado } from './api';
+import { actualizarOa, actualizarUnidad, arbolDe, crearUnidad, eliminarUnidad, precargar, type Resultado } from './api';
+import { type AccionesArbol, ConfirmarEliminar, type Oa, type Unidad, VistaArbol } from './PartesArbol';
 
-type Unidad = ArbolPar['unidades'][number];
-type Oa = Unidad['oas'][number];
-
-type Dialogo = { tipo: 'nueva' } | { tipo: 'renombrar'; unidad: Unidad } | { tipo: 'eliminar'; unidad: Unidad; usada?: string } | null;
+type Dialogo =
+  | { tipo: 'nueva' }
+  | { tipo: 'renombrar'; unidad: Unidad }
+  | { tipo: 'eliminar'; unidad: Unidad; usada?: string }
+  | { tipo: 'mover'; oa: Oa; desde: Unidad }
+  | null;
 
 export interface ArbolCurriculoProps {
-  arbol: ArbolPar;
+  /** The area's and the level's codes ('HI', '05'). */
+  area: string;
+  nivel: string;
   /** The pair's name as the page writes it ('Historia, Geografía y Ciencias Sociales, 5° básico'). */
   titulo: string;
+  /** The tree as the server rendered it, shown until the island has read the pair. */
+  children?: ReactNode;
 }
 
-const plural = (n: number, uno: string, varios: string) => (n === 1 ? `1 ${uno}` : `${n} ${varios}`);
-
-/** A small button of the tree; `inactivo` keeps it focusable but says it does nothing here. */
-function Accion(props: {
-  etiqueta: string;
-  texto: string;
-  onClick: () => void;
-  inactivo?: boolean;
-  peligro?: boolean;
-  hidratado: boolean;
-}) {
-  return (
-    <button
-      type="button"
-      className={props.peligro ? 'secundario peligro' : 'secundario'}
-      aria-label={props.etiqueta}
-      disabled={!props.hidratado}
-      aria-disabled={props.inactivo || undefined}
-      onFocus={precargar}
-      onPointerEnter={precargar}
-      onClick={() => !props.inactivo && props.onClick()}
-    >
-      {props.texto}
-    </button>
-  );
-}
-
-export default function ArbolCurriculo({ arbol: inicial, titulo }: ArbolCurriculoProps) {
-  const hidratado = useHidratado();
-  const [arbol, setArbol] = useState(inicial);
+export default function ArbolCurriculo({ area, nivel, titulo, children }: ArbolCurriculoProps) {
+  const [unidades, setUnidades] = useState<Unidad[] | null>(null);
+  const [destino, setDestino] = useState(0);
   const [ocupado, setOcupado] = useState(false);
   const [dialogo, setDialogo] = useState<Dialogo>(null);
   const [nombre, setNombre] = useState('');
-  const importado = useStore($curriculoImportado);
+  // Where the focus goes when the change took the focused button away (a moved OA, a deleted unit).
+  const [foco, setFoco] = useState<string | null>(null);
 
-  // An import applied on this page may have changed this pair.
   useEffect(() => {
-    if (importado === 0) return;
-    arbolDe(inicial.area.codigo, inicial.nivel.codigo).then((r) => r.ok && setArbol(r.data));
-  }, [importado, inicial.area.codigo, inicial.nivel.codigo]);
+    if (!foco) return;
+    const activo = document.activeElement;
+    if (!activo || activo === document.body) document.getElementById(foco)?.focus();
+    setFoco(null);
+  }, [foco]);
 
-  /** One change: the call, then the pair read again. Answers whether it was done. */
-  async function cambiar(accion: () => Promise<Resultado<unknown>>, exito: string): Promise<Resultado<unknown>> {
+  // Once on hydration, and again when an import applied on this page may have changed the pair.
+  useEffect(() => {
+    const leer = () => arbolDe(area, nivel).then((r) => (r.ok ? setUnidades(r.data.unidades) : notificar(r.detalle, 'error')));
+    leer();
+    return $curriculoImportado.listen(() => void leer());
+  }, [area, nivel]);
+
+  /** One change: the call, then the pair read again; `enfocar` is the id of what takes a lost focus. */
+  async function cambiar(accion: () => Promise<Resultado<unknown>>, exito: string, enfocar?: string): Promise<Resultado<unknown>> {
     if (ocupado) return { ok: false, status: 0, detalle: '' };
     setOcupado(true);
     const r = await accion();
     if (r.ok) {
-      const nuevo = await arbolDe(arbol.area.codigo, arbol.nivel.codigo);
-      if (nuevo.ok) setArbol(nuevo.data);
+      const nuevo = await arbolDe(area, nivel);
+      if (nuevo.ok) setUnidades(nuevo.data.unidades);
       notificar(exito, 'exito');
+      if (enfocar) setFoco(enfocar);
     }
     setOcupado(false);
     return r;
   }
 
-  async function hacer(accion: () => Promise<Resultado<unknown>>, exito: string) {
-    const r = await cambiar(accion, exito);
+  async function hacer(accion: () => Promise<Resultado<unknown>>, exito: string, enfocar?: string) {
+    const r = await cambiar(accion, exito, enfocar);
     if (!r.ok && r.detalle) notificar(r.detalle, 'error');
     else if (r.ok) setDialogo(null);
   }
@@ -98,113 +88,73 @@ export default function ArbolCurriculo({ arbol: inicial, titulo }: ArbolCurricul
   function guardarNombre(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const limpio = nombre.trim();
-    if (dialogo?.tipo === 'nueva')
-      hacer(() => crearUnidad({ area: arbol.area.codigo, nivel: arbol.nivel.codigo, nombre: limpio }), `Se creó la unidad «${limpio}»`);
+    if (dialogo?.tipo === 'nueva') hacer(() => crearUnidad({ area, nivel, nombre: limpio }), `Se creó la unidad «${limpio}»`);
     else if (dialogo?.tipo === 'renombrar')
       hacer(() => actualizarUnidad(dialogo.unidad.id, { nombre: limpio }), `Se renombró la unidad: «${limpio}»`);
   }
 
   async function eliminar(unidad: Unidad) {
     const r = await cambiar(() => eliminarUnidad(unidad.id), `Se eliminó la unidad «${unidad.nombre}»`);
-    if (r.ok) setDialogo(null);
+    if (r.ok) {
+      // Closing the dialog gives the focus back to a button that is gone: 'Nueva unidad' takes it.
+      setDialogo(null);
+      setFoco('nueva-unidad');
+    }
     // In use: the dialog says why and offers to retire it instead.
     else if (r.status === 409) setDialogo({ tipo: 'eliminar', unidad, usada: r.detalle });
     else if (r.detalle) notificar(r.detalle, 'error');
   }
 
-  const retirarUnidad = (u: Unidad, vigente: boolean) =>
+  const vigenteUnidad = (u: Unidad, vigente: boolean) =>
     hacer(() => actualizarUnidad(u.id, { vigente }), vigente ? `Se restauró la unidad «${u.nombre}»` : `Se retiró la unidad «${u.nombre}»`);
 
-  const moverUnidad = (u: Unidad, orden: number) => hacer(() => actualizarUnidad(u.id, { orden }), `Se movió la unidad «${u.nombre}»`);
+  const acciones: AccionesArbol = {
+    renombrar: (u) => abrir({ tipo: 'renombrar', unidad: u }, u.nombre),
+    moverUnidad: (u, orden) => hacer(() => actualizarUnidad(u.id, { orden }), `Se movió la unidad «${u.nombre}»`),
+    vigenteUnidad,
+    eliminar: (u) => abrir({ tipo: 'eliminar', unidad: u }),
+    moverOa: (oa, desde) => {
+      setDestino(unidades?.find((x) => x.id !== desde.id)?.id ?? 0);
+      abrir({ tipo: 'mover', oa, desde });
+    },
+    cambiarOa: (oa, cambio, exito) => hacer(() => actualizarOa(oa.id, cambio), exito, `oa-${oa.id}`),
+  };
+
+  function moverOa(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const elegida = unidades?.find((u) => u.id === destino);
+    if (dialogo?.tipo !== 'mover' || !elegida) return;
+    const { oa } = dialogo;
+    hacer(() => actualizarOa(oa.id, { unidad: elegida.id }), `Se movió ${oa.codigo} a «${elegida.nombre}»`, `oa-${oa.id}`);
+  }
 
   const cerrar = () => !ocupado && setDialogo(null);
-  const unidades = arbol.unidades;
+  const pie = (boton: string) => (
+    <footer>
+      <button type="button" className="secundario" disabled={ocupado} onClick={cerrar}>
+        Cancelar
+      </button>
+      <button type="submit" disabled={ocupado} aria-busy={ocupado || undefined}>
+        {boton}
+      </button>
+    </footer>
+  );
 
   return (
     <div className="arbol-curriculo" aria-busy={ocupado || undefined}>
       <div className="acciones-arbol">
-        <button type="button" disabled={!hidratado} onFocus={precargar} onPointerEnter={precargar} onClick={() => abrir({ tipo: 'nueva' })}>
+        <button
+          type="button"
+          id="nueva-unidad"
+          disabled={!unidades}
+          onFocus={precargar}
+          onPointerEnter={precargar}
+          onClick={() => abrir({ tipo: 'nueva' })}
+        >
           Nueva unidad
         </button>
       </div>
-      {unidades.length === 0 && <p className="sin-resultados">Este nivel todavía no tiene unidades en esta asignatura.</p>}
-      <ol className="unidades-admin">
-        {unidades.map((u, i) => (
-          <li key={u.id} id={`unidad-${u.id}`} className={u.vigente ? 'unidad-admin' : 'unidad-admin retirada'}>
-            <div className="cabecera-unidad">
-              <h3>
-                {u.nombre} {!u.vigente && <span className="no-vigente">No vigente</span>}
-              </h3>
-              <p className="cifras-unidad">
-                {plural(u.oas.length, 'OA', 'OA')} · {plural(u.materiales, 'material', 'materiales')}
-              </p>
-            </div>
-            <div className="acciones-fila">
-              <Accion
-                hidratado={hidratado}
-                texto="Renombrar"
-                etiqueta={`Renombrar la unidad ${u.nombre}`}
-                onClick={() => abrir({ tipo: 'renombrar', unidad: u }, u.nombre)}
-              />
-              <Accion
-                hidratado={hidratado}
-                texto="Subir"
-                etiqueta={`Subir la unidad ${u.nombre}`}
-                inactivo={i === 0}
-                onClick={() => moverUnidad(u, i)}
-              />
-              <Accion
-                hidratado={hidratado}
-                texto="Bajar"
-                etiqueta={`Bajar la unidad ${u.nombre}`}
-                inactivo={i === unidades.length - 1}
-                onClick={() => moverUnidad(u, i + 2)}
-              />
-              {u.vigente ? (
-                <Accion
-                  hidratado={hidratado}
-                  texto="Retirar"
-                  etiqueta={`Retirar la unidad ${u.nombre}`}
-                  onClick={() => retirarUnidad(u, false)}
-                />
-              ) : (
-                <Accion
-                  hidratado={hidratado}
-                  texto="Restaurar"
-                  etiqueta={`Restaurar la unidad ${u.nombre}`}
-                  onClick={() => retirarUnidad(u, true)}
-                />
-              )}
-              <Accion
-                hidratado={hidratado}
-                peligro
-                texto="Eliminar"
-                etiqueta={`Eliminar la unidad ${u.nombre}`}
-                onClick={() => abrir({ tipo: 'eliminar', unidad: u })}
-              />
-            </div>
-            {u.oas.length === 0 ? (
-              <p className="sin-oas">Sin OA. Mueve aquí los OA de otra unidad con «Mover a».</p>
-            ) : (
-              <ol className="oas-admin">
-                {u.oas.map((oa, j) => (
-                  <FilaOa
-                    key={oa.id}
-                    oa={oa}
-                    unidad={u}
-                    unidades={unidades}
-                    primero={j === 0}
-                    ultimo={j === u.oas.length - 1}
-                    posicion={j + 1}
-                    hidratado={hidratado}
-                    hacer={hacer}
-                  />
-                ))}
-              </ol>
-            )}
-          </li>
-        ))}
-      </ol>
+      {unidades ? <VistaArbol unidades={unidades} acciones={acciones} /> : children}
 
       <Modal
         abierto={dialogo?.tipo === 'nueva' || dialogo?.tipo === 'renombrar'}
@@ -222,15 +172,29 @@ export default function ArbolCurriculo({ arbol: inicial, titulo }: ArbolCurricul
             autoComplete="off"
             onChange={(e) => setNombre(e.target.value)}
           />
-          <footer>
-            <button type="button" className="secundario" disabled={ocupado} onClick={cerrar}>
-              Cancelar
-            </button>
-            <button type="submit" disabled={ocupado} aria-busy={ocupado || undefined}>
-              {dialogo?.tipo === 'nueva' ? 'Crear unidad' : 'Guardar'}
-            </button>
-          </footer>
+          {pie(dialogo?.tipo === 'nueva' ? 'Crear unidad' : 'Guardar')}
         </form>
+      </Modal>
+
+      <Modal abierto={dialogo?.tipo === 'mover'} titulo="Mover a otra unidad" onCerrar={cerrar}>
+        {dialogo?.tipo === 'mover' && (
+          <form onSubmit={moverOa}>
+            <p>
+              <strong>{dialogo.oa.codigo}</strong> está en «{dialogo.desde.nombre}». Pasa al final de la unidad que elijas.
+            </p>
+            <label htmlFor="destino-oa">Unidad</label>
+            <select id="destino-oa" value={destino} onChange={(e) => setDestino(Number(e.target.value))}>
+              {unidades
+                ?.filter((u) => u.id !== dialogo.desde.id)
+                .map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {u.vigente ? u.nombre : `${u.nombre} (no vigente)`}
+                  </option>
+                ))}
+            </select>
+            {pie('Mover')}
+          </form>
+        )}
       </Modal>
 
       {dialogo?.tipo === 'eliminar' && (
@@ -239,125 +203,9 @@ export default function ArbolCurriculo({ arbol: inicial, titulo }: ArbolCurricul
           ocupado={ocupado}
           onCancelar={cerrar}
           onEliminar={eliminar}
-          onRetirar={(u) => retirarUnidad(u, false)}
+          onRetirar={(u) => vigenteUnidad(u, false)}
         />
       )}
     </div>
-  );
-}
-
-function ConfirmarEliminar(props: {
-  dialogo: Extract<Dialogo, { tipo: 'eliminar' }>;
-  ocupado: boolean;
-  onCancelar: () => void;
-  onEliminar: (u: Unidad) => void;
-  onRetirar: (u: Unidad) => void;
-}) {
-  const { unidad, usada } = props.dialogo;
-  const pregunta: ReactNode = usada ? (
-    <>
-      <p role="alert">{usada}</p>
-      <p>
-        Puedes retirar <strong>{unidad.nombre}</strong>: deja de ofrecerse para material nuevo y sigue en los materiales que ya la usan,
-        marcada «No vigente».
-      </p>
-    </>
-  ) : (
-    <p>
-      ¿Eliminar la unidad <strong>{unidad.nombre}</strong>? Solo se puede eliminar una unidad sin OA y que ningún material usa.
-    </p>
-  );
-  return (
-    <Confirmacion
-      abierto
-      titulo={usada ? 'La unidad está en uso' : 'Eliminar unidad'}
-      ocupado={props.ocupado}
-      onCancelar={props.onCancelar}
-      onConfirmar={() => (usada ? props.onRetirar(unidad) : props.onEliminar(unidad))}
-      boton={usada ? 'Retirar' : 'Eliminar'}
-    >
-      {pregunta}
-    </Confirmacion>
-  );
-}
-
-interface FilaOaProps {
-  oa: Oa;
-  unidad: Unidad;
-  unidades: Unidad[];
-  primero: boolean;
-  ultimo: boolean;
-  /** Its place in its unit, from 1. */
-  posicion: number;
-  hidratado: boolean;
-  hacer: (accion: () => Promise<Resultado<unknown>>, exito: string) => Promise<void>;
-}
-
-function FilaOa({ oa, unidad, unidades, primero, ultimo, posicion, hidratado, hacer }: FilaOaProps) {
-  const otras = unidades.filter((u) => u.id !== unidad.id);
-  const [destino, setDestino] = useState(otras[0]?.id ?? 0);
-  const elegido = otras.find((u) => u.id === destino) ?? otras[0];
-  const mover = (cambios: { unidad?: number; orden?: number; vigente?: boolean }, exito: string) =>
-    hacer(() => actualizarOa(oa.id, cambios), exito);
-  const idSelect = `destino-${oa.id}`;
-
-  return (
-    <li id={`oa-${oa.id}`} className={oa.vigente ? 'oa-admin' : 'oa-admin retirado'}>
-      <p className="cabecera-oa">
-        <strong className="codigo-oa">{oa.codigo}</strong>
-        {!oa.vigente && <span className="no-vigente">No vigente</span>}
-        <span className="materiales-oa">{plural(oa.materiales, 'material', 'materiales')}</span>
-      </p>
-      <p className="enunciado-oa">{oa.descripcion}</p>
-      <div className="acciones-fila">
-        <Accion
-          hidratado={hidratado}
-          texto="Subir"
-          etiqueta={`Subir ${oa.codigo}`}
-          inactivo={primero}
-          onClick={() => mover({ orden: posicion - 1 }, `Se movió ${oa.codigo}`)}
-        />
-        <Accion
-          hidratado={hidratado}
-          texto="Bajar"
-          etiqueta={`Bajar ${oa.codigo}`}
-          inactivo={ultimo}
-          onClick={() => mover({ orden: posicion + 1 }, `Se movió ${oa.codigo}`)}
-        />
-        {oa.vigente ? (
-          <Accion
-            hidratado={hidratado}
-            texto="Retirar"
-            etiqueta={`Retirar ${oa.codigo}`}
-            onClick={() => mover({ vigente: false }, `Se retiró ${oa.codigo}`)}
-          />
-        ) : (
-          <Accion
-            hidratado={hidratado}
-            texto="Restaurar"
-            etiqueta={`Restaurar ${oa.codigo}`}
-            onClick={() => mover({ vigente: true }, `Se restauró ${oa.codigo}`)}
-          />
-        )}
-        {elegido && (
-          <span className="mover-oa">
-            <label htmlFor={idSelect}>Mover a</label>
-            <select id={idSelect} value={elegido.id} disabled={!hidratado} onChange={(e) => setDestino(Number(e.target.value))}>
-              {otras.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.nombre}
-                </option>
-              ))}
-            </select>
-            <Accion
-              hidratado={hidratado}
-              texto="Mover"
-              etiqueta={`Mover ${oa.codigo} a la unidad elegida`}
-              onClick={() => mover({ unidad: elegido.id }, `Se movió ${oa.codigo} a «${elegido.nombre}»`)}
-            />
-          </span>
-        )}
-      </div>
-    </li>
   );
 }
