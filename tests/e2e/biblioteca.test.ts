@@ -173,7 +173,7 @@ describe('the author', () => {
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL(/titulo=zzzz/);
     expect(await page.locator('#titulo-resultados').textContent()).toContain('Resultados');
-    expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron materiales');
+    expect(await page.locator('.sin-resultados > p').first().textContent()).toBe('No se encontraron materiales');
 
     await page.getByRole('link', { name: 'Subir' }).click();
     await page.waitForURL(url('/biblioteca-docente/subir'));
@@ -471,7 +471,7 @@ describe('the author', () => {
     await page.goto(url('/biblioteca-docente/oa/MA07%20OA%2008'));
     expect(await page.locator('.tarjeta-contenido h3').allTextContents()).toEqual([titulo]);
     await page.goto(url('/biblioteca-docente/oa/MA07%20OA%2002'));
-    expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron materiales');
+    expect(await page.locator('.sin-resultados > p').first().textContent()).toBe('No se encontraron materiales');
   });
 
   it('edits it: title, unit and OAs preloaded, no file; saving says so and shows the change', async () => {

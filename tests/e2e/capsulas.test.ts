@@ -338,7 +338,7 @@ describe('the list', () => {
       await clic;
       await page.waitForURL((u) => u.searchParams.get('titulo') === 'zzzz sin coincidencias');
       expect(await page.locator('#titulo-resultados').textContent()).toMatch(/^Resultados/);
-      expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron cápsulas');
+      expect(await page.locator('.sin-resultados > p').first().textContent()).toBe('No se encontraron cápsulas');
 
       await page.getByRole('link', { name: 'Limpiar' }).click();
       await page.waitForURL(url('/capsulas/'));

@@ -233,7 +233,7 @@ describe('as a teacher', () => {
     await page.getByLabel('Área').selectOption({ label: 'Matemática' });
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL(/area=/);
-    expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron manuales');
+    expect(await page.locator('.sin-resultados > p').first().textContent()).toBe('No se encontraron manuales');
     await page.getByRole('link', { name: 'Limpiar' }).click();
     await page.waitForURL(url('/manuales/'));
     expect(await page.locator('#titulo-resultados').textContent()).toContain('Novedades');
@@ -373,7 +373,7 @@ describe('the owner deletes', () => {
     await toast(page, `Manual ${titulo} eliminado con exito`);
     expect(await page.locator('.tarjeta-contenido', { hasText: titulo }).count()).toBe(0);
     await page.goto(url(`/manuales/?titulo=${marca(titulo)}`));
-    expect(await page.locator('.sin-resultados').textContent()).toBe('No se encontraron manuales');
+    expect(await page.locator('.sin-resultados > p').first().textContent()).toBe('No se encontraron manuales');
     expect((await page.goto(url(`/manuales/${id}`)))?.status()).toBe(404);
   });
 });

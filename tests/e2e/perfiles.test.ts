@@ -233,6 +233,8 @@ describe('/comunidad/ (the directory)', () => {
     // Without scripts the sign-in island cannot run: the session cookies come from the API.
     await ingresarPorApi(page, ADMIN);
     await page.goto('/comunidad/');
+    // On a phone the form waits behind 'Filtros', a <details> that opens without a script.
+    await page.locator('summary', { hasText: 'Filtros' }).click();
     await page.getByLabel('Nombre', { exact: true }).fill(apellido);
     await page.getByLabel('Resultados por página').selectOption('5');
     await page.getByRole('button', { name: 'Buscar' }).click();
