@@ -84,7 +84,7 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
       const resultado = categoria ? await editarCategoria(categoria.id, datos) : await crearCategoria(datos);
       if (resultado.ok) {
         setGuardada(true);
-        notificar(`Categoria ${datos.nombre} ${editando ? 'editada' : 'creada'} exitosamente!`, 'exito');
+        notificar(editando ? `Categoria ${datos.nombre} editada exitosamente!` : `Categoria ${datos.nombre} creada exitosamente!`, 'exito');
         window.location.assign('/foro/?modo=editar');
         return;
       }
