@@ -172,7 +172,7 @@ describe('PATCH /api/admin/usuarios/{id}/', () => {
   it('an admin cannot deactivate themself, nor remove admin from the last admin', async () => {
     const yo = await cambiar(admin.id, { activo: false });
     expect(yo.status).toBe(409);
-    expect((await yo.json()).detail).toBe('No puede desactivar su propia cuenta');
+    expect((await yo.json()).detail).toBe('No puedes desactivar tu propia cuenta');
     // Every other admin out of the way: this admin is the last one.
     await t.db.update(usuarios).set({ activo: false }).where(eq(usuarios.rol, 'Administrador'));
     await t.db.update(usuarios).set({ activo: true }).where(eq(usuarios.id, admin.id));
@@ -230,7 +230,7 @@ describe('POST /api/admin/usuarios/importar/', () => {
       'Debe ingresar los apellidos',
       'Debe ingresar un RUT válido',
     ]);
-    expect(previa.lineas[3].errores).toEqual(['El email está repetido en el archivo (línea 3)']);
+    expect(previa.lineas[3].errores).toEqual(['El correo está repetido en el archivo (línea 3)']);
     expect(await t.findUser(a)).toBeUndefined();
 
     const hecha = await (await importar(csv, 'true')).json();

@@ -64,7 +64,7 @@ describe('POST /auth/login/', () => {
     }
     const blocked = await intento(PASSWORD);
     expect(blocked.status).toBe(429);
-    expect((await blocked.json()).detail).toMatch(/^Demasiados intentos\. Espere \d+ minutos? antes de volver a intentarlo\.$/);
+    expect((await blocked.json()).detail).toMatch(/^Demasiados intentos\. Espera \d+ minutos? antes de volver a intentarlo\.$/);
     expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
     minutes(16);
     expect((await intento(PASSWORD)).status).toBe(200);
@@ -83,7 +83,7 @@ describe('POST /auth/login/', () => {
     expect((await t.call('POST', '/auth/login/', { json: { email: 'x@example.cl', password: 'Mala12345' } })).status).toBe(401);
     const res = await t.call('POST', '/auth/login/', { json: { email: 'otro@example.cl', password: 'Mala12345' } });
     expect(res.status).toBe(429);
-    expect((await res.json()).detail).toMatch(/^Demasiados intentos\. Espere 15 minutos antes de volver a intentarlo\.$/);
+    expect((await res.json()).detail).toMatch(/^Demasiados intentos\. Espera 15 minutos antes de volver a intentarlo\.$/);
     // A teacher who signed in from this address before is not locked out by the others' failures.
     expect((await t.call('POST', '/auth/login/', { json: { email: conocida.email, password: PASSWORD } })).status).toBe(200);
     minutes(16);

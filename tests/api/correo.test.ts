@@ -170,7 +170,7 @@ describe('resending an activation link', () => {
     expect(otra.status).toBe(409);
     const body = await otra.json();
     expect(body.errors.email[0]).toMatch(
-      /^Ya existe una cuenta sin activar con ese email\. .*npm run usuarios -- reenviar --email pendiente@example\.cl/,
+      /^Ya existe una cuenta sin activar con ese correo\. .*npm run usuarios -- reenviar --email pendiente@example\.cl/,
     );
 
     const activa = await t.createUser();

@@ -235,8 +235,8 @@ describe('reporting', () => {
   it('answers bad input with 400 and a Spanish message, never 500', async () => {
     const c = await capsula();
     const casos: [unknown, string][] = [
-      [{ tipo: 'capsula', id: c, motivo: 'aburrido' }, 'Elija un motivo'],
-      [{ tipo: 'capsula', id: c }, 'Elija un motivo'],
+      [{ tipo: 'capsula', id: c, motivo: 'aburrido' }, 'Elige un motivo'],
+      [{ tipo: 'capsula', id: c }, 'Elige un motivo'],
       [{ tipo: 'foto', id: c, motivo: 'spam' }, 'Tipo de contenido no válido'],
       [{ tipo: 'capsula', id: 0, motivo: 'spam' }, 'Identificador no válido'],
       [{ tipo: 'capsula', id: 'abc', motivo: 'spam' }, 'Identificador no válido'],
@@ -413,7 +413,7 @@ describe('the moderation queue', () => {
     const d = await denunciado(luis, 'material', await material());
     const mala = await resolver(d.id, { accion: 'borrar' });
     expect(mala.status).toBe(400);
-    expect((await mala.json()).detail).toBe('Elija una acción válida');
+    expect((await mala.json()).detail).toBe('Elige una acción válida');
     const larga = await resolver(d.id, { accion: 'ocultar', motivo: 'x'.repeat(1001) });
     expect(larga.status).toBe(400);
     expect((await larga.json()).detail).toBe('Puede ingresar hasta 1000 caracteres');

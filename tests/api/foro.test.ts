@@ -508,7 +508,7 @@ describe('starting a conversation', () => {
     expect(sexta.status).toBe(429);
     expect(Number(sexta.headers.get('retry-after'))).toBeGreaterThan(3500);
     expect((await sexta.json()).detail).toBe(
-      'Ha publicado demasiadas conversaciones en poco tiempo. Espere 60 minutos antes de publicar otra.',
+      'Publicaste demasiadas conversaciones en poco tiempo. Espera 60 minutos antes de publicar otra.',
     );
     // Another person is not affected.
     await crearConversacion(ana, cat.id, 'De otra persona');
@@ -700,7 +700,7 @@ describe('comments nested to any depth', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBeTruthy();
     expect((await res.json()).detail).toBe(
-      'Ha publicado demasiados comentarios en poco tiempo. Espere 60 minutos antes de volver a comentar.',
+      'Publicaste demasiados comentarios en poco tiempo. Espera 60 minutos antes de volver a comentar.',
     );
     await comentar(ana, conv, 'Otra persona sí puede');
   });

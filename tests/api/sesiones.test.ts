@@ -213,7 +213,7 @@ describe('sign-in throttling', () => {
     for (let i = 0; i < 5; i++) expect((await intento(owner.email, 'Adivina123', A)).status).toBe(429);
     const blocked = await intento(owner.email, PASSWORD, A);
     expect(blocked.status).toBe(429);
-    expect((await blocked.json()).detail).toMatch(/^Demasiados intentos\. Espere \d+ minutos antes de volver a intentarlo\.$/);
+    expect((await blocked.json()).detail).toMatch(/^Demasiados intentos\. Espera \d+ minutos antes de volver a intentarlo\.$/);
     expect((await intento(owner.email, PASSWORD, B)).status).toBe(200);
   });
 
@@ -227,7 +227,7 @@ describe('sign-in throttling', () => {
       const early = await intento(owner.email, 'Adivina123', address(i));
       expect(early.status).toBe(429);
       const wait = Number(early.headers.get('retry-after'));
-      expect((await early.json()).detail).toBe(`Demasiados intentos. Espere ${wait} segundos antes de volver a intentarlo.`);
+      expect((await early.json()).detail).toBe(`Demasiados intentos. Espera ${wait} segundos antes de volver a intentarlo.`);
       waits.push(wait);
       seconds(wait);
       expect((await intento(owner.email, 'Adivina123', address(i))).status).toBe(401);

@@ -189,7 +189,7 @@ const PANTALLAS: Pantalla[] = [
       await denunciar.click();
       const dialogo = page.getByRole('dialog', { name: '¿Por qué denuncias este contenido?' });
       await dialogo.getByRole('button', { name: 'Enviar denuncia' }).click();
-      await dialogo.getByText('Elija un motivo').waitFor();
+      await dialogo.getByText('Elige un motivo').waitFor();
     },
   },
   { nombre: 'editar mi perfil', ruta: '/perfil/editar', sesion: true },

@@ -101,7 +101,7 @@ describe.each(ANCHOS)('/ingresar/ (%s)', (_ancho, viewport) => {
     await expect.poll(() => alerta.textContent()).toBe('Usuario y/o contraseña incorrectos');
 
     await page.unroute('**/auth/login/');
-    const demasiados = 'Demasiados intentos. Espere 15 minutos antes de volver a intentarlo.';
+    const demasiados = 'Demasiados intentos. Espera 15 minutos antes de volver a intentarlo.';
     await page.route('**/auth/login/', responder(429, { detail: demasiados, statusCode: 429 }));
     await boton.click();
     await expect.poll(() => alerta.textContent()).toBe(demasiados);

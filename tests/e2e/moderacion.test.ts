@@ -130,7 +130,7 @@ describe('reports and moderation', () => {
       .click();
     const vacio = primera.getByRole('dialog', { name: '¿Por qué denuncias este contenido?' });
     await vacio.getByRole('button', { name: 'Enviar denuncia' }).click();
-    await vacio.getByText('Elija un motivo').waitFor();
+    await vacio.getByText('Elige un motivo').waitFor();
     expect(await violacionesGraves(primera)).toEqual([]);
     await vacio.getByRole('button', { name: 'Cancelar' }).click();
 

@@ -66,7 +66,7 @@ async function pedidoPorApi(prefijo: string): Promise<{ email: string; enlace: s
 }
 
 async function pedir(page: Page, email: string) {
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Correo').fill(email);
   await page.getByRole('button', { name: 'Enviar' }).click();
 }
 
@@ -88,13 +88,13 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
     const page = await abrir(browser, viewport);
     await page.goto('/reestablecer-contraseña/');
     await hidratada(page);
-    const email = page.getByLabel('Email');
+    const email = page.getByLabel('Correo');
     await email.focus();
     await email.blur();
-    expect(await mensajeDe(page, 'Email')).toBe('Debe ingresar un email');
+    expect(await mensajeDe(page, 'Correo')).toBe('Debe ingresar un email');
     await email.fill('profe');
     await page.getByRole('button', { name: 'Enviar' }).click();
-    expect(await mensajeDe(page, 'Email')).toBe('Debe ingresar un email válido');
+    expect(await mensajeDe(page, 'Correo')).toBe('Debe ingresar un email válido');
     expect(await email.inputValue()).toBe('profe');
     await page.getByRole('link', { name: 'Volver' }).click();
     await page.waitForURL(url('/ingresar/'));
@@ -130,11 +130,11 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
       await invitar(pendiente, 'Docente', 'Sin Activar');
       await pedir(page, pendiente);
       await expect.poll(() => page.getByRole('alert').textContent()).toBe('Usuario no activo');
-      expect(await page.getByLabel('Email').inputValue()).toBe(pendiente);
+      expect(await page.getByLabel('Correo').inputValue()).toBe(pendiente);
     } else {
       await pedir(page, 'nadie@colegio.cl');
       await expect.poll(() => page.getByRole('alert').textContent()).toBe('Usuario no encontrado');
-      expect(await page.getByLabel('Email').inputValue()).toBe('nadie@colegio.cl');
+      expect(await page.getByLabel('Correo').inputValue()).toBe('nadie@colegio.cl');
     }
   });
 
@@ -147,8 +147,8 @@ describe.each(ANCHOS)('/reestablecer-contraseña/ (%s)', (ancho, viewport) => {
       [responder(500, { detail: 'Error' }), 'El email ingresado no es válido'],
       [responder(400, { detail: 'x', errors: { email: ['Debe ingresar un email válido'] } }), 'El email ingresado no es válido'],
       [
-        responder(429, { detail: 'Demasiados intentos. Espere 12 minutos antes de volver a intentarlo.' }),
-        'Demasiados intentos. Espere 12 minutos antes de volver a intentarlo.',
+        responder(429, { detail: 'Demasiados intentos. Espera 12 minutos antes de volver a intentarlo.' }),
+        'Demasiados intentos. Espera 12 minutos antes de volver a intentarlo.',
       ],
       [sinRespuesta, 'Hubo un error, no se pudo enviar el mail'],
     ];

@@ -289,7 +289,7 @@ describe('uploads and limits over real HTTP', () => {
       },
     );
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body)).toEqual({ detail: 'La solicitud tardó demasiado en llegar; inténtelo nuevamente', statusCode: 408 });
+    expect(JSON.parse(answer.body)).toEqual({ detail: 'La solicitud tardó demasiado en llegar; inténtalo nuevamente', statusCode: 408 });
     // REQUEST_IDLE_SECONDS=1: closed after about a second of silence (Node checks sockets coarsely).
     expect(answer.closedMs).toBeGreaterThan(900);
     expect(answer.closedMs).toBeLessThan(3000);

@@ -97,7 +97,7 @@ describe('one process per embedded database', () => {
     const result = await runCli(['importar', file], server.env);
     expect(result.stdout).toContain('Línea 2: invitado nuevo1@example.cl.');
     expect(result.stdout).toContain(
-      'Línea 3: omitido cli@example.cl: Ya existe una cuenta sin activar con ese email. Para enviarle un nuevo enlace de activación use «npm run usuarios -- reenviar --email cli@example.cl»',
+      'Línea 3: omitido cli@example.cl: Ya existe una cuenta sin activar con ese correo. Para enviarle un nuevo enlace de activación usa «npm run usuarios -- reenviar --email cli@example.cl»',
     );
     expect(result.stderr).toContain('Línea 4: error: Debe ingresar un email válido');
     expect(result.stdout).toContain('1 invitados, 1 omitidos, 1 con errores.');

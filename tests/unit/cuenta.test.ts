@@ -13,8 +13,8 @@ describe('docs/SPEC.md section 8 messages', () => {
     expect(mensajeIngreso(401, { non_field_errors: ['Primero', 'Segundo'] })).toBe('Primero');
     expect(mensajeIngreso(401, { detail: 'x' })).toBe('Usuario y/o contraseña incorrectos');
     expect(mensajeIngreso(400)).toBe('Usuario y/o contraseña incorrectos');
-    expect(mensajeIngreso(429, { detail: 'Demasiados intentos. Espere 3 minutos antes de volver a intentarlo.' })).toBe(
-      'Demasiados intentos. Espere 3 minutos antes de volver a intentarlo.',
+    expect(mensajeIngreso(429, { detail: 'Demasiados intentos. Espera 3 minutos antes de volver a intentarlo.' })).toBe(
+      'Demasiados intentos. Espera 3 minutos antes de volver a intentarlo.',
     );
     expect(mensajeIngreso(null)).toBe('No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.');
   });
@@ -24,8 +24,8 @@ describe('docs/SPEC.md section 8 messages', () => {
     expect(mensajeRecuperacion(403)).toBe('Usuario no activo');
     expect(mensajeRecuperacion(400)).toBe('El email ingresado no es válido');
     expect(mensajeRecuperacion(500)).toBe('El email ingresado no es válido');
-    expect(mensajeRecuperacion(429, 'Demasiados intentos. Espere 2 minutos antes de volver a intentarlo.')).toBe(
-      'Demasiados intentos. Espere 2 minutos antes de volver a intentarlo.',
+    expect(mensajeRecuperacion(429, 'Demasiados intentos. Espera 2 minutos antes de volver a intentarlo.')).toBe(
+      'Demasiados intentos. Espera 2 minutos antes de volver a intentarlo.',
     );
     expect(mensajeRecuperacion(null)).toBe('Hubo un error, no se pudo enviar el mail');
   });

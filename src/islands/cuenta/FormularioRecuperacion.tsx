@@ -48,12 +48,12 @@ export default function FormularioRecuperacion() {
   return (
     <>
       <h1 id="titulo">Recupera tu contraseña</h1>
-      <p>Ingresa el email de tu cuenta y te enviaremos un enlace para crear una nueva contraseña.</p>
+      <p>Ingresa el correo de tu cuenta y te enviaremos un enlace para crear una nueva contraseña.</p>
       <form method="post" noValidate onSubmit={enviar} onFocus={validacion.precargar} aria-labelledby="titulo">
         <ErrorFormulario mensaje={error} />
         <Campo
           id="email"
-          etiqueta="Email"
+          etiqueta="Correo"
           type="email"
           placeholder="nombre@colegio.cl"
           autoComplete="email"

@@ -103,7 +103,7 @@ export default function FormularioCategoria({ categoria, limiteMb }: FormularioC
       noValidate
       onSubmit={guardar}
       onFocus={validacion.precargar}
-      aria-label={editando ? 'Editar categoria' : 'Crear categoria'}
+      aria-label={editando ? 'Editar categoría' : 'Crear categoria'}
     >
       <Campo
         id="nombre"

@@ -19,7 +19,7 @@ export interface paths {
          *     tokens; for browser clients the response also sets the cookies `ed_access` (readable by
          *     scripts, sent as the bearer token by islands) and `ed_refresh` (httpOnly).
          *     Failed sign-ins are throttled (decision 0023), with 429, `Retry-After` and 'Demasiados
-         *     intentos. Espere N segundos|minutos antes de volver a intentarlo.': 10 failures per account
+         *     intentos. Espera N segundos|minutos antes de volver a intentarlo.': 10 failures per account
          *     and address pair in 15 minutes; past 5 failures of an account from all addresses, a growing
          *     delay of 2, 4, 8... up to 60 seconds after its last failure; 200 failures per address in 15
          *     minutes. An address where the account signed in during the last 90 days skips the last two.
@@ -4663,7 +4663,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /**
-             * @description 'No puede desactivar su propia cuenta', 'No se puede desactivar al último administrador'
+             * @description 'No puedes desactivar tu propia cuenta', 'No se puede desactivar al último administrador'
              *     or 'No se puede quitar el permiso de administrador al último administrador'.
              */
             409: {
@@ -7692,8 +7692,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /**
-             * @description The account started too many conversations recently (5 per hour): 'Ha publicado
-             *     demasiadas conversaciones en poco tiempo. Espere N minutos antes de publicar otra.'
+             * @description The account started too many conversations recently (5 per hour): 'Publicaste
+             *     demasiadas conversaciones en poco tiempo. Espera N minutos antes de publicar otra.'
              */
             429: {
                 headers: {
@@ -7797,8 +7797,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /**
-             * @description The account posted too many comments recently (40 per hour): 'Ha publicado demasiados
-             *     comentarios en poco tiempo. Espere N minutos antes de volver a comentar.'
+             * @description The account posted too many comments recently (40 per hour): 'Publicaste demasiados
+             *     comentarios en poco tiempo. Espera N minutos antes de volver a comentar.'
              */
             429: {
                 headers: {

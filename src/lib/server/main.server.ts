@@ -181,17 +181,17 @@ async function main() {
   const lines = [`${PRODUCTO} está funcionando en ${config.PUBLIC_URL}`, ''];
   if (runtime.admin.generatedPassword) {
     lines.push(
-      'Ingrese como administrador de demostración:',
+      'Ingresa como administrador de demostración:',
       `  Correo:     ${runtime.admin.email}`,
       `  Contraseña: ${runtime.admin.generatedPassword}`,
     );
     lines.push('(Se muestra solo esta vez; cámbiela desde "¿Olvidaste tu Contraseña?".)');
   } else if (runtime.admin.created) {
-    lines.push(`Ingrese con ADMIN_EMAIL (${runtime.admin.email}) y ADMIN_PASSWORD.`);
+    lines.push(`Ingresa con ADMIN_EMAIL (${runtime.admin.email}) y ADMIN_PASSWORD.`);
   } else {
     lines.push(
       `Administrador inicial: ${runtime.admin.email}`,
-      'Si olvidó la contraseña, use "¿Olvidaste tu Contraseña?": el enlace queda en data/outbox.',
+      'Si olvidaste la contraseña, usa "¿Olvidaste tu Contraseña?": el enlace queda en data/outbox.',
     );
   }
   const herramientas = prepararHerramientas(runtime.herramientas.herramientas, { permitida: config.INSTALAR_HERRAMIENTAS, log });

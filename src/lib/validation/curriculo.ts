@@ -186,7 +186,7 @@ export const EJEMPLO_CURRICULO: readonly {
     unidad: 'Unidad 1: números hasta 1000',
     unidad_orden: 1,
     oa: 'MA03 OA 01',
-    descripcion: 'Aquí va el enunciado oficial del OA, copiado tal como aparece en la fuente (no lo resuma ni lo reescriba).',
+    descripcion: 'Aquí va el enunciado oficial del OA, copiado tal como aparece en la fuente (no lo resumas ni lo reescribas).',
     oa_orden: 1,
     vigente: true,
     fuente: 'https://www.curriculumnacional.cl/',

@@ -40,18 +40,18 @@ export const ETIQUETAS_ACCION: Record<AccionModeracion, string> = {
   descartar: 'Descartar',
 };
 
-const detalle = cadena({ error: 'Ingrese un texto válido' }).trim().max(1000, 'Puede ingresar hasta 1000 caracteres');
+const detalle = cadena({ error: 'Ingresa un texto válido' }).trim().max(1000, 'Puede ingresar hasta 1000 caracteres');
 
 export const denunciaSchema = z.object({
   tipo: z.enum(TIPOS_DENUNCIA, { error: 'Tipo de contenido no válido' }),
   id: idPositivo('Identificador no válido'),
-  motivo: z.enum(MOTIVOS_DENUNCIA, { error: 'Elija un motivo' }),
+  motivo: z.enum(MOTIVOS_DENUNCIA, { error: 'Elige un motivo' }),
   detalle: detalle.optional().default(''),
 });
 export type DenunciaEntrada = z.input<typeof denunciaSchema>;
 
 export const resolucionSchema = z.object({
-  accion: z.enum(ACCIONES_MODERACION, { error: 'Elija una acción válida' }),
+  accion: z.enum(ACCIONES_MODERACION, { error: 'Elige una acción válida' }),
   motivo: detalle.optional().default(''),
 });
 

@@ -14,7 +14,7 @@ export const ETIQUETAS_PREFERENCIA: Record<PreferenciaCorreo, string> = {
 };
 
 export const preferenciasSchema = z.object({
-  preferencia_correo: z.enum(PREFERENCIAS_CORREO, { error: 'Elija una opción válida' }),
+  preferencia_correo: z.enum(PREFERENCIAS_CORREO, { error: 'Elige una opción válida' }),
   /** 'Ahorro de datos' (issue 20). */
   ahorro_datos: z.boolean({ error: 'Indique sí o no' }),
 });

@@ -103,7 +103,7 @@ export function createApi(deps: ApiDeps) {
       return errorResponse(status, { detail, statusCode: status });
     }
     log.error('unhandled error', { error, path: c.req.path });
-    return errorResponse(500, { detail: 'Ocurrió un error inesperado. Inténtelo nuevamente.', statusCode: 500 });
+    return errorResponse(500, { detail: 'Ocurrió un error inesperado. Inténtalo nuevamente.', statusCode: 500 });
   });
 
   // 404 for an unknown path, 405 (with Allow) for a known path and another method.

@@ -25,7 +25,7 @@ export function errorResponse(status: number, body: ErrorBody, headers: Record<s
   });
 }
 
-const REVISAR = 'Revise los datos ingresados';
+const REVISAR = 'Revisa los datos ingresados';
 
 export function validationError(error: z.ZodError): ErrorDeDominio {
   const errors = fieldErrors(error);

@@ -37,7 +37,7 @@ const MENSAJES_TUS: Record<number, string> = {
   412: `Tus-Resumable debe ser ${TUS_VERSION}`,
   413: 'Los datos superan el tamaño declarado de la subida',
   415: `Envíe los datos como ${TIPO_PATCH}`,
-  423: 'La subida está ocupada; inténtelo nuevamente',
+  423: 'La subida está ocupada; inténtalo nuevamente',
 };
 const CABECERAS_TUS = ['tus-resumable', 'tus-version', 'upload-offset', 'upload-expires'];
 
@@ -140,7 +140,7 @@ export function subidasRoutes(subidas: SubidasService, deps: { keys: TokenKeys; 
     const texto = await res.text();
     if (res.status >= 500) c.var.log.error('upload answered with an error', { status: res.status, body: texto.slice(0, 200) });
     const headers = Object.fromEntries(CABECERAS_TUS.flatMap((h) => (res.headers.has(h) ? [[h, res.headers.get(h) ?? '']] : [])));
-    const detalle = MENSAJES_TUS[res.status] ?? 'Ocurrió un error inesperado. Inténtelo nuevamente.';
+    const detalle = MENSAJES_TUS[res.status] ?? 'Ocurrió un error inesperado. Inténtalo nuevamente.';
     return errorResponse(res.status, { detail: detalle, statusCode: res.status }, headers);
   }
 

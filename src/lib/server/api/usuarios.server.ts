@@ -25,7 +25,7 @@ export function usuariosRoutes(deps: { cuentas: CuentasService; ayuda: ReturnTyp
     })
     .post('/recuperar-cuenta', body(entrada('POST /api/usuarios/recuperar-cuenta/', recuperarCuentaSchema)), async (c) => {
       const { email } = await cuentas.solicitarRecuperacion(c.req.valid('json').email, clientAddress(c));
-      const detail = `Se envió un correo a ${email} con las instrucciones para cambiar su contraseña`;
+      const detail = `Se envió un correo a ${email} con las instrucciones para cambiar tu contraseña`;
       return responder(c, 'POST /api/usuarios/recuperar-cuenta/', 200, { detail });
     })
     .get('/cambiar-contrasena/:token', params(tokenQuery), async (c) =>

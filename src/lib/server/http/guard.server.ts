@@ -72,7 +72,7 @@ function expire(req: IncomingMessage, res: ServerResponse, onTimeout: (kind: str
   onTimeout(kind);
   const socket = req.socket;
   if (!res.headersSent && socket.writable) {
-    socket.end(rawAnswer(408, 'Request Timeout', 'La solicitud tardó demasiado en llegar; inténtelo nuevamente'), () => socket.destroy());
+    socket.end(rawAnswer(408, 'Request Timeout', 'La solicitud tardó demasiado en llegar; inténtalo nuevamente'), () => socket.destroy());
   } else socket.destroy();
 }
 

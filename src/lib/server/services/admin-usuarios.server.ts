@@ -26,7 +26,7 @@ type LineaImportacion = Esquema<'ImportacionUsuarios'>['lineas'][number];
 
 export const ULTIMO_ADMIN = 'No se puede quitar el permiso de administrador al último administrador';
 export const ULTIMO_ADMIN_DESACTIVAR = 'No se puede desactivar al último administrador';
-export const DESACTIVARSE = 'No puede desactivar su propia cuenta';
+export const DESACTIVARSE = 'No puedes desactivar tu propia cuenta';
 
 const esAdminSql = sql`'admin' = any(${usuarios.groups})`;
 
@@ -273,7 +273,7 @@ export function createAdminUsuariosService(
         const anterior = email ? vistos.get(email) : undefined;
         if (anterior !== undefined) {
           linea.estado = 'error';
-          linea.errores.push(`El email está repetido en el archivo (línea ${anterior})`);
+          linea.errores.push(`El correo está repetido en el archivo (línea ${anterior})`);
         } else if (email) vistos.set(email, fila.line);
         return { linea, datos: parsed.success ? parsed.data : undefined };
       });

@@ -48,7 +48,7 @@ function demasiadosIntentos(seconds: number): ErrorDeDominio {
   const [n, unidad] = seconds < 60 ? [seconds, 'segundo'] : [Math.ceil(seconds / 60), 'minuto'];
   const espera = `${n} ${unidad}${n === 1 ? '' : 's'}`;
   const headers = { 'Retry-After': String(seconds) };
-  return new ErrorDeDominio(429, `Demasiados intentos. Espere ${espera} antes de volver a intentarlo.`, {}, headers);
+  return new ErrorDeDominio(429, `Demasiados intentos. Espera ${espera} antes de volver a intentarlo.`, {}, headers);
 }
 
 export function createCuentasService(ctx: ServiceContext) {

@@ -20,7 +20,7 @@ export const CUENTA_DESACTIVADA = 'La cuenta está desactivada';
 
 /** The 409 for an invitation to an address that has an account waiting for activation. */
 export function cuentaSinActivar(email: string, id: number): ErrorDeDominio {
-  const mensaje = `Ya existe una cuenta sin activar con ese email. Para enviarle un nuevo enlace de activación use «npm run usuarios -- reenviar --email ${email}» o POST /api/admin/usuarios/${id}/reenviar-activacion/.`;
+  const mensaje = `Ya existe una cuenta sin activar con ese correo. Para enviarle un nuevo enlace de activación usa «npm run usuarios -- reenviar --email ${email}» o POST /api/admin/usuarios/${id}/reenviar-activacion/.`;
   return new ErrorDeDominio(409, EMAIL_EXISTENTE, { errors: { email: [mensaje] } });
 }
 

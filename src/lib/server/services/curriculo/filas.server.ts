@@ -23,7 +23,7 @@ import { parseCsv } from '../../cli/csv.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
 
 export const CODIFICACION_ROTA =
-  'La línea tiene caracteres no válidos: guarde el archivo como CSV UTF-8 o Latin-1 (Windows-1252) y vuelva a subirlo';
+  'La línea tiene caracteres no válidos: guarda el archivo como CSV UTF-8 o Latin-1 (Windows-1252) y vuelve a subirlo';
 export const ARCHIVO_VACIO = 'El archivo está vacío: debe tener un encabezado y al menos una fila';
 
 /** One row as the file gives it: its line and its cells by column (absent columns undefined). */
@@ -98,7 +98,7 @@ function desdeJson(texto: string): FilaLeida[] {
   } catch (error) {
     throw new ErrorDeDominio(
       400,
-      `El archivo JSON no es válido: ${error instanceof SyntaxError ? 'revise su sintaxis' : 'no se pudo leer'}`,
+      `El archivo JSON no es válido: ${error instanceof SyntaxError ? 'revisa su sintaxis' : 'no se pudo leer'}`,
     );
   }
   if (!Array.isArray(datos)) throw new ErrorDeDominio(400, 'El archivo JSON no es válido: debe ser una lista de filas');

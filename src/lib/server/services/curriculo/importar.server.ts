@@ -125,9 +125,9 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
     const r = revisarFila(leida, conFuente);
     if (!('oa' in r)) return r.mensaje;
     const area = areaPor.get(r.area.toUpperCase()) ?? areaPor.get(claveNombre(r.area));
-    if (!area) return `La asignatura «${r.area}» no existe: use su código (por ejemplo MA) o su nombre`;
+    if (!area) return `La asignatura «${r.area}» no existe: usa su código (por ejemplo MA) o su nombre`;
     const nivel = nivelPor.get(r.nivel.toUpperCase()) ?? nivelPor.get(claveNombre(r.nivel));
-    if (!nivel) return `El nivel «${r.nivel}» no existe: use su código (por ejemplo 07 o 1M) o su nombre`;
+    if (!nivel) return `El nivel «${r.nivel}» no existe: usa su código (por ejemplo 07 o 1M) o su nombre`;
     if (!ensenado.has(`${area.id}:${nivel.codigo}`)) return `${area.nombre} no se enseña en ${nivel.nombre}`;
     if (!codigoDelPar(r.oa, area.codigo, nivel.codigo))
       return `El código ${r.oa} no corresponde a ${area.nombre} de ${nivel.nombre} (se espera ${area.codigo}${nivel.codigo} OA …)`;

@@ -86,8 +86,8 @@ export function createForoComun(ctx: ServiceContext) {
     const espera = `${minutos} ${minutos === 1 ? 'minuto' : 'minutos'}`;
     const detalle =
       tipo === 'conversacion'
-        ? `Ha publicado demasiadas conversaciones en poco tiempo. Espere ${espera} antes de publicar otra.`
-        : `Ha publicado demasiados comentarios en poco tiempo. Espere ${espera} antes de volver a comentar.`;
+        ? `Publicaste demasiadas conversaciones en poco tiempo. Espera ${espera} antes de publicar otra.`
+        : `Publicaste demasiados comentarios en poco tiempo. Espera ${espera} antes de volver a comentar.`;
     throw new ErrorDeDominio(429, detalle, {}, { 'Retry-After': String(segundos) });
   }
 
