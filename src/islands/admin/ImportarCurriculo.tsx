@@ -7,8 +7,8 @@
 import { useEffect } from 'react';
 import { avisarImportacionCurriculo } from '../../lib/stores/curriculo';
 import { useHidratado } from '../comun/Campo';
-import { ZonaArchivo } from '../comun/ZonaArchivo';
 import { type ErroresImportacion, type ImportacionCurriculo, importarCurriculo, informeImportacion } from './api';
+import { ElegirYRevisar } from './ElegirYRevisar';
 import { useImportacion } from './useImportacion';
 
 const TIPOS: Record<ImportacionCurriculo['cambios'][number]['tipo'], string> = {
@@ -102,11 +102,8 @@ function TablaErrores({ errores }: { errores: ErroresImportacion }) {
 
 export default function ImportarCurriculo() {
   const hidratado = useHidratado();
-  const { archivo, vista, resultado, error, fallo, enviando, elegir, enviar, cancelar } = useImportacion(
-    importarCurriculo,
-    'Debe elegir un archivo CSV o JSON',
-    informeImportacion,
-  );
+  const importacion = useImportacion(importarCurriculo, 'Debe elegir un archivo CSV o JSON', informeImportacion);
+  const { vista, resultado, fallo, enviando, enviar, cancelar } = importacion;
   useEffect(() => {
     if (resultado) avisarImportacionCurriculo();
   }, [resultado]);
@@ -114,27 +111,15 @@ export default function ImportarCurriculo() {
 
   return (
     <div className="importar-curriculo">
-      <ZonaArchivo
+      <ElegirYRevisar
+        importacion={importacion}
+        hidratado={hidratado}
         id="archivo-curriculo"
         etiqueta="Archivo del currículum"
         accept=".csv,.json,text/csv,application/json"
-        archivo={archivo}
-        onArchivo={elegir}
-        error={error ?? undefined}
         ayuda="Un archivo .csv o .json con el formato del ejemplo, en UTF-8 o Latin-1."
-        disabled={!hidratado || enviando !== null}
+        revisar="Revisar archivo"
       />
-      <div className="acciones">
-        <button
-          type="button"
-          className="secundario"
-          disabled={!hidratado || !archivo || enviando !== null}
-          aria-busy={enviando === 'revisar' || undefined}
-          onClick={() => enviar(false)}
-        >
-          {enviando === 'revisar' ? 'Revisando...' : 'Revisar archivo'}
-        </button>
-      </div>
 
       {fallo && (
         <section className="vista-previa" aria-labelledby="titulo-errores-curriculo">

@@ -4,8 +4,8 @@
  * is created before the confirmation; lines with errors are skipped.
  */
 import { useHidratado } from '../comun/Campo';
-import { ZonaArchivo } from '../comun/ZonaArchivo';
 import { type Importacion, importar } from './api';
+import { ElegirYRevisar } from './ElegirYRevisar';
 import { useImportacion } from './useImportacion';
 
 type Linea = Importacion['lineas'][number];
@@ -52,7 +52,8 @@ function TablaLineas({ importacion, titulo }: { importacion: Importacion; titulo
 
 export default function ImportarUsuarios() {
   const hidratado = useHidratado();
-  const { archivo, vista, resultado, error, enviando, elegir, enviar } = useImportacion(importar, 'Debe elegir un archivo CSV');
+  const importacion = useImportacion(importar, 'Debe elegir un archivo CSV');
+  const { vista, resultado, enviando, enviar } = importacion;
 
   const validas = vista?.lineas.filter((l) => l.estado === 'valida').length ?? 0;
 
@@ -63,27 +64,15 @@ export default function ImportarUsuarios() {
         <code>rut</code>, <code>colegio</code> y <code>admin</code> (si/no). Las columnas se separan con coma o punto y coma, como las
         guarda Excel.
       </p>
-      <ZonaArchivo
+      <ElegirYRevisar
+        importacion={importacion}
+        hidratado={hidratado}
         id="planilla"
         etiqueta="Planilla CSV"
         accept=".csv,text/csv"
-        archivo={archivo}
-        onArchivo={elegir}
-        error={error ?? undefined}
         ayuda="Un archivo .csv con una persona por fila."
-        disabled={!hidratado || enviando !== null}
+        revisar="Revisar planilla"
       />
-      <div className="acciones">
-        <button
-          type="button"
-          className="secundario"
-          disabled={!hidratado || !archivo || enviando !== null}
-          aria-busy={enviando === 'revisar' || undefined}
-          onClick={() => enviar(false)}
-        >
-          {enviando === 'revisar' ? 'Revisando...' : 'Revisar planilla'}
-        </button>
-      </div>
 
       {vista && (
         <section className="vista-previa" aria-labelledby="titulo-vista">
