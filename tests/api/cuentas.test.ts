@@ -95,7 +95,7 @@ describe('inviting a teacher and activating the account', () => {
     await invite({ email: 'unica@example.cl', nombres: 'Uno', apellidos: 'Solo' });
     const dup = await invite({ email: 'UNICA@example.cl', nombres: 'Dos', apellidos: 'Otra' });
     expect(dup.status).toBe(409);
-    expect((await dup.json()).detail).toBe('Ya existe una cuenta con ese email');
+    expect((await dup.json()).detail).toBe('Ya existe una cuenta con ese correo');
   });
 
   it('validates the invitation', async () => {

@@ -323,8 +323,8 @@ describe('PUT /api/usuarios/{id}/ (personal information)', () => {
     });
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({
-      detail: 'Ya existe una cuenta con ese email',
-      errors: { email: ['Ya existe una cuenta con ese email'] },
+      detail: 'Ya existe una cuenta con ese correo',
+      errors: { email: ['Ya existe una cuenta con ese correo'] },
     });
   });
 

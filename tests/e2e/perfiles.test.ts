@@ -412,7 +412,7 @@ describe('/perfil/editar', () => {
     await modal.getByLabel('Teléfono').fill('9 8765 4321');
     await modal.getByRole('button', { name: 'Guardar' }).click();
     await expect.poll(() => modal.isVisible()).toBe(false);
-    await expect.poll(() => avisos(page, 'status')).toContain('Tu información personal se actualizó correctamente!');
+    await expect.poll(() => avisos(page, 'status')).toContain('¡Tu información personal se actualizó correctamente!');
     const datos = page.locator('dl.datos');
     expect(await datos.textContent()).toContain('+56 9 8765 4321');
     expect(await datos.textContent()).toContain(nuevo);
@@ -424,7 +424,7 @@ describe('/perfil/editar', () => {
     await expect.poll(() => modal.getByLabel('Correo').isVisible()).toBe(true);
     await modal.getByLabel('Correo').fill(ADMIN.email);
     await modal.getByRole('button', { name: 'Guardar' }).click();
-    expect(await mensajeDe(page, 'Correo')).toBe('Ya existe una cuenta con ese email');
+    expect(await mensajeDe(page, 'Correo')).toBe('Ya existe una cuenta con ese correo');
     await page.keyboard.press('Escape');
     await expect.poll(() => modal.isVisible()).toBe(false);
   });

@@ -39,7 +39,7 @@ export default function FormularioDatos({ idUsuario, datos, generos, onGuardado,
     const r = await actualizarDatos(idUsuario, valores);
     if (r.ok) {
       onGuardado(r.data);
-      notificar('Tu información personal se actualizó correctamente!', 'exito');
+      notificar('¡Tu información personal se actualizó correctamente!', 'exito');
       return;
     }
     const campos = r.error?.errors ?? {};

@@ -14,7 +14,7 @@ import type { CuentasService } from './cuentas.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 import { obtenerUsuario } from './usuarios.server.ts';
 
-export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese email';
+export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese correo';
 export const CUENTA_ACTIVA = 'La cuenta ya está activa';
 export const CUENTA_DESACTIVADA = 'La cuenta está desactivada';
 
