@@ -4,7 +4,7 @@
  * names are refreshed from the data file, units and OAs only added when missing (ids stay).
  */
 import { randomBytes } from 'node:crypto';
-import { count, eq, sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/password.server.ts';
 import type { Db } from './client.server.ts';
 import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades, usuarios } from './schema.server.ts';
@@ -36,30 +36,24 @@ export async function seedCatalogos(db: Db): Promise<void> {
 
     // The curriculum: what is missing is added, nothing the network edited in the console (names,
     // statements, order, units, retired) is changed back (issue 30, docs/decisions/0054).
-    for (const par of curriculo()) {
-      for (const [i, u] of par.unidades.entries()) {
-        await tx
-          .insert(unidades)
-          .values({ codigo: u.codigo, nombre: u.nombre, id_area: idOf(par.area), codigo_nivel: par.nivel, orden: i + 1 })
-          .onConflictDoNothing({ target: unidades.codigo });
-        const [unidad] = await tx.select({ id: unidades.id }).from(unidades).where(eq(unidades.codigo, u.codigo));
-        if (!unidad) throw new Error(`seed: unit ${u.codigo} not stored`);
-        if (u.oas.length > 0) {
-          await tx
-            .insert(oas)
-            .values(
-              u.oas.map((oa, j) => ({
-                codigo: oa.codigo,
-                descripcion: oa.descripcion,
-                fuente: oa.fuente,
-                unidad: unidad.id,
-                orden: j + 1,
-              })),
-            )
-            .onConflictDoNothing({ target: oas.codigo });
-        }
-      }
-    }
+    // Three statements at every start, whatever the size of the curriculum: the missing units, their
+    // ids, the missing OAs.
+    const pares = curriculo();
+    const filasUnidades = pares.flatMap((par) =>
+      par.unidades.map((u, i) => ({ codigo: u.codigo, nombre: u.nombre, id_area: idOf(par.area), codigo_nivel: par.nivel, orden: i + 1 })),
+    );
+    if (filasUnidades.length > 0) await tx.insert(unidades).values(filasUnidades).onConflictDoNothing({ target: unidades.codigo });
+    const idUnidad = new Map((await tx.select({ id: unidades.id, codigo: unidades.codigo }).from(unidades)).map((u) => [u.codigo, u.id]));
+    const filasOas = pares.flatMap((par) =>
+      par.unidades.flatMap((u) =>
+        u.oas.map((oa, j) => {
+          const unidad = idUnidad.get(u.codigo);
+          if (unidad === undefined) throw new Error(`seed: unit ${u.codigo} not stored`);
+          return { codigo: oa.codigo, descripcion: oa.descripcion, fuente: oa.fuente, unidad, orden: j + 1 };
+        }),
+      ),
+    );
+    if (filasOas.length > 0) await tx.insert(oas).values(filasOas).onConflictDoNothing({ target: oas.codigo });
     await tx
       .insert(metodologias)
       .values(data.metodologias.map((nombre) => ({ nombre })))
