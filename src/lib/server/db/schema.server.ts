@@ -157,6 +157,23 @@ export const usuarios = pgTable(
      */
     visita_ultima: timestamp('visita_ultima', { withTimezone: true }),
     visita_anterior: timestamp('visita_anterior', { withTimezone: true }),
+    /**
+     * Opposition (issue 31, Ley 21.719): the person chose to stay out of the community directory
+     * and its contact form. Unlike `oculto` (moderation), the person sets it in their preferences.
+     */
+    oculto_directorio: boolean('oculto_directorio').notNull().default(false),
+    /** The privacy notice's version the person last accepted, and when (issue 31); null before. */
+    privacidad_version: text('privacidad_version'),
+    privacidad_aceptada_en: timestamp('privacidad_aceptada_en', { withTimezone: true }),
+    /**
+     * A scheduled deletion (issue 31): the account is erased by the 'baja-cuenta' job once
+     * `baja_programada` passes, unless the person signs in (which cancels) or it is cancelled.
+     * `baja_conservar_aportes` keeps their contributions under 'Docente retirado/a'.
+     */
+    baja_programada: timestamp('baja_programada', { withTimezone: true }),
+    baja_conservar_aportes: boolean('baja_conservar_aportes').notNull().default(true),
+    /** When the personal data was erased (issue 31): the row stays only as an anonymous author. */
+    eliminada_en: timestamp('eliminada_en', { withTimezone: true }),
     fecha_creacion: creado(),
   },
   (t) => [uniqueIndex('usuarios_email_idx').on(t.email)],
@@ -240,6 +257,13 @@ export const tokensRefresh = pgTable(
     id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
     familia: text('familia').notNull(),
     token_hash: text('token_hash').notNull().unique(),
+    /**
+     * The address and browser that started the session (issues 31 and 32), copied along the
+     * family's rotations; the 'retencion-direcciones' job blanks addresses older than
+     * `RETENCION_DIRECCIONES_DIAS`.
+     */
+    ip: text('ip'),
+    agente: text('agente'),
     /** Absolute expiry of the family: rotation never extends it. */
     expira: timestamp('expira', { withTimezone: true }).notNull(),
     rotado: timestamp('rotado', { withTimezone: true }),
@@ -617,6 +641,9 @@ export const ingresos = pgTable(
     id: serial('id').primaryKey(),
     id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
     fecha: timestamp('fecha', { withTimezone: true }).notNull().defaultNow(),
+    /** The sign-in's address and browser (issue 31); the address goes after the retention period. */
+    ip: text('ip'),
+    agente: text('agente'),
   },
   (t) => [index('ingresos_fecha_idx').on(t.fecha)],
 );
@@ -757,4 +784,78 @@ export const bloqueos = pgTable('bloqueos', {
   dueno: text('dueno').notNull(),
   hasta: timestamp('hasta', { withTimezone: true }).notNull(),
   liberar: boolean('liberar').notNull().default(false),
+});
+
+// ── Personal data rights (issue 31, Ley 21.719) ─────────────────────────────────────────────────
+
+/** Each acceptance of the privacy notice: which version, when, from where. */
+export const consentimientos = pgTable(
+  'consentimientos',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    ip: text('ip'),
+    fecha: timestamp('fecha', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('consentimientos_usuario_idx').on(t.id_usuario, t.fecha)],
+);
+
+/**
+ * A copy of a person's data (the right of access and portability): one ZIP built by the
+ * 'copia-datos' job into storage under `clave`, downloadable by its owner until `expira`.
+ */
+export const copiasDatos = pgTable(
+  'copias_datos',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    estado: text('estado', { enum: ['pendiente', 'lista', 'fallida', 'expirada'] })
+      .notNull()
+      .default('pendiente'),
+    /** Storage key of the ZIP; '' until it is built and again once it expires. */
+    clave: text('clave').notNull().default(''),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    expira: timestamp('expira', { withTimezone: true }),
+    lista_en: timestamp('lista_en', { withTimezone: true }),
+    fecha_creacion: creado(),
+  },
+  (t) => [index('copias_datos_usuario_idx').on(t.id_usuario, t.fecha_creacion)],
+);
+
+/**
+ * The register of data requests, for the data-protection authority: every copy, deletion,
+ * cancellation and opposition, asked by the person or entered by an admin from a written request.
+ * It outlives the account: `id_usuario` is set null when the row goes, `titular` keeps a
+ * non-identifying label ('Cuenta 123') once the person is erased.
+ */
+export const solicitudesDatos = pgTable(
+  'solicitudes_datos',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: integer('id_usuario').references(() => usuarios.id, { onDelete: 'set null' }),
+    titular: text('titular').notNull().default(''),
+    tipo: text('tipo', { enum: ['acceso', 'copia', 'rectificacion', 'eliminacion', 'oposicion', 'bloqueo'] }).notNull(),
+    origen: text('origen', { enum: ['persona', 'admin'] })
+      .notNull()
+      .default('persona'),
+    estado: text('estado', { enum: ['pendiente', 'completada', 'cancelada', 'rechazada'] })
+      .notNull()
+      .default('pendiente'),
+    motivo: text('motivo').notNull().default(''),
+    id_admin: integer('id_admin').references(() => usuarios.id, { onDelete: 'set null' }),
+    fecha_creacion: creado(),
+    fecha_resolucion: timestamp('fecha_resolucion', { withTimezone: true }),
+  },
+  (t) => [index('solicitudes_datos_estado_idx').on(t.estado, t.fecha_creacion)],
+);
+
+/**
+ * Network settings an admin keeps in the console (issue 31: the privacy notice's responsible
+ * party): one JSON value per key, validated by its zod schema on the way in.
+ */
+export const ajustes = pgTable('ajustes', {
+  clave: text('clave').primaryKey(),
+  valor: jsonb('valor').notNull(),
+  actualizado: timestamp('actualizado', { withTimezone: true }).notNull().defaultNow(),
 });
