@@ -1,10 +1,16 @@
 /**
- * `npm test`: the whole suite, in the order that fails fastest. Types, lint and the contract's
- * generated types first; then the build and its size budgets; then every vitest project (unit,
- * API in process, browser and HTTP against the built server). It installs the Debian packages
- * the browser and media tests need when they are missing and it runs as root.
+ * `npm test`: the whole suite. Lint and the contract's generated types first (seconds), then the
+ * build and its size budgets; then two lanes side by side, one a core each (docs/decisions/0060):
+ *
+ * - in process: the types, then the unit and API projects (PGlite in the test process), then,
+ *   when `.ci/run` asks for them, the API suite on PostgreSQL (`TEST_POSTGRES_URL`) and the
+ *   storage-heavy API files on an S3 bucket (`TEST_S3_FILES`);
+ * - against the built server: the browser, fuzz and deployment projects, one file at a time.
+ *
+ * A lane's output is printed as it comes, each line prefixed with the lane's name. It installs the
+ * Debian packages the browser and media tests need when they are missing and it runs as root.
  */
-import { spawnSync } from 'node:child_process';
+import { type SpawnOptions, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,28 +49,105 @@ function ensureSystemPackages(): void {
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const vitest = path.join(root, 'node_modules/.bin/vitest');
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+
+interface Resumen {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+}
+
+/** One step of a lane: a command, or a vitest run whose JSON report is added to the totals. */
+interface Paso {
+  title: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  vitest?: boolean;
+}
+
+const reportDir = mkdtempSync(path.join(os.tmpdir(), 'ed-vitest-'));
+let reports = 0;
+
+function vitestRun(title: string, args: string[], env?: NodeJS.ProcessEnv): Paso {
+  return { title, command: bin('vitest'), args: ['run', ...args], env, vitest: true };
+}
+
+/** Runs one step with its output prefixed; resolves with its exit status. */
+function paso(lane: string, step: Paso): Promise<{ ok: boolean; report?: string }> {
+  const report = step.vitest ? path.join(reportDir, `report-${++reports}.json`) : undefined;
+  const args = report ? [...step.args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : step.args;
+  const options: SpawnOptions = { cwd: root, env: step.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] };
+  const started = Date.now();
+  process.stdout.write(`[${lane}] ▶ ${step.title}\n`);
+  return new Promise((resolve) => {
+    const child = spawn(step.command, args, options);
+    for (const stream of [child.stdout, child.stderr]) {
+      let pending = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) process.stdout.write(`[${lane}] ${line}\n`);
+      });
+      stream?.on('end', () => pending && process.stdout.write(`[${lane}] ${pending}\n`));
+    }
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`[${lane}] ${code === 0 ? '✓' : '✗'} ${step.title} (${seconds} s)\n`);
+      resolve({ ok: code === 0, report });
+    });
+  });
+}
+
+/** A lane runs its steps in order and stops at the first that fails. */
+async function carril(lane: string, steps: Paso[]): Promise<{ ok: boolean; reports: string[] }> {
+  const hechos: string[] = [];
+  for (const step of steps) {
+    const { ok, report } = await paso(lane, step);
+    if (report) hechos.push(report);
+    if (!ok) return { ok: false, reports: hechos };
+  }
+  return { ok: true, reports: hechos };
+}
 
 ensureSystemPackages();
-run('types', npm, ['run', '-s', 'typecheck']);
 run('lint and format', npm, ['run', '-s', 'lint']);
 run('generated API types match openapi.yaml', npm, ['run', '-s', 'openapi:check']);
 run('build', npm, ['run', '-s', 'build']);
 run('size budgets', npm, ['run', '-s', 'budgets']);
 
-const reportDir = mkdtempSync(path.join(os.tmpdir(), 'ed-vitest-'));
-const report = path.join(reportDir, 'report.json');
-const tests = spawnSync(vitest, ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-  cwd: root,
-  stdio: 'inherit',
-});
-let summary = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0 };
-try {
-  summary = JSON.parse(readFileSync(report, 'utf8'));
-} catch {
-  /* the run crashed before writing its report: the exit status below tells */
+const enProceso: Paso[] = [
+  // The build has written Astro's generated types: the check reads them rather than racing to write them again.
+  { title: 'types (astro check)', command: bin('astro'), args: ['check', '--noSync', '--minimumSeverity', 'error'] },
+  { title: 'types (tsc)', command: bin('tsc'), args: ['--noEmit'] },
+  vitestRun('unit and API (PGlite)', ['--project', 'unit', '--project', 'api']),
+];
+const postgres = process.env.TEST_POSTGRES_URL;
+if (postgres) enProceso.push(vitestRun('API on PostgreSQL', ['--project', 'api'], { ...process.env, DATABASE_URL: postgres }));
+const s3 = process.env.TEST_S3_FILES?.split(/\s+/).filter(Boolean) ?? [];
+if (s3.length > 0) {
+  const { DATABASE_URL: _pg, ...sinBase } = process.env;
+  enProceso.push(vitestRun('storage-heavy API files on S3 (s3rver)', ['--project', 'api', ...s3], { ...sinBase, TEST_STORAGE: 's3' }));
+}
+const servidor: Paso[] = [
+  vitestRun('browser, fuzz and deployment (built server)', ['--project', 'e2e', '--project', 'fuzz', '--project', 'despliegue']),
+];
+
+const carriles = await Promise.all([carril('proceso', enProceso), carril('servidor', servidor)]);
+const summary: Resumen = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0 };
+let completos = true;
+for (const report of carriles.flatMap((c) => c.reports)) {
+  try {
+    const parte: Resumen = JSON.parse(readFileSync(report, 'utf8'));
+    for (const k of Object.keys(summary) as (keyof Resumen)[]) summary[k] += parte[k];
+  } catch {
+    completos = false; // the run crashed before writing its report: its exit status tells
+  }
 }
 rmSync(reportDir, { recursive: true, force: true });
 const skipped = summary.numPendingTests + summary.numTodoTests;
 process.stdout.write(`\n${summary.numPassedTests} passed, ${summary.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
-process.exit(tests.status === 0 && summary.numFailedTests === 0 && skipped === 0 ? 0 : 1);
+const ok = carriles.every((c) => c.ok) && completos && summary.numFailedTests === 0 && skipped === 0;
+process.exit(ok ? 0 : 1);
