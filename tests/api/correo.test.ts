@@ -169,8 +169,17 @@ describe('resending an activation link', () => {
     const otra = await invitar('pendiente@example.cl');
     expect(otra.status).toBe(409);
     const body = await otra.json();
+    // The local admin key (the CLI) is told the command; an admin in the console, the button.
     expect(body.errors.email[0]).toMatch(
       /^Ya existe una cuenta sin activar con ese correo\. .*npm run usuarios -- reenviar --email pendiente@example\.cl/,
+    );
+    const enConsola = await t.call('POST', '/api/admin/usuarios/', {
+      token: admin.token,
+      json: { email: 'pendiente@example.cl', nombres: 'Rosa', apellidos: 'Vera' },
+    });
+    expect(enConsola.status).toBe(409);
+    expect((await enConsola.json()).errors.email[0]).toBe(
+      'Ya existe una cuenta sin activar con ese correo. Para enviarle un nuevo enlace de activación usa «Reenviar activación» en su fila de la lista de usuarios.',
     );
 
     const activa = await t.createUser();

@@ -18,15 +18,23 @@ export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese correo';
 export const CUENTA_ACTIVA = 'La cuenta ya está activa';
 export const CUENTA_DESACTIVADA = 'La cuenta está desactivada';
 
-/** The 409 for an invitation to an address that has an account waiting for activation. */
-export function cuentaSinActivar(email: string, id: number): ErrorDeDominio {
-  const mensaje = `Ya existe una cuenta sin activar con ese correo. Para enviarle un nuevo enlace de activación usa «npm run usuarios -- reenviar --email ${email}» o POST /api/admin/usuarios/${id}/reenviar-activacion/.`;
+/**
+ * The 409 for an invitation to an address that has an account waiting for activation, with the
+ * way to resend its link where the person is: the console's 'Reenviar activación' for an admin
+ * signed in, the command for the local admin key (`npm run usuarios`).
+ */
+export function cuentaSinActivar(email: string, id: number, actor?: ActorAdmin): ErrorDeDominio {
+  const como =
+    actor?.id == null
+      ? `usa «npm run usuarios -- reenviar --email ${email}» o POST /api/admin/usuarios/${id}/reenviar-activacion/`
+      : 'usa «Reenviar activación» en su fila de la lista de usuarios';
+  const mensaje = `Ya existe una cuenta sin activar con ese correo. Para enviarle un nuevo enlace de activación ${como}.`;
   return new ErrorDeDominio(409, EMAIL_EXISTENTE, { errors: { email: [mensaje] } });
 }
 
-async function yaExiste(db: Db, email: string): Promise<ErrorDeDominio> {
+async function yaExiste(db: Db, email: string, actor?: ActorAdmin): Promise<ErrorDeDominio> {
   const [row] = await db.select({ id: usuarios.id, activo: usuarios.activo }).from(usuarios).where(eq(usuarios.email, email));
-  if (row && !row.activo) return cuentaSinActivar(email, row.id);
+  if (row && !row.activo) return cuentaSinActivar(email, row.id, actor);
   return new ErrorDeDominio(409, EMAIL_EXISTENTE, { errors: { email: [EMAIL_EXISTENTE] } });
 }
 
@@ -68,7 +76,7 @@ export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasS
           })
           .onConflictDoNothing()
           .returning();
-        if (!created) throw await yaExiste(tx, input.email);
+        if (!created) throw await yaExiste(tx, input.email, actor);
         if (!input.admin) {
           await tx.insert(perfilesDocentes).values({ id_usuario: created.id });
           if (colegio) await tx.insert(perfilColegios).values({ id_usuario: created.id, id_colegio: colegio.id });
