@@ -10,6 +10,8 @@
  *   on PGlite and on PostgreSQL (BENCH_DATABASE_URL; scripts/lib/bench-servidor.ts);
  * - `memoria`: issue 15 item 5, RSS over a mixed load of BENCH_MEMORIA_MINUTOS (default 10) minutes.
  * - `subidas`: issue 18, the RSS rise of a 1 GiB resumable (tus) upload in 8 MiB chunks.
+ * - `copia-datos`: issue 31, the RSS rise while the copy of a person with BENCH_COPIA_MB (300) MB
+ *   of files is built (in this process, scripts/lib/bench-copia.ts).
  *
  * `npm run bench -- servidor memoria` runs only the sections named.
  */
@@ -19,6 +21,7 @@ import { type ApiClient, apiClient, type Session, signIn } from '../tests/suppor
 import type { RunningServer } from '../tests/support/server.ts';
 import { ADMIN } from '../tests/support/server.ts';
 import { requireBuild, withServer } from './lib/api.ts';
+import { benchCopia, describirCopia } from './lib/bench-copia.ts';
 import { benchListas } from './lib/bench-listas.ts';
 import { benchReproductor, describirReproductor, subirCapsula } from './lib/bench-reproductor.ts';
 import { benchMemoria, benchServidor, minutosMemoria } from './lib/bench-servidor.ts';
@@ -214,6 +217,8 @@ const SECCIONES: Seccion[] = [
     correr: async ({ server }) =>
       process.stdout.write(`${describirSubidas(await benchSubidas(server.url, await signIn(server.url, ADMIN), server.process.pid))}\n`),
   },
+  // Issue 31: the copy of a person's data streams its files; the RSS rise is printed.
+  { nombre: 'copia-datos', correr: async () => process.stdout.write(`${describirCopia(await benchCopia())}\n`) },
 ];
 
 /**

@@ -17,6 +17,8 @@ export const TRABAJOS: Record<string, string> = {
   'respaldo-diario': 'Respaldo diario de la base de datos y los archivos',
   'respaldo-borrado-diferido': 'Borrar los archivos de contenido eliminado mientras se hacía un respaldo',
   'subidas-limpieza': 'Quitar los archivos de subidas que quedaron a medias (cada hora)',
+  'copia-datos': 'Preparar la copia de sus datos que pidió un docente',
+  'copias-datos-vencidas': 'Borrar las copias de datos personales que vencieron (cada hora)',
 };
 
 export const TRABAJO_DESCONOCIDO = 'Tarea interna del servidor';
@@ -53,6 +55,7 @@ const TIPOS_REGISTRO: Record<string, string> = {
   conversacion: 'Conversación',
   comentario_foro: 'Comentario del foro',
   categoria: 'Categoría del foro',
+  copia_datos: 'Copia de datos personales',
 };
 
 /** A kind of record in words ('comentario_foro' → 'Comentario del foro'); one not listed loses its underscores. */
@@ -108,6 +111,7 @@ const ACCIONES: Record<string, string> = {
   subir_subtitulos: 'Subir subtítulos',
   eliminar_subtitulos: 'Eliminar subtítulos',
   revisar_curriculo: 'Currículum: revisar',
+  descargar_copia_datos: 'Descargar su copia de datos personales',
 };
 
 /** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code, without underscores. */

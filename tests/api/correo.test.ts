@@ -7,7 +7,6 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { correos, mensajesAyuda, mensajesContacto } from '../../src/lib/server/db/schema.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
@@ -15,40 +14,7 @@ import { createMailer, type Mailer } from '../../src/lib/server/mail/mailer.serv
 import { createOutbox, REEMPLAZADO } from '../../src/lib/server/mail/outbox.server.ts';
 import { ADMIN_KEY, createTestApi, type TestApi } from '../support/api.ts';
 import { freePort, readOutbox, removeDir, root } from '../support/server.ts';
-
-interface Recibido {
-  to: string[];
-  raw: string;
-}
-
-/** A local SMTP server on a fixed port, stopped and started by the tests. */
-function smtp(port: number) {
-  const recibidos: Recibido[] = [];
-  let server: SMTPServer | undefined;
-  return {
-    recibidos,
-    async start() {
-      server = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        logger: false,
-        onData(stream, session, callback) {
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            recibidos.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-            callback();
-          });
-        },
-      });
-      await new Promise<void>((resolve) => server?.listen(port, '127.0.0.1', resolve));
-    },
-    async stop() {
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      server = undefined;
-    },
-  };
-}
+import { smtp } from '../support/smtp.ts';
 
 const log = createLogger('silent');
 const header = (raw: string, name: string) => new RegExp(`^${name}: *(.*)$`, 'mi').exec(raw)?.[1]?.trim();

@@ -1,5 +1,6 @@
-/** A minimal zip writer (stored, no compression) for building Office-like test files. */
+/** A minimal zip writer (stored, no compression) for building Office-like test files, and a reader (yauzl). */
 import { crc32 } from 'node:zlib';
+import yauzl from 'yauzl';
 
 export function zip(entries: Record<string, string>): Buffer {
   const locals: Buffer[] = [];
@@ -37,4 +38,29 @@ export function zip(entries: Record<string, string>): Buffer {
   end.writeUInt32LE(dir.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, dir, end]);
+}
+
+/** Every entry of a ZIP, read back with yauzl. */
+export function leerZip(datos: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(datos, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error);
+      const entradas = new Map<string, Buffer>();
+      zip.on('entry', (entrada: yauzl.Entry) => {
+        zip.openReadStream(entrada, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const partes: Buffer[] = [];
+          stream.on('data', (c: Buffer) => partes.push(c));
+          stream.on('end', () => {
+            entradas.set(entrada.fileName, Buffer.concat(partes));
+            zip.readEntry();
+          });
+          stream.on('error', reject);
+        });
+      });
+      zip.on('end', () => resolve(entradas));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
 }

@@ -180,6 +180,11 @@ const expectedCalls = [
   ['GET', '/api/admin/respaldos/'],
   ['POST', '/api/admin/respaldos/'],
   ['GET', '/api/admin/respaldos/{nombre}/descargar/'],
+  // A person's data and its copy (issue 31).
+  ['GET', '/api/usuarios/{id}/mis-datos/'],
+  ['GET', '/api/usuarios/{id}/copia-datos/'],
+  ['POST', '/api/usuarios/{id}/copia-datos/'],
+  ['GET', '/api/usuarios/{id}/copia-datos/{id_copia}/descargar/'],
   // The curriculum kept by the network (issue 30).
   ['GET', '/api/admin/curriculo/'],
   ['GET', '/api/admin/curriculo/{area}/{nivel}/'],

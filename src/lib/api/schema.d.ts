@@ -860,6 +860,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usuarios/{id}/mis-datos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What the platform holds about the person, by category with counts (issue 31).
+         * @description The right of access (Ley 21.719): each category (profile fields with a value, schools,
+         *     specialties, areas, levels, privacy notice acceptances, sessions and sign-ins with their
+         *     addresses and browsers, capsules, materials, manuals, captions, comments, likes, forum
+         *     conversations, comments and reactions, reports made, notifications, messages sent through
+         *     contact and help, views, data requests and copies) with how many there are and up to 100
+         *     readable lines. The person themself, or an admin answering a request (403 otherwise);
+         *     404 when there is no such account or it was erased.
+         */
+        get: operations["getMisDatos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/copia-datos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The person's copies of their data, newest first (the owner only).
+         * @description Each with its `estado`; a ready one (`lista`, until `expira`) with its download `url`.
+         */
+        get: operations["listCopiasDatos"];
+        put?: never;
+        /**
+         * Ask for a copy of one's data (the owner only; issue 31).
+         * @description The right of portability: the 'copia-datos' job builds one ZIP (readable index.html and
+         *     machine-readable JSON of every category of GET /api/usuarios/{id}/mis-datos/, with the
+         *     uploaded files as stored), then notifies the person and mails them. Registered as a
+         *     request (`solicitudes_datos`, tipo 'copia'). 409 while another copy is being made, 429
+         *     after 3 copies in 24 hours.
+         */
+        post: operations["solicitarCopiaDatos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/copia-datos/{id_copia}/descargar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                id_copia: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a ready copy (its owner only, for 7 days).
+         * @description The ZIP, streamed from storage (or a direct link to it). Each download is recorded in the
+         *     audit log. The session cookie is also accepted, so the page's link works as a plain link.
+         *     404 for a copy that is not the person's, not ready, or expired; 403 for another person's path.
+         */
+        get: operations["descargarCopiaDatos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usuarios/{id}/preferencias/": {
         parameters: {
             query?: never;
@@ -3105,7 +3191,7 @@ export interface components {
             /** @description Every notification the entry groups. */
             ids: number[];
             /** @enum {string} */
-            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "eliminado" | "denuncia_resuelta";
+            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "eliminado" | "denuncia_resuelta" | "copia_lista";
             recurso_tipo: string;
             id_recurso: number;
             texto: string;
@@ -3126,6 +3212,42 @@ export interface components {
         };
         NotificacionesNoLeidas: {
             no_leidas: number;
+        };
+        MisDatos: {
+            id_usuario: number;
+            categorias: {
+                /** @description The category: 'perfil', 'colegios', 'sesiones', 'capsulas'… */
+                clave: string;
+                /** @description Its name in Spanish: 'Datos de tu perfil'. */
+                nombre: string;
+                /** @description How many there are (the profile: fields with a value). */
+                cantidad: number;
+                /** @description One readable line for each, the first 100. */
+                detalle: string[];
+                /** @description Files of this category a copy carries. */
+                archivos: number;
+            }[];
+        };
+        CopiaDatos: {
+            id: number;
+            /** @enum {string} */
+            estado: "pendiente" | "lista" | "fallida" | "expirada";
+            /** Format: date-time */
+            fecha_creacion: string;
+            /** Format: date-time */
+            lista_en: string | null;
+            /**
+             * Format: date-time
+             * @description Until when a ready copy downloads (7 days).
+             */
+            expira: string | null;
+            /** @description The ZIP's size when ready. */
+            bytes: number | null;
+            /** @description The download (GET …/copia-datos/{id_copia}/descargar/) when ready. */
+            url: string | null;
+        };
+        CopiasDatos: {
+            copias: components["schemas"]["CopiaDatos"][];
         };
         Preferencias: {
             /** @enum {string} */
@@ -5446,6 +5568,128 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    getMisDatos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is held. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MisDatos"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCopiasDatos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CopiasDatos"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    solicitarCopiaDatos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy, `pendiente`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CopiaDatos"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A copy is being made: 'Ya estamos preparando una copia de tus datos. Te avisaremos cuando esté lista.' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    descargarCopiaDatos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                id_copia: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            206: components["responses"]["PartialContent"];
+            302: components["responses"]["DirectLink"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
         };
     };
     getPreferencias: {

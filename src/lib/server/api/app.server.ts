@@ -28,6 +28,7 @@ import type { AppEnv } from './env.server.ts';
 import { ApiError, errorResponse } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
+import { misDatosRoutes } from './mis-datos.server.ts';
 import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { respaldosRoutes } from './respaldos.server.ts';
@@ -125,6 +126,7 @@ export function createApi(deps: ApiDeps) {
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage }));
   app.route('/api/notificaciones', notificacionesRoutes(notificaciones, keys));
   app.route('/api/usuarios', preferenciasRoutes(notificaciones, keys));
+  app.route('/api/usuarios', misDatosRoutes({ misDatos: services.misDatos, keys, storage }));
   // Community and profiles after usuariosRoutes, so the account routes match first.
   app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage, subidas }));
   app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage }, 'grande'));

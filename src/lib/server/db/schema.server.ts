@@ -673,7 +673,8 @@ export const registroAdmin = pgTable(
 
 /**
  * One event for one person: a reply to their comment, a comment on their content or conversation,
- * a like or reaction on their content, their content hidden, restored or deleted by moderation, their report resolved.
+ * a like or reaction on their content, their content hidden, restored or deleted by moderation, their report resolved,
+ * the copy of their data ready (issue 31).
  * Grouped when shown ('Ana y 3 más reaccionaron a tu conversación') by (tipo, recurso_tipo,
  * id_recurso). `enlace` is the page the notification opens.
  */
@@ -684,7 +685,7 @@ export const notificaciones = pgTable(
     /** Who is notified. */
     id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
     tipo: text('tipo', {
-      enum: ['respuesta', 'comentario', 'me_gusta', 'reaccion', 'oculto', 'restaurado', 'eliminado', 'denuncia_resuelta'],
+      enum: ['respuesta', 'comentario', 'me_gusta', 'reaccion', 'oculto', 'restaurado', 'eliminado', 'denuncia_resuelta', 'copia_lista'],
     }).notNull(),
     /** Who caused it; null for the moderation team. */
     id_actor: integer('id_actor').references(() => usuarios.id, { onDelete: 'cascade' }),

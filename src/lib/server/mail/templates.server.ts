@@ -1,4 +1,5 @@
 /** The Spanish messages the platform sends, each as HTML and plain text. */
+import { formatearFechaHora } from '../../format/index.ts';
 import { PRODUCTO } from '../../marca.ts';
 
 export interface Rendered {
@@ -44,6 +45,19 @@ export function recuperacion(nombre: string, url: string): Rendered {
       'Si no fuiste tú, ignora este mensaje: tu contraseña actual sigue funcionando.',
     ],
     { label: 'Cambiar contraseña', url },
+  );
+}
+
+/** The copy of the person's data is ready (issue 31): the link opens Mis datos, which asks them to sign in. */
+export function copiaLista(nombre: string, url: string, expira: Date): Rendered {
+  return render(
+    `Tu copia de datos de ${PRODUCTO} está lista`,
+    [
+      `Hola ${nombre}:`,
+      `La copia de tus datos que pediste ya está lista. Puedes descargarla desde Mis datos, con tu sesión iniciada, hasta el ${formatearFechaHora(expira)}.`,
+      'Si no pediste esta copia, cambia tu contraseña y avísanos en el centro de ayuda.',
+    ],
+    { label: 'Ir a Mis datos', url },
   );
 }
 

@@ -20,6 +20,7 @@ import { createForoService } from './foro.server.ts';
 import { createInicioService } from './inicio.server.ts';
 import { createInvitacionesService } from './invitaciones.server.ts';
 import { createManualesService } from './manuales.server.ts';
+import { createMisDatosService } from './mis-datos.server.ts';
 import { createNotificacionesService } from './notificaciones.server.ts';
 import { createPerfilesService } from './perfiles.server.ts';
 import { createPrimerosPasosService } from './primeros-pasos.server.ts';
@@ -82,6 +83,8 @@ export function createServices(entrada: ServicesDeps) {
     subtitulos,
     denuncias,
     respaldos,
+    /** 'Mis datos' (issue 31): what is held about a person, and its copy. */
+    misDatos: createMisDatosService(ctx),
     inicio: createInicioService(ctx, { notificaciones }),
     /** Who the signed-in person is, for the pages' session (http/session.server.ts). */
     usuarioActual,
@@ -91,7 +94,13 @@ export function createServices(entrada: ServicesDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 /** The services that run background work, each with its job handlers by type. */
-const conTrabajos = (s: Services): { trabajos: Record<string, JobHandler> }[] => [s.capsulas, s.subidas, s.notificaciones, s.respaldos];
+const conTrabajos = (s: Services): { trabajos: Record<string, JobHandler> }[] => [
+  s.capsulas,
+  s.subidas,
+  s.notificaciones,
+  s.misDatos,
+  s.respaldos,
+];
 
 /** Gives the runner every service's job handlers (any process whose runner may take a job). */
 export function registrarTrabajos(services: Services, jobs: Pick<JobRunner, 'register'>): void {
@@ -108,4 +117,6 @@ export async function programarTrabajos(services: Services): Promise<void> {
   await services.subidas.programar();
   // The daily backup (issue 28), at 03:00 Chile's time.
   await services.respaldos.programar();
+  // Copies of personal data past their 7 days removed, hourly (issue 31).
+  await services.misDatos.programar();
 }

@@ -44,6 +44,8 @@ export function textoNotificacion(n: { tipo: string; recurso_tipo: string; titul
       return `Tu ${queEs} fue ${participio('eliminad')} por moderación.${motivo}`;
     case 'denuncia_resuelta':
       return `Tu denuncia sobre ${esComentario(n.recurso_tipo) ? `un comentario en ${titulo}` : titulo} fue resuelta.${motivo}`;
+    case 'copia_lista':
+      return 'La copia de tus datos está lista para descargar en Mis datos.';
     default:
       return `Novedad en ${titulo}`;
   }
