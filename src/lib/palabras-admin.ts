@@ -16,6 +16,7 @@ export const TRABAJOS: Record<string, string> = {
   'notificaciones-correos': 'Enviar por correo los avisos de notificaciones (cada minuto)',
   'respaldo-diario': 'Respaldo diario de la base de datos y los archivos',
   'respaldo-borrado-diferido': 'Borrar los archivos de contenido eliminado mientras se hacía un respaldo',
+  'baja-cuenta': 'Eliminar las cuentas cuyo plazo de 14 días para arrepentirse terminó (cada hora)',
   'subidas-limpieza': 'Quitar los archivos de subidas que quedaron a medias (cada hora)',
   'copia-datos': 'Preparar la copia de sus datos que pidió un docente',
   'copias-datos-vencidas': 'Borrar las copias de datos personales que vencieron (cada hora)',
@@ -111,6 +112,9 @@ const ACCIONES: Record<string, string> = {
   subir_subtitulos: 'Subir subtítulos',
   eliminar_subtitulos: 'Eliminar subtítulos',
   revisar_curriculo: 'Currículum: revisar',
+  programar_eliminacion: 'Programar la eliminación de una cuenta',
+  eliminar_cuenta: 'Eliminar una cuenta',
+  cancelar_eliminacion: 'Cancelar la eliminación de una cuenta',
   descargar_copia_datos: 'Descargar su copia de datos personales',
 };
 

@@ -180,6 +180,13 @@ const expectedCalls = [
   ['GET', '/api/admin/respaldos/'],
   ['POST', '/api/admin/respaldos/'],
   ['GET', '/api/admin/respaldos/{nombre}/descargar/'],
+  // Leaving the platform and the console's requests (issue 31).
+  ['POST', '/api/usuarios/{id}/eliminar-cuenta/'],
+  ['DELETE', '/api/usuarios/{id}/eliminar-cuenta/'],
+  ['POST', '/api/admin/usuarios/{id}/eliminar/'],
+  ['DELETE', '/api/admin/usuarios/{id}/eliminar/'],
+  ['GET', '/api/admin/solicitudes/'],
+  ['GET', '/api/admin/solicitudes/exportar/'],
   // A person's data and its copy (issue 31).
   ['GET', '/api/usuarios/{id}/mis-datos/'],
   ['GET', '/api/usuarios/{id}/copia-datos/'],

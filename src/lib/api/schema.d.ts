@@ -261,6 +261,79 @@ export interface paths {
         patch: operations["adminActualizarUsuario"];
         trace?: never;
     };
+    "/api/admin/usuarios/{id}/eliminar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on a written request to delete an account (issue 31).
+         * @description `motivo` is required (400 'Escribe el motivo: …'). Without `inmediato` the deletion is
+         *     scheduled in 14 days, as if the person had asked (signing in cancels it); with it the
+         *     account is erased now. `conservar_aportes` as for the person. Written to the audit log and
+         *     the register of requests. An admin's own account is refused (409 'No puedes eliminar tu
+         *     propia cuenta desde la consola: …'). 404 for an unknown or already erased account. Admins only.
+         */
+        post: operations["adminEliminarCuenta"];
+        /** Cancel a scheduled deletion (audited). */
+        delete: operations["adminCancelarEliminacionCuenta"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/solicitudes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console's data requests (issue 31).
+         * @description Deletions waiting for their date, copies of data with their state, and the register of
+         *     requests (every copy, deletion and cancellation, newest first). An erased person appears in
+         *     the register only by their label ('Cuenta n.º 12'). Admins only.
+         */
+        get: operations["adminSolicitudes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/solicitudes/exportar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The register of requests, for the data-protection authority.
+         * @description CSV (UTF-8 with a byte-order mark; columns n, fecha, tipo, origen, estado, titular, motivo,
+         *     resuelta) or JSON (the register's rows). Erased people only by their label. Named
+         *     `registro-solicitudes-<fecha>.csv|json`. Admins only; the session cookie is also accepted,
+         *     so the console's link works as a plain link.
+         */
+        get: operations["adminExportarSolicitudes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/usuarios/importar/": {
         parameters: {
             query?: never;
@@ -1991,6 +2064,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/usuarios/{id}/eliminar-cuenta/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule the deletion of one's account (issue 31).
+         * @description Only the user themself (403 otherwise, admins included: they use
+         *     POST /api/admin/usuarios/{id}/eliminar/). With the person's password, the account is
+         *     erased 14 days later by the 'baja-cuenta' job; until then it works as before, and signing
+         *     in or DELETE on this path cancels. `conservar_aportes` keeps uploads, comments and forum
+         *     posts under 'Docente retirado/a'; false deletes them too. The person's other sessions end
+         *     (the one that asks stays). A wrong password changes nothing: 400 'La contraseña no es
+         *     correcta. Tu cuenta no se eliminará.', counted like a failed sign-in (429 after repeated
+         *     failures). Recorded in the register of requests.
+         */
+        post: operations["programarEliminacionCuenta"];
+        /**
+         * Cancel one's scheduled deletion.
+         * @description Only the user themself. 404 'Esta cuenta no tiene una eliminación programada' when there is none.
+         */
+        delete: operations["cancelarEliminacionCuenta"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usuarios/{id}/foto/": {
         parameters: {
             query?: never;
@@ -3289,6 +3396,75 @@ export interface components {
             /** @description Refresh token (opaque, single use). */
             refresh: string;
             usuario: components["schemas"]["Usuario"];
+            /** @description Sign-in only: a notice to show the person, e.g. that signing in cancelled their account's scheduled deletion (issue 31). */
+            aviso?: string;
+        };
+        EliminarCuentaEntrada: {
+            password: string;
+            /** @description Keep uploads, comments and posts under 'Docente retirado/a' (default false). */
+            conservar_aportes?: boolean;
+        };
+        EliminarCuentaAdminEntrada: {
+            /** @description The written request, as the admin records it. */
+            motivo: string;
+            conservar_aportes?: boolean;
+            /** @description Erase now instead of in 14 days. */
+            inmediato?: boolean;
+        };
+        BajaProgramada: {
+            detail: string;
+            /**
+             * Format: date-time
+             * @description When the account will be erased.
+             */
+            baja_programada: string;
+            conservar_aportes: boolean;
+        };
+        BajaAdmin: {
+            detail: string;
+            eliminada: boolean;
+            /** Format: date-time */
+            baja_programada: string | null;
+        };
+        SolicitudDatos: {
+            id: number;
+            id_usuario: number | null;
+            /** @description Who asked; 'Cuenta n.º 12' once the person is erased. */
+            titular: string;
+            /** @enum {string} */
+            tipo: "acceso" | "copia" | "rectificacion" | "eliminacion" | "oposicion" | "bloqueo";
+            /** @enum {string} */
+            origen: "persona" | "admin";
+            /** @enum {string} */
+            estado: "pendiente" | "completada" | "cancelada" | "rechazada";
+            motivo: string;
+            /** Format: date-time */
+            fecha_creacion: string;
+            /** Format: date-time */
+            fecha_resolucion: string | null;
+        };
+        SolicitudesAdmin: {
+            eliminaciones: {
+                id_usuario: number;
+                nombre: string;
+                email: string;
+                /** Format: date-time */
+                baja_programada: string;
+                conservar_aportes: boolean;
+            }[];
+            copias: {
+                id: number;
+                id_usuario: number;
+                nombre: string;
+                email: string;
+                /** @enum {string} */
+                estado: "pendiente" | "lista" | "fallida" | "expirada";
+                /** Format: date-time */
+                fecha_creacion: string;
+                /** Format: date-time */
+                expira: string | null;
+            }[];
+            registro: components["schemas"]["SolicitudDatos"][];
         };
         SalidaOk: {
             /** @constant */
@@ -4798,6 +4974,140 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminEliminarCuenta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EliminarCuentaAdminEntrada"];
+            };
+        };
+        responses: {
+            /** @description Scheduled, or erased (`eliminada`). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BajaAdmin"];
+                };
+            };
+            /** @description Invalid fields. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The admin's own account. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    adminCancelarEliminacionCuenta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detalle"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminSolicitudes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolicitudesAdmin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    adminExportarSolicitudes: {
+        parameters: {
+            query?: {
+                /** @description 'csv' (default) or 'json'. */
+                formato?: components["parameters"]["FormatoCurriculo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The register, as a download. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/json": components["schemas"]["SolicitudDatos"][];
+                };
+            };
+            /** @description 'Formato no válido: use csv o json'. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     adminImportarUsuarios: {
@@ -7640,6 +7950,74 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    programarEliminacionCuenta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EliminarCuentaEntrada"];
+            };
+        };
+        responses: {
+            /** @description The deletion is scheduled. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BajaProgramada"];
+                };
+            };
+            /** @description A wrong password, or invalid fields ('Debe ingresar tu contraseña'). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cancelarEliminacionCuenta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled ('Cancelamos la eliminación de tu cuenta'). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detalle"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     uploadFotoPerfil: {

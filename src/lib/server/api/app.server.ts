@@ -19,6 +19,7 @@ import { ALMACENAMIENTO_NO_RESPONDE, almacenamientoNoResponde, SIN_ESPACIO_ARCHI
 import { adminRoutes } from './admin.server.ts';
 import { adminOperacionesRoutes } from './admin-operaciones.server.ts';
 import { authRoutes } from './auth.server.ts';
+import { adminBajaRoutes, bajaRoutes } from './baja.server.ts';
 import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
@@ -112,8 +113,11 @@ export function createApi(deps: ApiDeps) {
 
   app.route('/healthz', saludRoutes({ health: deps.health, keys, adminKey: deps.adminKey }));
 
-  app.route('/auth', authRoutes(cuentas, renovarSesion, { secureCookies: deps.secureCookies }));
+  app.route('/auth', authRoutes(cuentas, renovarSesion, { secureCookies: deps.secureCookies, baja: services.baja }));
   app.route('/api/usuarios', usuariosRoutes({ cuentas, ayuda, keys }));
+  // Leaving the platform and the console's requests (issue 31).
+  app.route('/api/usuarios', bajaRoutes({ baja: services.baja, keys }));
+  app.route('/api/admin', adminBajaRoutes({ baja: services.baja, keys, adminKey: deps.adminKey, now: deps.now }));
   app.route('/api/curriculum_escolar', curriculumRoutes(catalogos, keys));
   app.route('/api', catalogosRoutes(catalogos, keys));
   app.route('/api/admin', adminRoutes({ invitaciones, adminUsuarios, registro, keys, adminKey: deps.adminKey, tempDir: storage.tempDir }));

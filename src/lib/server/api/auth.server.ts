@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { loginSchema } from '../../validation/cuentas.ts';
 import { applyCookies, type CookieSpec, clearedCookies, REFRESH_COOKIE, sessionCookies } from '../auth/cookies.server.ts';
 import type { RenovarSesion } from '../auth/renovacion.server.ts';
+import type { BajaService } from '../services/baja.server.ts';
 import type { CuentasService, Sesion } from '../services/cuentas.server.ts';
 import { entrada, responder } from './contrato.server.ts';
 import { type AppEnv, clientAddress } from './env.server.ts';
@@ -16,7 +17,11 @@ const loginEntrada = entrada('POST /auth/login/', loginSchema);
 const renovarEntrada = entrada('POST /auth/renovar_token/', refreshBody);
 const logoutEntrada = entrada('POST /auth/logout/', refreshBody);
 
-export function authRoutes(cuentas: CuentasService, renovarSesion: RenovarSesion, options: { secureCookies: boolean }) {
+export function authRoutes(
+  cuentas: CuentasService,
+  renovarSesion: RenovarSesion,
+  options: { secureCookies: boolean; baja: Pick<BajaService, 'alIngresar'> },
+) {
   const set = (c: Context<AppEnv>, cookies: CookieSpec[]) => applyCookies((name, value, o) => setCookie(c, name, value, o), cookies);
 
   /** Sets the session's cookies and gives the body that sign-in and renewal answer. */
@@ -26,9 +31,12 @@ export function authRoutes(cuentas: CuentasService, renovarSesion: RenovarSesion
   }
 
   return new Hono<AppEnv>({ strict: false })
-    .post('/login', body(loginEntrada), async (c) =>
-      responder(c, 'POST /auth/login/', 200, guardarSesion(c, await cuentas.login(c.req.valid('json'), clientAddress(c)))),
-    )
+    .post('/login', body(loginEntrada), async (c) => {
+      const sesion = await cuentas.login(c.req.valid('json'), clientAddress(c));
+      // Signing in cancels a scheduled deletion (issue 31): the person is told so after signing in.
+      const aviso = await options.baja.alIngresar(sesion.usuario.id);
+      return responder(c, 'POST /auth/login/', 200, { ...guardarSesion(c, sesion), ...(aviso ? { aviso } : {}) });
+    })
     .post('/renovar_token', body(renovarEntrada), async (c) => {
       const refresh = c.req.valid('json').refresh ?? getCookie(c, REFRESH_COOKIE) ?? '';
       const renovada = await renovarSesion(refresh);

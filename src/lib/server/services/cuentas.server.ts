@@ -44,7 +44,7 @@ export type Sesion = Omit<Esquema<'SesionOk'>, 'statusCode'> & { refreshExpira: 
 
 const normalizarEmail = (email: string) => email.trim().toLowerCase();
 
-function demasiadosIntentos(seconds: number): ErrorDeDominio {
+export function demasiadosIntentos(seconds: number): ErrorDeDominio {
   const [n, unidad] = seconds < 60 ? [seconds, 'segundo'] : [Math.ceil(seconds / 60), 'minuto'];
   const espera = `${n} ${unidad}${n === 1 ? '' : 's'}`;
   const headers = { 'Retry-After': String(seconds) };

@@ -8,6 +8,7 @@ import type { JobHandler, JobRunner } from '../jobs/runner.server.ts';
 import { createAdminOperacionesService } from './admin-operaciones.server.ts';
 import { createAdminUsuariosService } from './admin-usuarios.server.ts';
 import { createAyudaService } from './ayuda.server.ts';
+import { createBajaService } from './baja.server.ts';
 import { createBibliotecaService } from './biblioteca.server.ts';
 import { createCapsulasService } from './capsulas.server.ts';
 import { createCatalogosService } from './catalogos.server.ts';
@@ -83,6 +84,8 @@ export function createServices(entrada: ServicesDeps) {
     subtitulos,
     denuncias,
     respaldos,
+    /** Leaving the platform and the console's requests (issue 31). */
+    baja: createBajaService(ctx, { cuentas, capsulas, biblioteca, manuales, foro }),
     /** 'Mis datos' (issue 31): what is held about a person, and its copy. */
     misDatos: createMisDatosService(ctx),
     inicio: createInicioService(ctx, { notificaciones }),
@@ -100,6 +103,7 @@ const conTrabajos = (s: Services): { trabajos: Record<string, JobHandler> }[] =>
   s.notificaciones,
   s.misDatos,
   s.respaldos,
+  s.baja,
 ];
 
 /** Gives the runner every service's job handlers (any process whose runner may take a job). */
@@ -119,4 +123,6 @@ export async function programarTrabajos(services: Services): Promise<void> {
   await services.respaldos.programar();
   // Copies of personal data past their 7 days removed, hourly (issue 31).
   await services.misDatos.programar();
+  // Accounts whose 14 days to change their mind have passed, erased hourly (issue 31).
+  await services.baja.programar();
 }

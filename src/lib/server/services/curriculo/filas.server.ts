@@ -191,16 +191,22 @@ export const tieneFuente = (filas: FilaLeida[]) => filas.some((f) => 'fuente' in
 
 const escaparCsv = (v: string) => (/[",;\r\n]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
-/** Rows as the export's CSV: a byte-order mark (Excel reads UTF-8 then), a header, CRLF lines. */
-export function escribirCsv(filas: readonly Record<ColumnaCurriculo, string | number | boolean | null>[]): string {
-  const lineas = [COLUMNAS_CURRICULO.join(',')];
+/** Rows as a CSV for a spreadsheet: a byte-order mark (Excel reads UTF-8 then), a header, CRLF lines, 'sí'/'no'. */
+export function csvDe<C extends string>(columnas: readonly C[], filas: readonly Record<C, string | number | boolean | null>[]): string {
+  const lineas = [columnas.join(',')];
   for (const f of filas) {
     lineas.push(
-      COLUMNAS_CURRICULO.map((c) => {
-        const v = f[c];
-        return escaparCsv(typeof v === 'boolean' ? (v ? 'sí' : 'no') : v === null ? '' : String(v));
-      }).join(','),
+      columnas
+        .map((c) => {
+          const v = f[c];
+          return escaparCsv(typeof v === 'boolean' ? (v ? 'sí' : 'no') : v === null ? '' : String(v));
+        })
+        .join(','),
     );
   }
   return `\uFEFF${lineas.join('\r\n')}\r\n`;
 }
+
+/** Rows as the curriculum export's CSV. */
+export const escribirCsv = (filas: readonly Record<ColumnaCurriculo, string | number | boolean | null>[]): string =>
+  csvDe(COLUMNAS_CURRICULO, filas);

@@ -1,0 +1,61 @@
+/**
+ * Leaving the platform (issue 31, Ley 21.719): the person's own request, with their password, and
+ * an admin's, from a written request with its reason. Shared by the pages' forms and the API.
+ */
+import { z } from 'zod';
+import { cadena } from './texto.ts';
+
+/** Days between the request and the erasure: the person may change their mind meanwhile. */
+export const DIAS_PARA_ELIMINAR = 14;
+
+/** The display name an erased account keeps as the author of what stays. */
+export const DOCENTE_RETIRADO = 'Docente retirado/a';
+
+/** 'true'/'false' from a form, a boolean from JSON; absent means false. */
+const booleano = (campo: string) =>
+  z.preprocess(
+    (v) => (v === 'true' || v === 'on' ? true : v === 'false' || v === undefined || v === '' ? false : v),
+    z.boolean({ error: `${campo} debe ser verdadero o falso` }),
+  );
+
+/** POST /api/usuarios/{id}/eliminar-cuenta/ and the page /perfil/eliminar-cuenta. */
+export const eliminarCuentaSchema = z.object({
+  password: cadena({ error: 'Debe ingresar tu contraseña' }).min(1, 'Debe ingresar tu contraseña').max(200, 'Contraseña no válida'),
+  conservar_aportes: booleano('conservar_aportes'),
+});
+export type EliminarCuentaInput = z.infer<typeof eliminarCuentaSchema>;
+
+export const MOTIVO_REQUERIDO = 'Escribe el motivo: por ejemplo, «Solicitud escrita recibida el 3 de marzo»';
+
+/** POST /api/admin/usuarios/{id}/eliminar/ and the console's form. */
+export const eliminarCuentaAdminSchema = z.object({
+  motivo: cadena({ error: MOTIVO_REQUERIDO }).trim().min(1, MOTIVO_REQUERIDO).max(500, 'Puedes escribir hasta 500 caracteres'),
+  conservar_aportes: booleano('conservar_aportes'),
+  inmediato: booleano('inmediato'),
+});
+export type EliminarCuentaAdminInput = z.infer<typeof eliminarCuentaAdminSchema>;
+
+/** GET /api/admin/solicitudes/exportar/: the register of requests as CSV (default) or JSON. */
+export const exportarSolicitudesSchema = z.object({
+  formato: z.enum(['csv', 'json'], { error: 'Formato no válido: use csv o json' }).default('csv'),
+});
+
+/** The register's words, as the console and its export show them. */
+export const TIPOS_SOLICITUD: Record<string, string> = {
+  acceso: 'Acceso',
+  copia: 'Copia de datos',
+  rectificacion: 'Rectificación',
+  eliminacion: 'Eliminación de cuenta',
+  oposicion: 'Oposición',
+  bloqueo: 'Bloqueo',
+};
+export const ESTADOS_SOLICITUD: Record<string, string> = {
+  pendiente: 'Pendiente',
+  completada: 'Completada',
+  cancelada: 'Cancelada',
+  rechazada: 'Rechazada',
+};
+export const ORIGENES_SOLICITUD: Record<string, string> = {
+  persona: 'La persona, desde la plataforma',
+  admin: 'Solicitud escrita (administración)',
+};
