@@ -4,6 +4,9 @@
  * - protected pages: the session from the cookies (renewed silently when the access token
  *   expired) goes to `Astro.locals.usuario`; without one, a redirect to /ingresar/ that remembers
  *   where the person was going;
+ * - public pages rendered on request (the privacy notice, issue 31) go through without a session;
+ * - a signed-in person who has not accepted the privacy notice's current version sees the
+ *   acceptance page before any other page (decision 0057; the API keeps answering them);
  * - a same-origin check for cookie-authenticated page form posts (the API instead requires a
  *   Bearer header for every change, so requests without an Origin header reach it);
  * - headers that keep per-user HTML out of shared caches, the security headers beside the
@@ -15,8 +18,14 @@ import { defineMiddleware } from 'astro:middleware';
 import { compressResponse } from './lib/server/http/compress.server.ts';
 import { withPageHeaders } from './lib/server/http/headers.server.ts';
 import { resolveSession } from './lib/server/http/session.server.ts';
+import { debeAceptarPrivacidad } from './lib/server/services/privacidad.server.ts';
 
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Pages anyone may read, signed in or not. */
+const PUBLICAS = new Set(['/404', '/privacidad']);
+/** The pages of the notice itself, open to a person who still has to accept it. */
+const ACEPTAR = '/privacidad/aceptar';
 
 export const onRequest = defineMiddleware(async (context, next) => {
   const { request, url } = context;
@@ -26,9 +35,15 @@ export const onRequest = defineMiddleware(async (context, next) => {
     return new Response('Origen no permitido', { status: 403, headers: withPageHeaders(new Headers()) });
   }
   const usuario = await resolveSession(context.cookies);
-  if (!usuario && context.routePattern !== '/404') {
+  if (!usuario && !PUBLICAS.has(context.routePattern)) {
     const siguiente = url.pathname + url.search;
     const redirect = context.redirect(siguiente === '/' ? '/ingresar/' : `/ingresar/?siguiente=${encodeURIComponent(siguiente)}`, 302);
+    withPageHeaders(redirect.headers);
+    return redirect;
+  }
+  if (usuario && debeAceptarPrivacidad(usuario) && !PUBLICAS.has(context.routePattern) && context.routePattern !== ACEPTAR) {
+    const siguiente = url.pathname + url.search;
+    const redirect = context.redirect(`${ACEPTAR}/?siguiente=${encodeURIComponent(siguiente)}`, 302);
     withPageHeaders(redirect.headers);
     return redirect;
   }

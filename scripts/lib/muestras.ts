@@ -74,7 +74,9 @@ export async function docenteActivo(baseUrl: string, dataDir: string, api: ApiCl
   const { password } = SAMPLE_TEACHER;
   made(
     'teacher activation',
-    await apiClient(baseUrl).POST('/api/usuarios/activar-cuenta/', { body: { token, password, password_confirmation: password } }),
+    await apiClient(baseUrl).POST('/api/usuarios/activar-cuenta/', {
+      body: { token, password, password_confirmation: password, acepta_privacidad: true },
+    }),
   );
   return usuario.id;
 }

@@ -20,6 +20,7 @@ export const TRABAJOS: Record<string, string> = {
   'subidas-limpieza': 'Quitar los archivos de subidas que quedaron a medias (cada hora)',
   'copia-datos': 'Preparar la copia de sus datos que pidió un docente',
   'copias-datos-vencidas': 'Borrar las copias de datos personales que vencieron (cada hora)',
+  'retencion-direcciones': 'Borrar las direcciones IP y navegadores de ingresos antiguos (cada día)',
 };
 
 export const TRABAJO_DESCONOCIDO = 'Tarea interna del servidor';
@@ -57,6 +58,7 @@ const TIPOS_REGISTRO: Record<string, string> = {
   comentario_foro: 'Comentario del foro',
   categoria: 'Categoría del foro',
   copia_datos: 'Copia de datos personales',
+  ajuste: 'Ajuste de la red',
 };
 
 /** A kind of record in words ('comentario_foro' → 'Comentario del foro'); one not listed loses its underscores. */
@@ -112,10 +114,11 @@ const ACCIONES: Record<string, string> = {
   subir_subtitulos: 'Subir subtítulos',
   eliminar_subtitulos: 'Eliminar subtítulos',
   revisar_curriculo: 'Currículum: revisar',
+  descargar_copia_datos: 'Descargar su copia de datos personales',
+  editar_responsable_datos: 'Privacidad: editar el responsable de los datos',
   programar_eliminacion: 'Programar la eliminación de una cuenta',
   eliminar_cuenta: 'Eliminar una cuenta',
   cancelar_eliminacion: 'Cancelar la eliminación de una cuenta',
-  descargar_copia_datos: 'Descargar su copia de datos personales',
 };
 
 /** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code, without underscores. */

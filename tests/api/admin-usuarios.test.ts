@@ -160,7 +160,7 @@ describe('PATCH /api/admin/usuarios/{id}/', () => {
     expect((await cambiar(usuario.id, { activo: false })).status).toBe(200);
     expect((await t.call('GET', `/api/usuarios/activar-cuenta/?token=${token}`)).status).toBe(404);
     const activar = await t.call('POST', '/api/usuarios/activar-cuenta/', {
-      json: { token, password: 'Nueva1234', password_confirmation: 'Nueva1234' },
+      json: { token, password: 'Nueva1234', password_confirmation: 'Nueva1234', acepta_privacidad: true },
     });
     expect(activar.status).toBe(404);
     expect((await activar.json()).detail).toBe('Token inválido o expirado');

@@ -28,26 +28,29 @@ describe('the data saver preference', () => {
   it('is off by default, beside the email preference', async () => {
     const res = await t.call('GET', url(ana.id), { token: ana.token });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ preferencia_correo: 'diario', ahorro_datos: false });
+    expect(await res.json()).toEqual({ preferencia_correo: 'diario', ahorro_datos: false, oculto_directorio: false });
   });
 
   it('changes alone: the email preference stays as it was, and back', async () => {
     expect((await poner(ana.token, ana.id, { preferencia_correo: 'nunca' })).status).toBe(200);
     const res = await poner(ana.token, ana.id, { ahorro_datos: true });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ preferencia_correo: 'nunca', ahorro_datos: true });
+    expect(await res.json()).toEqual({ preferencia_correo: 'nunca', ahorro_datos: true, oculto_directorio: false });
     expect(await (await t.call('GET', url(ana.id), { token: ana.token })).json()).toEqual({
       preferencia_correo: 'nunca',
       ahorro_datos: true,
+      oculto_directorio: false,
     });
     // Changing the email preference leaves the data saver on.
     expect(await (await poner(ana.token, ana.id, { preferencia_correo: 'cada_vez' })).json()).toEqual({
       preferencia_correo: 'cada_vez',
       ahorro_datos: true,
+      oculto_directorio: false,
     });
     expect(await (await poner(ana.token, ana.id, { ahorro_datos: false, preferencia_correo: 'diario' })).json()).toEqual({
       preferencia_correo: 'diario',
       ahorro_datos: false,
+      oculto_directorio: false,
     });
   });
 

@@ -48,7 +48,7 @@ describe('inviting a teacher and activating the account', () => {
     expect(await check.json()).toEqual({ email: 'lucia.rojas@example.cl' });
 
     const mismatch = await t.call('POST', '/api/usuarios/activar-cuenta/', {
-      json: { token, password: 'Clave1234', password_confirmation: 'Clave12345' },
+      json: { token, password: 'Clave1234', password_confirmation: 'Clave12345', acepta_privacidad: true },
     });
     expect(mismatch.status).toBe(400);
     expect((await mismatch.json()).errors).toEqual({
@@ -57,19 +57,22 @@ describe('inviting a teacher and activating the account', () => {
     });
 
     const weak = await t.call('POST', '/api/usuarios/activar-cuenta/', {
-      json: { token, password: 'clave1234', password_confirmation: 'clave1234' },
+      json: { token, password: 'clave1234', password_confirmation: 'clave1234', acepta_privacidad: true },
     });
     expect((await weak.json()).errors.password).toEqual(['Contraseña debe incluir mayúsculas, minúsculas y numeros']);
-    const short = await t.call('POST', '/api/usuarios/activar-cuenta/', { json: { token, password: 'Cl1', password_confirmation: 'Cl1' } });
+    const short = await t.call('POST', '/api/usuarios/activar-cuenta/', {
+      json: { token, password: 'Cl1', password_confirmation: 'Cl1', acepta_privacidad: true },
+    });
     expect((await short.json()).errors.password).toEqual(['La contraseña debe tener entre 8 a 100 caracteres']);
     const empty = await t.call('POST', '/api/usuarios/activar-cuenta/', { json: { token } });
     expect((await empty.json()).errors).toEqual({
       password: ['Debe ingresar una contraseña'],
       password_confirmation: ['Debe ingresar una contraseña'],
+      acepta_privacidad: ['Debes aceptar el aviso de privacidad para activar tu cuenta'],
     });
 
     const ok = await t.call('POST', '/api/usuarios/activar-cuenta/', {
-      json: { token, password: 'Nueva#Clave9', password_confirmation: 'Nueva#Clave9' },
+      json: { token, password: 'Nueva#Clave9', password_confirmation: 'Nueva#Clave9', acepta_privacidad: true },
     });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ detail: 'Cuenta activada exitosamente', email: 'lucia.rojas@example.cl' });
@@ -77,7 +80,7 @@ describe('inviting a teacher and activating the account', () => {
 
     // Single use.
     const again = await t.call('POST', '/api/usuarios/activar-cuenta/', {
-      json: { token, password: 'Otra#Clave9', password_confirmation: 'Otra#Clave9' },
+      json: { token, password: 'Otra#Clave9', password_confirmation: 'Otra#Clave9', acepta_privacidad: true },
     });
     expect(again.status).toBe(404);
     expect((await again.json()).detail).toBe('Token inválido o expirado');

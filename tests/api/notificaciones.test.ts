@@ -237,13 +237,17 @@ describe('reading', () => {
 describe('preferences', () => {
   it('the owner reads and changes them; anyone else gets 403; default is diario', async () => {
     const url = `/api/usuarios/${ana.id}/preferencias/`;
-    expect(await (await t.call('GET', url, { token: ana.token })).json()).toEqual({ preferencia_correo: 'diario', ahorro_datos: false });
+    expect(await (await t.call('GET', url, { token: ana.token })).json()).toEqual({
+      preferencia_correo: 'diario',
+      ahorro_datos: false,
+      oculto_directorio: false,
+    });
     expect((await t.call('GET', url, { token: luis.token })).status).toBe(403);
     expect((await t.call('PUT', url, { token: luis.token, json: { preferencia_correo: 'nunca' } })).status).toBe(403);
     expect((await t.call('PUT', url, { token: ana.token, json: { preferencia_correo: 'siempre' } })).status).toBe(400);
     expect((await t.call('GET', url)).status).toBe(401);
     const res = await t.call('PUT', url, { token: ana.token, json: { preferencia_correo: 'cada_vez' } });
-    expect(await res.json()).toEqual({ preferencia_correo: 'cada_vez', ahorro_datos: false });
+    expect(await res.json()).toEqual({ preferencia_correo: 'cada_vez', ahorro_datos: false, oculto_directorio: false });
     await t.call('PUT', url, { token: ana.token, json: { preferencia_correo: 'diario' } });
   });
 });

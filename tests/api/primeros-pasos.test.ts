@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRABAJO_DESCONOCIDO, TRABAJOS } from '../../src/lib/palabras-admin.ts';
 import { registroAdmin } from '../../src/lib/server/db/schema.server.ts';
-import { completos, createPrimerosPasosService, REVISAR_CURRICULO } from '../../src/lib/server/services/primeros-pasos.server.ts';
+import { completos, type createPrimerosPasosService, REVISAR_CURRICULO } from '../../src/lib/server/services/primeros-pasos.server.ts';
 import { registrarAccion } from '../../src/lib/server/services/registro.server.ts';
 import { registrarTrabajos } from '../../src/lib/server/services/services.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
@@ -21,7 +21,7 @@ let pasos: ReturnType<typeof createPrimerosPasosService>;
 beforeAll(async () => {
   t = await createTestApi();
   admin = await t.session({ admin: true, nombre: 'Rosa' });
-  pasos = createPrimerosPasosService({ db: t.db });
+  pasos = t.api.services.primerosPasos;
 });
 afterAll(() => t.close());
 
@@ -30,7 +30,14 @@ const revisiones = async () =>
 
 describe('Primeros pasos', () => {
   it('ticks each step as soon as it is done, in any order', async () => {
-    expect(await pasos.estado()).toEqual({ docentes: false, categorias: false, curriculo: false, manual: false, capsula: false });
+    expect(await pasos.estado()).toEqual({
+      docentes: false,
+      categorias: false,
+      curriculo: false,
+      manual: false,
+      capsula: false,
+      privacidad: false,
+    });
 
     // Another admin is not a teacher; an invitation (still pending) is.
     await t.createUser({ admin: true });
@@ -55,8 +62,13 @@ describe('Primeros pasos', () => {
 
     expect(completos(await pasos.estado())).toBe(false);
     await pasos.registrarRevisionCurriculo({ id: admin.id });
+    expect(completos(await pasos.estado())).toBe(false);
+
+    // The privacy notice names who is responsible for the data (issue 31).
+    const responsable = { nombre: 'Red de Docentes de Ñuble', direccion: 'Av. Libertad 123, Chillán', correo: 'datos@example.cl' };
+    expect((await t.call('PUT', '/api/admin/privacidad/', { token: admin.token, json: responsable })).status).toBe(200);
     const estado = await pasos.estado();
-    expect(estado).toEqual({ docentes: true, categorias: true, curriculo: true, manual: true, capsula: true });
+    expect(estado).toEqual({ docentes: true, categorias: true, curriculo: true, manual: true, capsula: true, privacidad: true });
     expect(completos(estado)).toBe(true);
   });
 
@@ -77,7 +89,7 @@ describe('Primeros pasos', () => {
   it('counts an edit of the curriculum as checked, and then records no opening', async () => {
     const otra = await createTestApi();
     try {
-      const p = createPrimerosPasosService({ db: otra.db });
+      const p = otra.api.services.primerosPasos;
       const yo = await otra.createUser({ admin: true });
       await registrarAccion(otra.db, { id: yo.id }, { accion: 'crear_unidad', tipo: 'unidad', id_registro: 1, detalle: 'Creó la unidad' });
       expect((await p.estado()).curriculo).toBe(true);

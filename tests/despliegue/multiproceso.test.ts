@@ -108,7 +108,7 @@ async function desplegar(serverUrl: string) {
   const enlace = await lastLinkTo(worker.dataDir, DOCENTE.email);
   const token = decodeURIComponent(new URL(enlace).pathname.split('/').filter(Boolean).at(-1) ?? '');
   const activacion = await apiClient(B.url).POST('/api/usuarios/activar-cuenta/', {
-    body: { token, password: DOCENTE.password, password_confirmation: DOCENTE.password },
+    body: { token, password: DOCENTE.password, password_confirmation: DOCENTE.password, acepta_privacidad: true },
   });
   expect(activacion.response.status, JSON.stringify(activacion.error)).toBe(200);
   docente = await signIn(B.url, DOCENTE);

@@ -181,7 +181,7 @@ export async function docenteActivo(email: string, password: string): Promise<vo
   const enlace = await invitar(email, 'Docente', 'Prueba Activa');
   const token = new URL(enlace).pathname.split('/').at(-1) ?? '';
   const { response } = await apiClient(inject('baseUrl')).POST('/api/usuarios/activar-cuenta/', {
-    body: { token, password, password_confirmation: password },
+    body: { token, password, password_confirmation: password, acepta_privacidad: true },
   });
   expect(response.status).toBe(200);
 }

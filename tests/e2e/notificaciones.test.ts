@@ -123,6 +123,6 @@ describe('notifications', () => {
     expect(await page.getByRole('region', { name: 'Correos de notificaciones' }).getByLabel('Nunca').isChecked()).toBe(true);
     const comoA = await apiComo(a);
     const { data: preferencias } = await comoA.api.GET('/api/usuarios/{id}/preferencias/', { params: { path: { id: comoA.id } } });
-    expect(preferencias).toEqual({ preferencia_correo: 'nunca', ahorro_datos: false });
+    expect(preferencias).toEqual({ preferencia_correo: 'nunca', ahorro_datos: false, oculto_directorio: false });
   });
 });

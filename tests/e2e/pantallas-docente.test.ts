@@ -53,7 +53,7 @@ describe('a network on its first day (a server of its own: the shared one alread
     expect(response.status).toBe(201);
     const token = new URL(await lastLinkTo(server.dataDir, docente.email)).pathname.split('/').filter(Boolean).at(-1) ?? '';
     const activada = await apiClient(server.url).POST('/api/usuarios/activar-cuenta/', {
-      body: { token, password: CLAVE, password_confirmation: CLAVE },
+      body: { token, password: CLAVE, password_confirmation: CLAVE, acepta_privacidad: true },
     });
     expect(activada.response.status).toBe(200);
   }, 120_000);

@@ -68,7 +68,7 @@ async function docente(
   }
   const token = new URL(await enlaceEnviadoA(email)).pathname.split('/').at(-1) ?? '';
   const activacion = await api().POST('/api/usuarios/activar-cuenta/', {
-    body: { token, password: CLAVE, password_confirmation: CLAVE },
+    body: { token, password: CLAVE, password_confirmation: CLAVE, acepta_privacidad: true },
   });
   expect(activacion.response.status).toBe(200);
   const { access, id } = await acceder(email);

@@ -123,7 +123,7 @@ describe('uploads and limits over real HTTP', () => {
     const activada = await fetch(`${server.url}/api/usuarios/activar-cuenta/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token, password: DOCENTE.password, password_confirmation: DOCENTE.password }),
+      body: JSON.stringify({ token, password: DOCENTE.password, password_confirmation: DOCENTE.password, acepta_privacidad: true }),
     });
     expect(activada.status).toBe(200);
     const docenteSesion = await signIn(server.url, DOCENTE);

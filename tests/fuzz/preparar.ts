@@ -49,6 +49,7 @@ export async function preparar(server: RunningServer): Promise<Mundo> {
     token: decodeURIComponent(token),
     password: DOCENTE.password,
     password_confirmation: DOCENTE.password,
+    acepta_privacidad: true,
   });
   const docente = await signIn(server.url, DOCENTE);
 

@@ -73,6 +73,7 @@ export async function startServer(options: { dataDir?: string; env?: NodeJS.Proc
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  await adminAceptaPrivacidad(url);
   return {
     url,
     dataDir,
@@ -84,6 +85,23 @@ export async function startServer(options: { dataDir?: string; env?: NodeJS.Proc
       return exited;
     },
   };
+}
+
+/**
+ * The seeded admin accepts the privacy notice (issue 31), as they would on the acceptance page at
+ * their first sign-in, so the suite's pages open without it (tests/e2e/privacidad.test.ts covers
+ * that page). A server started with other credentials keeps its admin as it is.
+ */
+async function adminAceptaPrivacidad(url: string): Promise<void> {
+  const login = await fetch(`${url}/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (login.status !== 200) return;
+  const { access } = (await login.json()) as { access: string };
+  const aceptada = await fetch(`${url}/api/privacidad/aceptar/`, { method: 'POST', headers: { authorization: `Bearer ${access}` } });
+  if (aceptada.status !== 200) throw new Error(`the admin could not accept the privacy notice: ${aceptada.status}`);
 }
 
 export function removeDir(dir: string): void {

@@ -219,6 +219,10 @@ const expectedCalls = [
   ['DELETE', '/api/capsulas/{id}/subtitulos/{idioma}/'],
   // 'Leer' opens the PDF inline.
   ['GET', '/api/manuales/{id}/leer/'],
+  // The privacy notice (issue 31).
+  ['GET', '/api/privacidad/'],
+  ['POST', '/api/privacidad/aceptar/'],
+  ['PUT', '/api/admin/privacidad/'],
 ] as const;
 
 const publicOperations = new Set([
@@ -237,6 +241,8 @@ const publicOperations = new Set([
   // tus discovery (OPTIONS) needs no session and reveals nothing.
   'opcionesSubidas',
   'opcionesSubida',
+  // The privacy notice is for anyone to read (issue 31).
+  'getPrivacyNotice',
 ]);
 
 describe('openapi.yaml', () => {

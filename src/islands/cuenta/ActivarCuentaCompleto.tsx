@@ -1,19 +1,20 @@
 /**
  * /activar-cuenta/{token} and /registrar/?token=: the welcome screen where an invited teacher
  * creates a first password (docs/SPEC.md sections 2, 4, 5 and 8). The email comes from the token
- * check; success signs in with it and the new password and goes home.
+ * check; success signs in with it and the new password and goes home. The privacy notice must be
+ * accepted (issue 31): a required checkbox with a link to /privacidad.
  */
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { PRODUCTO } from '../../lib/marca';
 import { iniciarSesion } from '../../lib/stores/session';
-import type { NuevaContrasenaInput } from '../../lib/validation/cuentas';
-import { ErrorFormulario, useHidratado } from '../comun/Campo';
+import type { ActivacionInput } from '../../lib/validation/cuentas';
+import { descripcion, ErrorFormulario, Mensaje, useHidratado } from '../comun/Campo';
 import { validacionDiferida } from '../comun/validacion';
 import { CamposContrasena, EnlaceInvalido, Verificando } from './CamposContrasena';
 import { activarCuenta, haySesion, ingresar, tokenDeEnlace, verificarActivacion } from './cuenta';
 
-const validacion = validacionDiferida(() => import('../comun/resolvers').then((m) => m.nuevaContrasena));
+const validacion = validacionDiferida(() => import('../comun/resolvers').then((m) => m.activacion));
 
 type Pantalla = { paso: 'verificando' } | { paso: 'invalido'; mensaje: string } | { paso: 'formulario'; token: string; email: string };
 
@@ -31,10 +32,10 @@ export default function ActivarCuenta({ prefijo }: ActivarCuentaProps) {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<NuevaContrasenaInput>({
+  } = useForm<ActivacionInput>({
     resolver: validacion.resolver,
     mode: 'onTouched',
-    defaultValues: { password: '', password_confirmation: '' },
+    defaultValues: { password: '', password_confirmation: '', acepta_privacidad: false },
   });
 
   useEffect(() => {
@@ -71,6 +72,19 @@ export default function ActivarCuenta({ prefijo }: ActivarCuentaProps) {
         <label htmlFor="email">Correo</label>
         <input id="email" type="email" value={email} readOnly autoComplete="username" />
         <CamposContrasena register={register} errors={errors} />
+        <label className="casilla" htmlFor="acepta_privacidad">
+          <input
+            id="acepta_privacidad"
+            type="checkbox"
+            {...register('acepta_privacidad')}
+            {...descripcion({ id: 'acepta_privacidad', error: errors.acepta_privacidad?.message })}
+          />{' '}
+          Leí y acepto el{' '}
+          <a href="/privacidad/" target="_blank" rel="noopener">
+            aviso de privacidad
+          </a>
+        </label>
+        <Mensaje id="acepta_privacidad" error={errors.acepta_privacidad?.message} />
         <button type="submit" disabled={!hidratado || ocupado} aria-busy={ocupado || undefined}>
           Crear contraseña y acceder
         </button>

@@ -1,10 +1,13 @@
 /** The password and confirmation fields of activation and password change (docs/SPEC.md section 5). */
-import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form';
 import type { NuevaContrasenaInput } from '../../lib/validation/cuentas';
 import { Campo } from '../comun/Campo';
 
+type CampoContrasena = keyof NuevaContrasenaInput;
+
 interface Props {
-  register: UseFormRegister<NuevaContrasenaInput>;
+  /** The form's `register`: of the password change, or of the activation (which adds the privacy checkbox). */
+  register: (nombre: CampoContrasena, opciones: { deps: CampoContrasena[] }) => UseFormRegisterReturn;
   errors: FieldErrors<NuevaContrasenaInput>;
 }
 

@@ -3,8 +3,9 @@
  * each status maps to. The islands only render what these return.
  */
 import { api, renovarSesion } from '../../lib/api/client';
+import { notificar } from '../../lib/stores/notifications';
 import { cerrarSesion, comprobarSesion, type UsuarioSesion } from '../../lib/stores/session';
-import type { LoginInput, NuevaContrasenaInput, RecuperarCuentaInput } from '../../lib/validation/cuentas';
+import type { ActivacionInput, LoginInput, NuevaContrasenaInput, RecuperarCuentaInput } from '../../lib/validation/cuentas';
 
 export type Resultado<T = undefined> = { ok: true; valor: T } | { ok: false; mensaje: string };
 
@@ -81,6 +82,8 @@ async function llamar<T>(llamada: () => Promise<Resultado<T>>, sinRespuesta: str
 export const ingresar = (body: LoginInput) =>
   llamar(async () => {
     const { data, error, response } = await api.POST('/auth/login/', { body });
+    // Signing in cancelled a scheduled deletion (issue 31): said on the page the person lands on.
+    if (data?.aviso) notificar(data.aviso, 'info');
     return data ? hecho<UsuarioSesion>(data.usuario) : falla(mensajeIngreso(response.status, error));
   }, mensajeIngreso(null));
 
@@ -104,7 +107,7 @@ export const verificarCambio = (token: string) =>
   }, TOKEN_INVALIDO);
 
 /** docs/SPEC.md section 4: 204 or 200 is success. */
-export const activarCuenta = (token: string, input: NuevaContrasenaInput) =>
+export const activarCuenta = (token: string, input: ActivacionInput) =>
   llamar(async () => {
     const { response } = await api.POST('/api/usuarios/activar-cuenta/', { body: { ...input, token } });
     return response.ok ? hecho(undefined) : falla(mensajeActivacion(response.status));

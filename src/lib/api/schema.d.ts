@@ -103,6 +103,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacidad/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The privacy notice's version, responsible party and address retention.
+         * @description Public, as the notice's page /privacidad is. `responsable` is null until an admin sets it
+         *     in the console (/admin/privacidad-aviso).
+         */
+        get: operations["getPrivacyNotice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacidad/aceptar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the privacy notice's current version.
+         * @description Records the signed-in person's acceptance of the current version (a row in
+         *     `consentimientos` with the client address; the version and time on the account). The
+         *     pages ask a person whose accepted version is not the current one before anything else;
+         *     the API keeps answering them (decision 0057).
+         */
+        post: operations["acceptPrivacyNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/privacidad/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set who is responsible for the data, as the privacy notice names them.
+         * @description Admins (bearer token of group 'admin' or `X-Admin-Key`). Recorded in the audit log.
+         */
+        put: operations["setPrivacyResponsible"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usuarios/recuperar-cuenta/": {
         parameters: {
             query?: never;
@@ -2033,6 +2097,8 @@ export interface paths {
          *     to the receiver's address with the sender's address as Reply-To; the receiver's address is
          *     never shown to the sender. The message is kept. A sender may send at most 10 messages per
          *     hour (429 with `Retry-After` after that), so the directory cannot be used to send mail in bulk.
+         *     A receiver who opposed being contacted (`oculto_directorio`, issue 31) is refused with 403
+         *     'Esta persona eligió no recibir mensajes a través de la plataforma.'.
          */
         post: operations["sendContactEmail"];
         delete?: never;
@@ -3364,11 +3430,17 @@ export interface components {
              *     ahead, the smallest list thumbnails.
              */
             ahorro_datos: boolean;
+            /**
+             * @description Opposition (issue 31, Ley 21.719): the person is left out of the community directory
+             *     (/api/comunidad/ and its search) and cannot be contacted through the contact form.
+             */
+            oculto_directorio: boolean;
         };
         CambioPreferencias: {
             /** @enum {string} */
             preferencia_correo?: "cada_vez" | "diario" | "nunca";
             ahorro_datos?: boolean;
+            oculto_directorio?: boolean;
         };
         /** @description The author of a capsule, material, manual or comment. */
         Autor: {
@@ -3474,6 +3546,33 @@ export interface components {
         EmailToken: {
             /** Format: email */
             email: string;
+        };
+        ActivacionEntrada: {
+            password: components["schemas"]["Contrasena"];
+            /** @description Must equal `password`. */
+            password_confirmation: string;
+            token: string;
+            /** @description The activation form's checkbox accepting the privacy notice (/privacidad); anything but true is refused (400). */
+            acepta_privacidad: boolean;
+        };
+        /** @description Who is responsible for the teachers' data (the network), as the privacy notice names them. */
+        ResponsableDatos: {
+            nombre: string;
+            direccion: string;
+            /** Format: email */
+            correo: string;
+        };
+        AvisoPrivacidad: {
+            /** @description The notice's current version, e.g. '2026-12-01'. */
+            version: string;
+            responsable: components["schemas"]["ResponsableDatos"] | null;
+            /** @description Days sign-in addresses are kept (RETENCION_DIRECCIONES_DIAS). */
+            retencion_direcciones_dias: number;
+        };
+        AceptacionPrivacidad: {
+            version: string;
+            /** Format: date-time */
+            aceptada_en: string;
         };
         ActivacionOk: {
             detail: string;
@@ -4601,11 +4700,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NuevaContrasenaEntrada"];
+                "application/json": components["schemas"]["ActivacionEntrada"];
             };
         };
         responses: {
-            /** @description Account activated. */
+            /**
+             * @description Account activated; the acceptance of the privacy notice's current version is recorded
+             *     (a row in `consentimientos` with the client address, and the version and time on the
+             *     account, issue 31).
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4617,7 +4720,8 @@ export interface operations {
             /**
              * @description Invalid password fields. Messages (docs/SPEC.md section 5): 'Debe ingresar una contraseña',
              *     'Contraseñas no coinciden' (on both fields), 'La contraseña debe tener entre 8 a 100
-             *     caracteres', 'Contraseña debe incluir mayúsculas, minúsculas y numeros'.
+             *     caracteres', 'Contraseña debe incluir mayúsculas, minúsculas y numeros'; without
+             *     `acepta_privacidad: true`, 'Debes aceptar el aviso de privacidad para activar tu cuenta'.
              */
             400: {
                 headers: {
@@ -4636,6 +4740,84 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getPrivacyNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notice's current facts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvisoPrivacidad"];
+                };
+            };
+        };
+    };
+    acceptPrivacyNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AceptacionPrivacidad"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setPrivacyResponsible: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResponsableDatos"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsableDatos"];
+                };
+            };
+            /** @description Invalid fields: 'Debe ingresar el nombre del responsable', 'Debe ingresar una dirección', 'Debe ingresar un correo', 'Debe ingresar un correo válido'. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

@@ -82,6 +82,8 @@ const schema = z.object({
   /** Backups (issue 28, decision 0048): where archives are written (default DATA_DIR/respaldos) and how many of the newest are kept. */
   RESPALDOS_DIR: optional,
   RESPALDOS_CONSERVAR: z.coerce.number().int().min(1).max(1000).default(7),
+  /** Days sign-in addresses and browsers are kept before the 'retencion-direcciones' job blanks them (issue 31). */
+  RETENCION_DIRECCIONES_DIAS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Run the job worker inside the web server (default) or only in `npm run worker`. */
   JOBS_IN_SERVER: z
     .enum(['true', 'false'])

@@ -97,6 +97,7 @@ export async function createRuntime(
       herramientas,
       jobs,
       respaldos: { dir: dirRespaldos(config), conservar: config.RESPALDOS_CONSERVAR },
+      retencionDirecciones: config.RETENCION_DIRECCIONES_DIAS,
     });
     registrarTrabajos(services, jobs);
     await programarTrabajos(services);

@@ -3,6 +3,7 @@
  * the exact Spanish messages of docs/SPEC.md section 5.
  */
 import { z } from 'zod';
+import { aceptaPrivacidad } from './privacidad.ts';
 import { cadena } from './texto.ts';
 
 const requerido = (mensaje: string) => cadena({ error: mensaje }).trim().min(1, mensaje);
@@ -45,6 +46,13 @@ export const tokenSchema = cadena({ error: 'Token no válido' }).min(1, 'Token n
 
 /** What the server receives: the form plus the token from the link. */
 export const nuevaContrasenaConTokenSchema = z.object({ token: tokenSchema }).and(nuevaContrasenaSchema);
+
+/** The activation form: the new password and the privacy notice accepted (issue 31). */
+export const activacionSchema = nuevaContrasenaSchema.and(z.object({ acepta_privacidad: aceptaPrivacidad }));
+export type ActivacionInput = z.infer<typeof activacionSchema>;
+
+/** What the activation endpoint receives: the form plus the token from the link. */
+export const activacionConTokenSchema = z.object({ token: tokenSchema }).and(activacionSchema);
 
 export const ASUNTOS_AYUDA = ['Sugerencia', 'Reclamo', 'Ayuda'] as const;
 

@@ -17,6 +17,8 @@ export const preferenciasSchema = z.object({
   preferencia_correo: z.enum(PREFERENCIAS_CORREO, { error: 'Elige una opción válida' }),
   /** 'Ahorro de datos' (issue 20). */
   ahorro_datos: z.boolean({ error: 'Indique sí o no' }),
+  /** Opposition (issue 31, Ley 21.719): out of the community directory, its search and contact. */
+  oculto_directorio: z.boolean({ error: 'Indique sí o no' }),
 });
 
 /** A change of preferences: any of them, at least one (PUT /api/usuarios/{id}/preferencias/). */

@@ -32,6 +32,7 @@ import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { misDatosRoutes } from './mis-datos.server.ts';
 import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
+import { adminPrivacidadRoutes, privacidadRoutes } from './privacidad.server.ts';
 import { respaldosRoutes } from './respaldos.server.ts';
 import { saludRoutes } from './salud.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
@@ -125,6 +126,8 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/admin', adminDenunciasRoutes({ denuncias, keys, adminKey: deps.adminKey }));
   app.route('/api/admin', respaldosRoutes({ respaldos, keys, adminKey: deps.adminKey }));
   app.route('/api/admin', curriculoRoutes({ curriculo, keys, adminKey: deps.adminKey, tempDir: storage.tempDir }));
+  app.route('/api/admin', adminPrivacidadRoutes({ privacidad: services.privacidad, keys, adminKey: deps.adminKey }));
+  app.route('/api/privacidad', privacidadRoutes(services.privacidad, keys));
   app.route('/api/denuncias', denunciasRoutes(denuncias, keys));
   app.route('/api/manuales', manualesRoutes(manuales, { keys, storage, subidas }));
   app.route('/miniaturas/manuales', miniaturasManualesRoutes(manuales, { keys, storage }));

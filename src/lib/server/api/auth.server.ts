@@ -32,7 +32,7 @@ export function authRoutes(
 
   return new Hono<AppEnv>({ strict: false })
     .post('/login', body(loginEntrada), async (c) => {
-      const sesion = await cuentas.login(c.req.valid('json'), clientAddress(c));
+      const sesion = await cuentas.login(c.req.valid('json'), clientAddress(c), c.req.header('user-agent'));
       // Signing in cancels a scheduled deletion (issue 31): the person is told so after signing in.
       const aviso = await options.baja.alIngresar(sesion.usuario.id);
       return responder(c, 'POST /auth/login/', 200, { ...guardarSesion(c, sesion), ...(aviso ? { aviso } : {}) });

@@ -1,7 +1,13 @@
 /** Activation, password reset and change, and the help centre, under /api/usuarios (docs/SPEC.md 7). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ayudaSchema, nuevaContrasenaConTokenSchema, recuperarCuentaSchema, tokenSchema } from '../../validation/cuentas.ts';
+import {
+  activacionConTokenSchema,
+  ayudaSchema,
+  nuevaContrasenaConTokenSchema,
+  recuperarCuentaSchema,
+  tokenSchema,
+} from '../../validation/cuentas.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { createAyudaService } from '../services/ayuda.server.ts';
 import type { CuentasService } from '../services/cuentas.server.ts';
@@ -18,9 +24,9 @@ export function usuariosRoutes(deps: { cuentas: CuentasService; ayuda: ReturnTyp
     .get('/activar-cuenta', query(consulta('GET /api/usuarios/activar-cuenta/', tokenQuery)), async (c) =>
       responder(c, 'GET /api/usuarios/activar-cuenta/', 200, await cuentas.verificarActivacion(c.req.valid('query').token)),
     )
-    .post('/activar-cuenta', body(entrada('POST /api/usuarios/activar-cuenta/', nuevaContrasenaConTokenSchema)), async (c) => {
+    .post('/activar-cuenta', body(entrada('POST /api/usuarios/activar-cuenta/', activacionConTokenSchema)), async (c) => {
       const input = c.req.valid('json');
-      const { email } = await cuentas.activar(input.token, input.password);
+      const { email } = await cuentas.activar(input.token, input.password, clientAddress(c));
       return responder(c, 'POST /api/usuarios/activar-cuenta/', 200, { detail: 'Cuenta activada exitosamente', email });
     })
     .post('/recuperar-cuenta', body(entrada('POST /api/usuarios/recuperar-cuenta/', recuperarCuentaSchema)), async (c) => {

@@ -21,6 +21,8 @@ import { visibleA } from './recursos.server.ts';
 import { cargarPerfiles, fotoUrl, nombreCorto } from './usuarios.server.ts';
 
 export const USUARIO_NO_ENCONTRADO = 'Usuario no encontrado';
+/** A teacher who opposed being contacted (issue 31: `oculto_directorio`). */
+export const NO_RECIBE_MENSAJES = 'Esta persona eligió no recibir mensajes a través de la plataforma.';
 
 /** Enough for real conversations, too few to mail the whole network. */
 const CONTACTOS_POR_HORA: Limit = { max: 10, windowSeconds: 60 * 60 };
@@ -108,6 +110,8 @@ export function createComunidadService(ctx: ServiceContext) {
       const where = and(
         eq(usuarios.activo, true),
         visibleA(actor, usuarios),
+        // Opposition (issue 31): out of the directory and its search, for everyone.
+        eq(usuarios.oculto_directorio, false),
         coincideNombre(f.profesor),
         f.colegio
           ? exists(
@@ -163,9 +167,13 @@ export function createComunidadService(ctx: ServiceContext) {
       };
     },
 
-    /** Who the contact form writes to (the page's heading): an active user, public fields only. */
-    async destinatario(id: number, actor: Actor): Promise<UsuarioPublico> {
-      return usuarioPublico(await usuarioActivo(id, actor));
+    /**
+     * Who the contact form writes to (the page's heading): an active user, public fields only, and
+     * whether they accept messages (not when they opposed being contacted, issue 31).
+     */
+    async destinatario(id: number, actor: Actor): Promise<UsuarioPublico & { recibe_mensajes: boolean }> {
+      const row = await usuarioActivo(id, actor);
+      return { ...usuarioPublico(row), recibe_mensajes: !row.oculto_directorio };
     },
 
     /**
@@ -177,6 +185,7 @@ export function createComunidadService(ctx: ServiceContext) {
       const [sender] = await db.select().from(usuarios).where(eq(usuarios.id, idSender));
       if (!sender) throw new ErrorDeDominio(401, 'Debe iniciar sesión para continuar');
       const receiver = await usuarioActivo(idReceiver, sender);
+      if (receiver.oculto_directorio) throw new ErrorDeDominio(403, NO_RECIBE_MENSAJES);
       const rendered = plantillas.contacto(
         { nombre: nombreCorto(sender), email: sender.email },
         receiver.primer_nombre,

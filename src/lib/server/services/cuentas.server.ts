@@ -22,6 +22,7 @@ import { ErrorDeDominio } from '../errores.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import type { PrivacidadService } from './privacidad.server.ts';
 import { createSesionesService } from './sesiones.server.ts';
 import { nombreCorto, obtenerUsuario, type UsuarioRow } from './usuarios.server.ts';
 
@@ -51,7 +52,18 @@ export function demasiadosIntentos(seconds: number): ErrorDeDominio {
   return new ErrorDeDominio(429, `Demasiados intentos. Espera ${espera} antes de volver a intentarlo.`, {}, headers);
 }
 
-export function createCuentasService(ctx: ServiceContext) {
+/** Where a session was opened from: the client address and browser (null when unknown). */
+interface Origen {
+  ip: string | null;
+  agente: string | null;
+}
+
+/** The socket fallback 'local' (no peer address, e.g. an in-process request) is not an address. */
+export function origenDe(direccion: string, agente: string | undefined): Origen {
+  return { ip: direccion && direccion !== 'local' ? direccion.slice(0, 100) : null, agente: agente ? agente.slice(0, 300) : null };
+}
+
+export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pick<PrivacidadService, 'aceptar'> }) {
   const { db, now } = ctx;
   const limiter = createRateLimiter(db, now);
   const intentos = createAttemptStore(db, now);
@@ -65,9 +77,9 @@ export function createCuentasService(ctx: ServiceContext) {
     return row;
   }
 
-  async function emitirSesion(user: UsuarioRow, familia: string, expira: Date): Promise<Sesion> {
+  async function emitirSesion(user: UsuarioRow, familia: string, expira: Date, origen: Origen): Promise<Sesion> {
     const refresh = randomToken();
-    await db.insert(tokensRefresh).values({ id_usuario: user.id, familia, token_hash: hashToken(refresh), expira });
+    await db.insert(tokensRefresh).values({ id_usuario: user.id, familia, token_hash: hashToken(refresh), expira, ...origen });
     const usuario = await obtenerUsuario(db, user.id);
     if (!usuario) throw new ErrorDeDominio(401, 'La sesión expiró. Ingrese nuevamente.');
     const access = signAccessToken({ sub: user.id, groups: user.groups, sid: familia }, { secret: ctx.jwtSecret, now });
@@ -125,7 +137,7 @@ export function createCuentasService(ctx: ServiceContext) {
      * An address where the account signed in before skips the last two: the owner is not locked
      * out by someone else's failures.
      */
-    async login(input: LoginInput, direccion: string): Promise<Sesion> {
+    async login(input: LoginInput, direccion: string, agente?: string): Promise<Sesion> {
       const email = normalizarEmail(input.email);
       const par = JSON.stringify([email, direccion]);
       const claves = {
@@ -163,9 +175,12 @@ export function createCuentasService(ctx: ServiceContext) {
           .where(eq(usuarios.id, user.id));
       }
       // Each sign-in counts for the console's 'teachers active per week'.
-      await db.insert(ingresos).values({ id_usuario: user.id, fecha: now() });
+      // The address and browser are kept for the person's copy of their data and blanked by the
+      // 'retencion-direcciones' job after RETENCION_DIRECCIONES_DIAS (issue 31).
+      const origen = origenDe(direccion, agente);
+      await db.insert(ingresos).values({ id_usuario: user.id, fecha: now(), ...origen });
       ctx.log.info('login', { userId: user.id });
-      return emitirSesion(user, randomUUID(), new Date(now().getTime() + REFRESH_FAMILY_SECONDS * 1000));
+      return emitirSesion(user, randomUUID(), new Date(now().getTime() + REFRESH_FAMILY_SECONDS * 1000), origen);
     },
 
     /** Rotates a refresh token. A token already rotated (outside the grace period) revokes its family. */
@@ -193,7 +208,8 @@ export function createCuentasService(ctx: ServiceContext) {
       }
       const [user] = await db.select().from(usuarios).where(eq(usuarios.id, row.id_usuario));
       if (!user?.activo || user.desactivada_en) throw expirada();
-      return emitirSesion(user, row.familia, row.expira);
+      // The session's sign-in address goes on with each rotation (until the retention job blanks it).
+      return emitirSesion(user, row.familia, row.expira, { ip: row.ip, agente: row.agente });
     },
 
     async logout(refresh: string | undefined): Promise<void> {
@@ -211,7 +227,8 @@ export function createCuentasService(ctx: ServiceContext) {
       return { email: row.usuario.email };
     },
 
-    async activar(token: string, password: string): Promise<{ email: string }> {
+    /** Sets the first password and records the privacy notice's acceptance (issue 31), in one transaction. */
+    async activar(token: string, password: string, direccion: string): Promise<{ email: string }> {
       const row = await tokenVigente(token, 'activacion');
       if (!row) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
       const hash = await hashPassword(password);
@@ -223,6 +240,7 @@ export function createCuentasService(ctx: ServiceContext) {
           .returning({ id: tokensCuenta.id });
         if (spent.length === 0) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
         await tx.update(usuarios).set({ password_hash: hash, activo: true }).where(eq(usuarios.id, row.usuario.id));
+        await deps.privacidad.aceptar(row.usuario.id, origenDe(direccion, undefined).ip, tx);
       });
       ctx.log.info('account activated', { userId: row.usuario.id });
       return { email: row.usuario.email };

@@ -176,18 +176,27 @@ export function createNotificacionesService(ctx: ServiceContext) {
 
     async preferencias(idUsuario: number): Promise<Esquema<'Preferencias'>> {
       const [u] = await db
-        .select({ preferencia_correo: usuarios.preferencia_correo, ahorro_datos: usuarios.ahorro_datos })
+        .select({
+          preferencia_correo: usuarios.preferencia_correo,
+          ahorro_datos: usuarios.ahorro_datos,
+          oculto_directorio: usuarios.oculto_directorio,
+        })
         .from(usuarios)
         .where(eq(usuarios.id, idUsuario));
-      return { preferencia_correo: (u?.preferencia_correo ?? 'diario') as PreferenciaCorreo, ahorro_datos: u?.ahorro_datos ?? false };
+      return {
+        preferencia_correo: (u?.preferencia_correo ?? 'diario') as PreferenciaCorreo,
+        ahorro_datos: u?.ahorro_datos ?? false,
+        oculto_directorio: u?.oculto_directorio ?? false,
+      };
     },
 
     /** Changes the preferences given (at least one); the others stay as they were. */
     async cambiarPreferencias(idUsuario: number, cambio: Esquema<'CambioPreferencias'>): Promise<Esquema<'Preferencias'>> {
-      const { preferencia_correo, ahorro_datos } = cambio;
+      const { preferencia_correo, ahorro_datos, oculto_directorio } = cambio;
       const valores = {
         ...(preferencia_correo === undefined ? {} : { preferencia_correo }),
         ...(ahorro_datos === undefined ? {} : { ahorro_datos }),
+        ...(oculto_directorio === undefined ? {} : { oculto_directorio }),
       };
       if (Object.keys(valores).length > 0) await db.update(usuarios).set(valores).where(eq(usuarios.id, idUsuario));
       return this.preferencias(idUsuario);

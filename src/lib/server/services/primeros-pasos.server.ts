@@ -9,10 +9,11 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { capsulas, foroCategorias, manuales, registroAdmin, usuarios } from '../db/schema.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import type { PrivacidadService } from './privacidad.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 
 /** The steps, in the order the checklist shows them. */
-export const PASOS = ['docentes', 'categorias', 'curriculo', 'manual', 'capsula'] as const;
+export const PASOS = ['docentes', 'categorias', 'curriculo', 'manual', 'capsula', 'privacidad'] as const;
 export type Paso = (typeof PASOS)[number];
 export type EstadoPrimerosPasos = Record<Paso, boolean>;
 
@@ -20,7 +21,7 @@ export type EstadoPrimerosPasos = Record<Paso, boolean>;
 const TIPOS_CURRICULO = ['curriculo', 'unidad', 'oa'];
 export const REVISAR_CURRICULO = 'revisar_curriculo';
 
-export function createPrimerosPasosService(ctx: Pick<ServiceContext, 'db'>) {
+export function createPrimerosPasosService(ctx: Pick<ServiceContext, 'db'>, deps: { privacidad: Pick<PrivacidadService, 'responsable'> }) {
   const { db } = ctx;
   const alguno = async (consulta: Promise<unknown[]>) => (await consulta).length > 0;
   const curriculoRevisado = () =>
@@ -29,7 +30,7 @@ export function createPrimerosPasosService(ctx: Pick<ServiceContext, 'db'>) {
   return {
     /** Each step, done or not. */
     async estado(): Promise<EstadoPrimerosPasos> {
-      const [docentes, categorias, curriculo, manual, capsula] = await Promise.all([
+      const [docentes, categorias, curriculo, manual, capsula, privacidad] = await Promise.all([
         // An account that is not an admin's: a teacher invited (activated or not) or imported.
         alguno(db.select({ id: usuarios.id }).from(usuarios).where(sql`not ('admin' = any(${usuarios.groups}))`).limit(1)),
         // An active category: an inactive one is invisible to teachers.
@@ -37,8 +38,10 @@ export function createPrimerosPasosService(ctx: Pick<ServiceContext, 'db'>) {
         curriculoRevisado(),
         alguno(db.select({ id: manuales.id }).from(manuales).limit(1)),
         alguno(db.select({ id: capsulas.id }).from(capsulas).limit(1)),
+        // The privacy notice names who is responsible for the data (issue 31).
+        deps.privacidad.responsable().then((r) => r !== null),
       ]);
-      return { docentes, categorias, curriculo, manual, capsula };
+      return { docentes, categorias, curriculo, manual, capsula, privacidad };
     },
 
     /** An admin opened the curriculum console: the step ticks (recorded once, only while it is not done). */

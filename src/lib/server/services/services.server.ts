@@ -25,6 +25,7 @@ import { createMisDatosService } from './mis-datos.server.ts';
 import { createNotificacionesService } from './notificaciones.server.ts';
 import { createPerfilesService } from './perfiles.server.ts';
 import { createPrimerosPasosService } from './primeros-pasos.server.ts';
+import { createPrivacidadService } from './privacidad.server.ts';
 import { createRegistroService } from './registro.server.ts';
 import { createRespaldosService, type OpcionesRespaldos } from './respaldos.server.ts';
 import { createSubidasService } from './subidas.server.ts';
@@ -34,6 +35,8 @@ import { createUsuarioActual } from './usuario-actual.server.ts';
 export interface ServicesDeps extends ServiceContext {
   /** Backups (issue 28): RESPALDOS_DIR and RESPALDOS_CONSERVAR; tests default to a folder under the storage's tempDir. */
   respaldos?: OpcionesRespaldos;
+  /** Days sign-in addresses are kept (RETENCION_DIRECCIONES_DIAS, issue 31); 90 by default. */
+  retencionDirecciones?: number;
 }
 
 export function createServices(entrada: ServicesDeps) {
@@ -43,7 +46,8 @@ export function createServices(entrada: ServicesDeps) {
     entrada.respaldos ?? { dir: path.join(entrada.storage.tempDir, 'respaldos'), conservar: 7 },
   );
   const ctx: ServiceContext = { ...entrada, storage: respaldos.almacenamiento };
-  const cuentas = createCuentasService(ctx);
+  const privacidad = createPrivacidadService(ctx, { retencionDias: entrada.retencionDirecciones });
+  const cuentas = createCuentasService(ctx, { privacidad });
   const catalogos = createCatalogosService(ctx.db, ctx.now);
   const ayuda = createAyudaService(ctx);
   const invitaciones = createInvitacionesService(ctx, cuentas);
@@ -77,17 +81,19 @@ export function createServices(entrada: ServicesDeps) {
     adminUsuarios,
     registro,
     /** The console home's 'Primeros pasos' (issue 33). */
-    primerosPasos: createPrimerosPasosService(ctx),
+    primerosPasos: createPrimerosPasosService(ctx, { privacidad }),
+    /** The privacy notice, its acceptance and the addresses' retention (issue 31). */
+    privacidad,
     curriculo,
     notificaciones,
     subidas,
     subtitulos,
     denuncias,
     respaldos,
-    /** Leaving the platform and the console's requests (issue 31). */
-    baja: createBajaService(ctx, { cuentas, capsulas, biblioteca, manuales, foro }),
     /** 'Mis datos' (issue 31): what is held about a person, and its copy. */
     misDatos: createMisDatosService(ctx),
+    /** Leaving the platform and the console's requests (issue 31). */
+    baja: createBajaService(ctx, { cuentas, capsulas, biblioteca, manuales, foro }),
     inicio: createInicioService(ctx, { notificaciones }),
     /** Who the signed-in person is, for the pages' session (http/session.server.ts). */
     usuarioActual,
@@ -103,6 +109,7 @@ const conTrabajos = (s: Services): { trabajos: Record<string, JobHandler> }[] =>
   s.notificaciones,
   s.misDatos,
   s.respaldos,
+  s.privacidad,
   s.baja,
 ];
 
@@ -123,6 +130,8 @@ export async function programarTrabajos(services: Services): Promise<void> {
   await services.respaldos.programar();
   // Copies of personal data past their 7 days removed, hourly (issue 31).
   await services.misDatos.programar();
+  // Sign-in addresses older than RETENCION_DIRECCIONES_DIAS blanked, daily (issue 31).
+  await services.privacidad.programar();
   // Accounts whose 14 days to change their mind have passed, erased hourly (issue 31).
   await services.baja.programar();
 }

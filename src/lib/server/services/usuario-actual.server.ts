@@ -20,13 +20,17 @@ export const CACHE_SECONDS = 10;
  * The person as pages see them: the contract's Usuario and the preferences a page applies as it
  * renders ('Ahorro de datos', issue 20: the capsule player and the list thumbnails).
  */
-export type UsuarioPagina = Usuario & { ahorro_datos: boolean };
+export type UsuarioPagina = Usuario & {
+  ahorro_datos: boolean;
+  /** The privacy notice's version the person accepted (issue 31): the pages ask again when it is not the current one. */
+  privacidad_version: string | null;
+};
 
 async function leerUsuario(db: Db, id: number): Promise<UsuarioPagina | null> {
   const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
   if (!row) return null;
   const perfiles = await cargarPerfiles(db, [row.id]);
-  return { ...toUsuario(row, perfiles.get(row.id)), ahorro_datos: row.ahorro_datos };
+  return { ...toUsuario(row, perfiles.get(row.id)), ahorro_datos: row.ahorro_datos, privacidad_version: row.privacidad_version };
 }
 
 export function createUsuarioActual(ctx: { db: Db; now: () => Date }) {
@@ -46,7 +50,7 @@ export function createUsuarioActual(ctx: { db: Db; now: () => Date }) {
     /** The same for a user a session renewal just answered (its groups are current). */
     async deSesion(usuario: Usuario): Promise<UsuarioPagina> {
       const pagina = await leer(usuario.id);
-      return { ...usuario, ahorro_datos: pagina?.ahorro_datos ?? false };
+      return { ...usuario, ahorro_datos: pagina?.ahorro_datos ?? false, privacidad_version: pagina?.privacidad_version ?? null };
     },
   };
 }

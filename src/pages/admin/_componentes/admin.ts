@@ -40,7 +40,9 @@ export const SECCIONES_ADMIN = [
   { href: '/admin/trabajos', nombre: 'Trabajos y correos' },
   { href: '/admin/respaldos', nombre: 'Respaldos' },
   { href: '/admin/estadisticas', nombre: 'Estadísticas' },
+  { href: '/admin/solicitudes', nombre: 'Solicitudes de datos' },
   { href: '/admin/registro', nombre: 'Registro' },
+  { href: '/admin/privacidad-aviso', nombre: 'Aviso de privacidad' },
 ] as const;
 
 /** An email's two halves, so a narrow cell breaks it before the '@' (with <wbr>) and nowhere else. */

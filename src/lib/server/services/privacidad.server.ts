@@ -1,0 +1,143 @@
+/**
+ * The privacy notice and the addresses kept by sign-ins (issue 31, Ley 21.719, decision 0057):
+ * - the responsible party an admin sets in the console (the `ajustes` row CLAVE_RESPONSABLE);
+ * - each person's acceptance of the notice's version (a row in `consentimientos`, and the
+ *   version and time on the account, which the pages' middleware compares with
+ *   PRIVACIDAD_VERSION);
+ * - the daily 'retencion-direcciones' job, which blanks the address and browser of sign-ins,
+ *   sessions and acceptances older than RETENCION_DIRECCIONES_DIAS.
+ */
+import { and, eq, inArray, isNotNull, lt, ne, or } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  CLAVE_RESPONSABLE,
+  PRIVACIDAD_VERSION,
+  RETENCION_DIRECCIONES_DIAS,
+  type Responsable,
+  responsableSchema,
+} from '../../validation/privacidad.ts';
+import { ajustes, consentimientos, ingresos, tokensRefresh, trabajos, usuarios } from '../db/schema.server.ts';
+import type { JobHandler } from '../jobs/runner.server.ts';
+import type { ServiceContext } from './context.server.ts';
+import { type ActorAdmin, registrarAccion } from './registro.server.ts';
+
+export const TRABAJO_RETENCION_DIRECCIONES = 'retencion-direcciones';
+const CADENCIA_SEGUNDOS = 24 * 60 * 60;
+
+export interface OpcionesPrivacidad {
+  /** Days an address is kept (RETENCION_DIRECCIONES_DIAS). */
+  retencionDias?: number;
+}
+
+/** What the blanking job changed, table by table. */
+export interface Blanqueadas {
+  ingresos: number;
+  sesiones: number;
+  consentimientos: number;
+}
+
+export function createPrivacidadService(ctx: Pick<ServiceContext, 'db' | 'log' | 'now' | 'jobs'>, opciones: OpcionesPrivacidad = {}) {
+  const { db } = ctx;
+  const retencionDias = opciones.retencionDias ?? RETENCION_DIRECCIONES_DIAS;
+
+  /** Blanks addresses (and browsers) recorded before the retention period. */
+  async function blanquearDirecciones(): Promise<Blanqueadas> {
+    const limite = new Date(ctx.now().getTime() - retencionDias * 24 * 60 * 60 * 1000);
+    const conDatos = (t: { ip: AnyPgColumn; agente: AnyPgColumn }) => or(isNotNull(t.ip), isNotNull(t.agente));
+    const [a, b, c] = await Promise.all([
+      db
+        .update(ingresos)
+        .set({ ip: null, agente: null })
+        .where(and(lt(ingresos.fecha, limite), conDatos(ingresos)))
+        .returning({ id: ingresos.id }),
+      db
+        .update(tokensRefresh)
+        .set({ ip: null, agente: null })
+        .where(and(lt(tokensRefresh.fecha_creacion, limite), conDatos(tokensRefresh)))
+        .returning({ id: tokensRefresh.id }),
+      db
+        .update(consentimientos)
+        .set({ ip: null })
+        .where(and(lt(consentimientos.fecha, limite), isNotNull(consentimientos.ip)))
+        .returning({ id: consentimientos.id }),
+    ]);
+    return { ingresos: a.length, sesiones: b.length, consentimientos: c.length };
+  }
+
+  const retencion: JobHandler = async (_datos, job) => {
+    try {
+      const hechas = await blanquearDirecciones();
+      ctx.log.info('old addresses blanked', { ...hechas, dias: retencionDias });
+    } finally {
+      // The next run in a day, unless another runner queued one; finished runs are only noise.
+      await db
+        .delete(trabajos)
+        .where(and(eq(trabajos.tipo, TRABAJO_RETENCION_DIRECCIONES), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
+      const [otro] = await db
+        .select({ id: trabajos.id })
+        .from(trabajos)
+        .where(and(eq(trabajos.tipo, TRABAJO_RETENCION_DIRECCIONES), eq(trabajos.estado, 'pendiente')));
+      if (!otro) await ctx.jobs.enqueue(TRABAJO_RETENCION_DIRECCIONES, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
+    }
+  };
+
+  return {
+    trabajos: { [TRABAJO_RETENCION_DIRECCIONES]: retencion },
+    retencionDias,
+    blanquearDirecciones,
+
+    /** The responsible party, or null until an admin sets it (a stored value that no longer validates counts as unset). */
+    async responsable(): Promise<Responsable | null> {
+      const [fila] = await db.select({ valor: ajustes.valor }).from(ajustes).where(eq(ajustes.clave, CLAVE_RESPONSABLE));
+      const leido = responsableSchema.safeParse(fila?.valor);
+      return leido.success ? leido.data : null;
+    },
+
+    /** Sets the responsible party (validated by the caller with responsableSchema), in the audit log. */
+    async guardarResponsable(actor: ActorAdmin, datos: Responsable): Promise<Responsable> {
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(ajustes)
+          .values({ clave: CLAVE_RESPONSABLE, valor: datos, actualizado: ctx.now() })
+          .onConflictDoUpdate({ target: ajustes.clave, set: { valor: datos, actualizado: ctx.now() } });
+        await registrarAccion(tx, actor, {
+          accion: 'editar_responsable_datos',
+          tipo: 'ajuste',
+          id_registro: null,
+          detalle: `Responsable de los datos: ${datos.nombre} (${datos.correo})`,
+        });
+      });
+      return datos;
+    },
+
+    /**
+     * Records that the person accepted the current notice: a consent row (with the address, kept
+     * for the retention period) and the version and time on the account. `db` may be the caller's
+     * transaction (the activation's).
+     */
+    async aceptar(idUsuario: number, ip: string | null, tx = db): Promise<{ version: string; aceptada_en: string }> {
+      const en = ctx.now();
+      await tx.insert(consentimientos).values({ id_usuario: idUsuario, version: PRIVACIDAD_VERSION, ip, fecha: en });
+      await tx
+        .update(usuarios)
+        .set({ privacidad_version: PRIVACIDAD_VERSION, privacidad_aceptada_en: en })
+        .where(eq(usuarios.id, idUsuario));
+      return { version: PRIVACIDAD_VERSION, aceptada_en: en.toISOString() };
+    },
+
+    /** Queues the daily job unless one is already queued or running (at start-up). */
+    async programar(): Promise<void> {
+      const [vivo] = await db
+        .select({ id: trabajos.id })
+        .from(trabajos)
+        .where(and(eq(trabajos.tipo, TRABAJO_RETENCION_DIRECCIONES), inArray(trabajos.estado, ['pendiente', 'en_curso'])));
+      if (!vivo) await ctx.jobs.enqueue(TRABAJO_RETENCION_DIRECCIONES, {}, { maxIntentos: 1 });
+    },
+  };
+}
+
+/** Whether a person must accept the notice before going on (never accepted, or an older version). */
+export const debeAceptarPrivacidad = (usuario: { privacidad_version?: string | null }): boolean =>
+  usuario.privacidad_version !== PRIVACIDAD_VERSION;
+
+export type PrivacidadService = ReturnType<typeof createPrivacidadService>;
