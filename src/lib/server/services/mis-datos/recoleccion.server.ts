@@ -42,6 +42,7 @@ import {
   visitas,
 } from '../../db/schema.server.ts';
 import { claves } from '../capsulas/video.server.ts';
+import { textoNotificacion } from '../notificaciones/textos.server.ts';
 
 type Fila = Record<string, unknown>;
 
@@ -475,7 +476,9 @@ const CATEGORIAS: Definicion[] = [
         .from(notificaciones)
         .where(eq(notificaciones.id_usuario, id))
         .orderBy(desc(notificaciones.fecha)),
-    linea: (f) => `${cuando(f.fecha)}: ${texto(f.tipo).replace(/_/g, ' ')}${f.titulo ? ` «${corto(f.titulo, 60)}»` : ''}`,
+    // As the bell says it, without who acted (their names are theirs).
+    linea: (f) =>
+      `${cuando(f.fecha)}: ${textoNotificacion({ tipo: String(f.tipo), recurso_tipo: String(f.recurso_tipo), titulo: texto(f.titulo), detalle: texto(f.detalle) }, [])}`,
   },
   {
     clave: 'mensajes_contacto',
