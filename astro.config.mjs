@@ -105,6 +105,14 @@ export default defineConfig({
       rollupOptions: {
         external: [serverCode],
         makeAbsoluteExternalsRelative: false,
+        // React, its JSX runtime and React DOM load together on every page with an island: one
+        // chunk instead of three is 0.6 kB less gzip on each such page and two fewer requests on
+        // an old school link (decision 0061).
+        output: {
+          codeSplitting: {
+            groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+          },
+        },
       },
     },
   },

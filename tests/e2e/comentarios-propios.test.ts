@@ -3,7 +3,8 @@
  * a colleague replies; the first deletes theirs and sees 'Comentario eliminado' with the reply kept;
  * a comment without replies goes. The same on a forum comment, and the conversation itself is
  * edited ('(editado)') and deleted with confirmation, back to its category. Their Editar and Eliminar
- * read at 4.5:1 or more in every state (issue 33).
+ * read at 4.5:1 or more in every state (issue 33). The count under the title follows each new or
+ * deleted comment without a reload (issue 33).
  */
 
 import type { Browser, Locator } from 'playwright-core';
@@ -57,10 +58,14 @@ describe('own comments on a manual', () => {
     await page.goto(url(`/manuales/${idManual}`));
     await hidratada(page);
     await page.getByText(/Aún no hay comentarios/).waitFor();
+    // The figures under the title count the comments too, and follow a new one at once (issue 33).
+    const cifra = page.locator('ul.cifras-contenido #cifra-comentarios');
+    expect(await cifra.textContent()).toBe('0 comentarios');
     await page.getByLabel('Escribe un comentario').fill('Primera versión');
     await page.getByRole('button', { name: 'Comentar' }).click();
     const comentario = page.locator('article.comentario', { hasText: 'Primera versión' });
     await comentario.waitFor();
+    await expect.poll(() => cifra.textContent()).toBe('1 comentario');
 
     // Editar turns the comment into its box, in place.
     await comentario.getByRole('button', { name: /^Editar comentario de / }).click();
@@ -108,9 +113,11 @@ describe('own comments on a manual', () => {
     await page.getByRole('button', { name: 'Comentar' }).click();
     const solo = page.locator('article.comentario', { hasText: 'Sin respuestas' });
     await solo.waitFor();
+    await expect.poll(() => cifra.textContent()).toBe('2 comentarios');
     await solo.getByRole('button', { name: /^Eliminar comentario de / }).click();
     await page.getByRole('dialog', { name: 'Eliminar comentario' }).getByRole('button', { name: 'Eliminar' }).click();
     await expect.poll(() => page.locator('article.comentario', { hasText: 'Sin respuestas' }).count()).toBe(0);
+    await expect.poll(() => cifra.textContent()).toBe('1 comentario');
     // Luis sees no Editar or Eliminar on Ana's comments.
     const deLuis = await abrirComo(browser, luis);
     await deLuis.goto(url(`/manuales/${idManual}`));

@@ -5,6 +5,7 @@
  * and nothing is applied. Same steps as the roster import (useImportacion.ts).
  */
 import { useEffect } from 'react';
+import { plural } from '../../lib/format';
 import { avisarImportacionCurriculo } from '../../lib/stores/curriculo';
 import { useHidratado } from '../comun/Campo';
 import { type ErroresImportacion, type ImportacionCurriculo, importarCurriculo, informeImportacion } from './api';
@@ -16,8 +17,6 @@ const TIPOS: Record<ImportacionCurriculo['cambios'][number]['tipo'], string> = {
   cambiado: 'Cambia',
   retirado: 'Se retira',
 };
-
-const plural = (n: number, uno: string, varios: string) => (n === 1 ? `1 ${uno}` : `${n} ${varios}`);
 
 function Cifras({ i }: { i: ImportacionCurriculo }) {
   return (

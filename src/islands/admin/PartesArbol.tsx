@@ -5,6 +5,7 @@
  * once it has read the pair: the statements travel once, not again as the island's props.
  */
 import type { ReactNode } from 'react';
+import { plural } from '../../lib/format';
 import { Confirmacion } from '../comun/Confirmacion';
 import { type ArbolPar, precargar } from './api';
 
@@ -12,8 +13,6 @@ type UnidadPar = ArbolPar['unidades'][number];
 /** What the tree shows of an OA and of a unit. */
 export type Oa = Pick<UnidadPar['oas'][number], 'id' | 'codigo' | 'descripcion' | 'vigente' | 'materiales'>;
 export type Unidad = Pick<UnidadPar, 'id' | 'nombre' | 'vigente' | 'materiales'> & { oas: Oa[] };
-
-export const plural = (n: number, uno: string, varios: string) => (n === 1 ? `1 ${uno}` : `${n} ${varios}`);
 
 /** A small button of the tree; `inactivo` keeps it focusable but says it does nothing here. */
 export function Accion(props: {

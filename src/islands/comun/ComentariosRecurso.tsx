@@ -6,7 +6,7 @@
  */
 
 import { type ReactNode, useEffect, useState } from 'react';
-import { nombreCorto } from '../../lib/format';
+import { nombreCorto, plural } from '../../lib/format';
 import { notificar } from '../../lib/stores/notifications';
 import { BotonDenunciar } from '../moderacion/BotonDenunciar';
 import { CajaComentario } from './CajaComentario';
@@ -232,6 +232,11 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
   const vivos = (lista: ComentarioRecurso[]) => lista.filter((c) => !esMarcador(c)).length;
   const total = datos ? vivos(datos.comentarios_base) + vivos(datos.comentarios_hijos) : null;
   const hijosDe = respuestasPorPadre(datos?.comentarios_hijos ?? []);
+  // The page's figures above (CifrasContenido) count the same comments: a new one shows there at once.
+  useEffect(() => {
+    const cifra = document.getElementById('cifra-comentarios');
+    if (cifra && total !== null) cifra.textContent = plural(total, 'comentario', 'comentarios');
+  }, [total]);
 
   return (
     <section className="comentarios" aria-labelledby="titulo-comentarios">

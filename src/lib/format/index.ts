@@ -77,6 +77,9 @@ export function slug(texto: string): string {
 /** The class of an area's badge (the colours of docs/SPEC.md section 9 are keyed on it). */
 export const claseArea = (nombre: string) => `area-${slug(nombre)}`;
 
+/** A count and its noun, singular for one: '1 comentario', '3 comentarios', '0 comentarios'. */
+export const plural = (n: number, uno: string, varios: string) => `${n} ${n === 1 ? uno : varios}`;
+
 /** A person as the product names them (docs/SPEC.md section 2): first name and paternal surname. */
 export const nombreCorto = (p: { primer_nombre: string; apellido_paterno: string }) => `${p.primer_nombre} ${p.apellido_paterno}`.trim();
 

@@ -3,14 +3,13 @@
  * plurals and links, and the 'Ver más' links of each block of 'Novedades para ti' with the list's
  * filters set from the profile.
  */
+import { plural } from '../../lib/format/index.ts';
 import type { Alcance, Area, Cuentas, Nivel } from '../../lib/server/services/inicio.server.ts';
 
 export interface Enlace {
   href: string;
   texto: string;
 }
-
-const plural = (n: number, uno: string, varios: string) => `${n} ${n === 1 ? uno : varios}`;
 
 /** The non-zero counts, each a sentence and the section it leads to (newest first there). */
 export function cuentasVisita(c: Cuentas): Enlace[] {

@@ -21,5 +21,3 @@ export function agruparPares(pares: readonly ParResumen[]): Grupo[] {
   }
   return [...grupos.values()];
 }
-
-export const plural = (n: number, uno: string, varios: string) => (n === 1 ? `1 ${uno}` : `${n} ${varios}`);
