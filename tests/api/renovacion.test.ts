@@ -85,7 +85,7 @@ describe('the marker cookie over HTTP', () => {
     minutes(1);
     const replay = await t.call('POST', '/auth/renovar_token/', { headers: { cookie: `ed_refresh=${refresh}` } });
     expect(replay.status).toBe(401);
-    expect(await replay.json()).toEqual({ statusCode: 401, detail: 'La sesión expiró. Ingrese nuevamente.' });
+    expect(await replay.json()).toEqual({ statusCode: 401, detail: 'Tu sesión expiró. Ingresa nuevamente.' });
     const cleared = setCookies(replay);
     for (const name of ['ed_access', 'ed_refresh', 'ed_sesion']) expect(cleared.get(name)).toMatch(new RegExp(`^${name}=;.*Max-Age=0`));
   });

@@ -279,7 +279,7 @@ describe('two web servers, one worker, one bucket', () => {
     for (const token of [siguiente, refresh]) {
       const { response, error } = await apiClient(A.url).POST('/auth/renovar_token/', { body: { refresh: token } });
       expect(response.status).toBe(401);
-      expect(error?.detail).toBe('La sesión expiró. Ingrese nuevamente.');
+      expect(error?.detail).toBe('Tu sesión expiró. Ingresa nuevamente.');
     }
   });
 

@@ -81,7 +81,7 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
     const refresh = randomToken();
     await db.insert(tokensRefresh).values({ id_usuario: user.id, familia, token_hash: hashToken(refresh), expira, ...origen });
     const usuario = await obtenerUsuario(db, user.id);
-    if (!usuario) throw new ErrorDeDominio(401, 'La sesión expiró. Ingrese nuevamente.');
+    if (!usuario) throw new ErrorDeDominio(401, 'Tu sesión expiró. Ingresa nuevamente.');
     const access = signAccessToken({ sub: user.id, groups: user.groups, sid: familia }, { secret: ctx.jwtSecret, now });
     return { access, refresh, refreshExpira: expira, usuario };
   }
@@ -185,7 +185,7 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
 
     /** Rotates a refresh token. A token already rotated (outside the grace period) revokes its family. */
     async renovar(refresh: string): Promise<Sesion> {
-      const expirada = () => new ErrorDeDominio(401, 'La sesión expiró. Ingrese nuevamente.');
+      const expirada = () => new ErrorDeDominio(401, 'Tu sesión expiró. Ingresa nuevamente.');
       const [row] = await db
         .select()
         .from(tokensRefresh)
