@@ -40,8 +40,9 @@ export const COPIA_NO_DISPONIBLE = 'La copia no existe o ya venció. Puedes pedi
 const NO_ENCONTRADO = 'No se encontró el usuario';
 
 const DIA_MS = 24 * 60 * 60 * 1000;
-/** Where a copy's ZIP is stored. */
-const claveCopia = (idUsuario: number, idCopia: number) => `copias-datos/${idUsuario}/copia-${idCopia}.zip`;
+/** Where a person's copies are stored, and each copy's ZIP. */
+const carpetaCopias = (idUsuario: number) => `copias-datos/${idUsuario}`;
+const claveCopia = (idUsuario: number, idCopia: number) => `${carpetaCopias(idUsuario)}/copia-${idCopia}.zip`;
 /** The route that streams a ready copy to its owner. */
 export const urlDescarga = (idUsuario: number, idCopia: number) => `/api/usuarios/${idUsuario}/copia-datos/${idCopia}/descargar/`;
 /** The name the download is saved under: 'mis-datos-2026-11-28.zip'. */
@@ -210,6 +211,15 @@ export function createMisDatosService(ctx: ServiceContext) {
       });
       await jobs.enqueue(TRABAJO_COPIA_DATOS, { id_copia: copia.id, id_solicitud: solicitud.id }, { maxIntentos: 3 });
       return aCopia(copia);
+    },
+
+    /**
+     * For the erasure of an account (issue 31, point 3): every copy of the person's data, its ZIP
+     * in storage and its row, gone. (The register of requests keeps that they were asked for.)
+     */
+    async olvidar(idUsuario: number): Promise<void> {
+      await db.delete(copiasDatos).where(eq(copiasDatos.id_usuario, idUsuario));
+      await storage.remove(carpetaCopias(idUsuario));
     },
 
     /**

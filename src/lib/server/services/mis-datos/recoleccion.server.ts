@@ -6,6 +6,7 @@
  * what the other shows. Secrets are never part of it: password and token hashes stay out.
  */
 import { and, desc, eq, isNull, max, min, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { formatearFecha, formatearFechaHora, formatearTamano } from '../../../format/index.ts';
 import type { Db } from '../../db/client.server.ts';
 import {
@@ -147,47 +148,55 @@ const perfil: Definicion = {
   archivos: (f) => guardado(f.foto_perfil, 'Tu foto de perfil'),
 };
 
-/** Rows of a join on the person's teacher profile: `nombre` of each. */
-const nombres = (clave: string, nombre: string, cargar: Definicion['cargar']): Definicion => ({
-  clave,
-  nombre,
-  cargar,
-  linea: (f) => String(f.nombre),
-});
+/**
+ * A list the teacher profile links to a catalogue (schools, specialties, areas, levels): each
+ * entry's id and name, in the catalogue's order.
+ */
+function delPerfil(
+  clave: string,
+  nombre: string,
+  enlace: { tabla: PgTable; usuario: PgColumn; ref: PgColumn },
+  catalogo: { tabla: PgTable; id: PgColumn; nombre: PgColumn; orden: PgColumn },
+): Definicion {
+  return {
+    clave,
+    nombre,
+    cargar: (db, id) =>
+      db
+        .select({ id: catalogo.id, nombre: catalogo.nombre })
+        .from(enlace.tabla)
+        .innerJoin(catalogo.tabla, eq(catalogo.id, enlace.ref))
+        .where(eq(enlace.usuario, id))
+        .orderBy(catalogo.orden),
+    linea: (f) => String(f.nombre),
+  };
+}
 
 const CATEGORIAS: Definicion[] = [
   perfil,
-  nombres('colegios', 'Colegios', (db, id) =>
-    db
-      .select({ id: colegios.id, nombre: colegios.nombre })
-      .from(perfilColegios)
-      .innerJoin(colegios, eq(colegios.id, perfilColegios.id_colegio))
-      .where(eq(perfilColegios.id_usuario, id))
-      .orderBy(colegios.nombre),
+  delPerfil(
+    'colegios',
+    'Colegios',
+    { tabla: perfilColegios, usuario: perfilColegios.id_usuario, ref: perfilColegios.id_colegio },
+    { tabla: colegios, id: colegios.id, nombre: colegios.nombre, orden: colegios.nombre },
   ),
-  nombres('especialidades', 'Especialidades', (db, id) =>
-    db
-      .select({ id: especialidades.id, nombre: especialidades.nombre })
-      .from(perfilEspecialidades)
-      .innerJoin(especialidades, eq(especialidades.id, perfilEspecialidades.id_especialidad))
-      .where(eq(perfilEspecialidades.id_usuario, id))
-      .orderBy(especialidades.nombre),
+  delPerfil(
+    'especialidades',
+    'Especialidades',
+    { tabla: perfilEspecialidades, usuario: perfilEspecialidades.id_usuario, ref: perfilEspecialidades.id_especialidad },
+    { tabla: especialidades, id: especialidades.id, nombre: especialidades.nombre, orden: especialidades.nombre },
   ),
-  nombres('areas', 'Áreas', (db, id) =>
-    db
-      .select({ id: areas.id, nombre: areas.nombre })
-      .from(perfilAreas)
-      .innerJoin(areas, eq(areas.id, perfilAreas.id_area))
-      .where(eq(perfilAreas.id_usuario, id))
-      .orderBy(areas.nombre),
+  delPerfil(
+    'areas',
+    'Áreas',
+    { tabla: perfilAreas, usuario: perfilAreas.id_usuario, ref: perfilAreas.id_area },
+    { tabla: areas, id: areas.id, nombre: areas.nombre, orden: areas.nombre },
   ),
-  nombres('niveles', 'Niveles', (db, id) =>
-    db
-      .select({ codigo: niveles.codigo, nombre: niveles.nombre })
-      .from(perfilNiveles)
-      .innerJoin(niveles, eq(niveles.codigo, perfilNiveles.codigo_nivel))
-      .where(eq(perfilNiveles.id_usuario, id))
-      .orderBy(niveles.orden),
+  delPerfil(
+    'niveles',
+    'Niveles',
+    { tabla: perfilNiveles, usuario: perfilNiveles.id_usuario, ref: perfilNiveles.codigo_nivel },
+    { tabla: niveles, id: niveles.codigo, nombre: niveles.nombre, orden: niveles.orden },
   ),
   {
     clave: 'consentimientos',
