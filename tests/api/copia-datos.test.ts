@@ -339,14 +339,4 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
         .where(and(eq(copiasDatos.id, copia.id), eq(copiasDatos.clave, ''))),
     ).toHaveLength(1);
   });
-
-  it('is forgotten with the account: its ZIP leaves storage and its row goes (for the erasure of issue 31)', async () => {
-    const ana = await t.session({ nombre: 'Ana' });
-    const { copia } = await copiaLista(ana);
-    const [fila] = await t.db.select().from(copiasDatos).where(eq(copiasDatos.id, copia.id));
-    await t.api.services.misDatos.olvidar(ana.id);
-    expect(await t.storage.size(fila?.clave ?? '')).toBeNull();
-    expect(await t.db.select().from(copiasDatos).where(eq(copiasDatos.id_usuario, ana.id))).toEqual([]);
-    expect((await descargar(ana, copia.url)).status).toBe(404);
-  });
 });

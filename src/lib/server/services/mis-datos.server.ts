@@ -40,9 +40,8 @@ export const COPIA_NO_DISPONIBLE = 'La copia no existe o ya venció. Puedes pedi
 const NO_ENCONTRADO = 'No se encontró el usuario';
 
 const DIA_MS = 24 * 60 * 60 * 1000;
-/** Where a person's copies are stored, and each copy's ZIP. */
-const carpetaCopias = (idUsuario: number) => `copias-datos/${idUsuario}`;
-const claveCopia = (idUsuario: number, idCopia: number) => `${carpetaCopias(idUsuario)}/copia-${idCopia}.zip`;
+/** Where a copy's ZIP is stored. */
+const claveCopia = (idUsuario: number, idCopia: number) => `copias-datos/${idUsuario}/copia-${idCopia}.zip`;
 /** The route that streams a ready copy to its owner. */
 export const urlDescarga = (idUsuario: number, idCopia: number) => `/api/usuarios/${idUsuario}/copia-datos/${idCopia}/descargar/`;
 /** The name the download is saved under: 'mis-datos-2026-11-28.zip'. */
@@ -105,8 +104,14 @@ export function createMisDatosService(ctx: ServiceContext) {
     }
     const ahora = ctx.now();
     const expira = new Date(ahora.getTime() + VIGENCIA_COPIA_DIAS * DIA_MS);
-    await db.transaction(async (tx) => {
-      await tx.update(copiasDatos).set({ estado: 'lista', clave, bytes, lista_en: ahora, expira }).where(eq(copiasDatos.id, copia.id));
+    const hecha = await db.transaction(async (tx) => {
+      const [sigue] = await tx
+        .update(copiasDatos)
+        .set({ estado: 'lista', clave, bytes, lista_en: ahora, expira })
+        .where(and(eq(copiasDatos.id, copia.id), eq(copiasDatos.estado, 'pendiente')))
+        .returning({ id: copiasDatos.id });
+      // Gone while it was built (the account erased): nobody to tell.
+      if (!sigue) return false;
       if (id_solicitud) {
         await tx
           .update(solicitudesDatos)
@@ -126,7 +131,12 @@ export function createMisDatosService(ctx: ServiceContext) {
       });
       const url = `${ctx.config.PUBLIC_URL}/perfil/mis-datos`;
       await encolarCorreo(tx, { to: persona.email, ...copiaLista(persona.primer_nombre, url, expira), link: url });
+      return true;
     });
+    if (!hecha) {
+      await storage.remove(clave);
+      return;
+    }
     log.info('data copy made', { id_copia: copia.id, bytes, ms: Math.round(performance.now() - started) });
   };
 
@@ -211,15 +221,6 @@ export function createMisDatosService(ctx: ServiceContext) {
       });
       await jobs.enqueue(TRABAJO_COPIA_DATOS, { id_copia: copia.id, id_solicitud: solicitud.id }, { maxIntentos: 3 });
       return aCopia(copia);
-    },
-
-    /**
-     * For the erasure of an account (issue 31, point 3): every copy of the person's data, its ZIP
-     * in storage and its row, gone. (The register of requests keeps that they were asked for.)
-     */
-    async olvidar(idUsuario: number): Promise<void> {
-      await db.delete(copiasDatos).where(eq(copiasDatos.id_usuario, idUsuario));
-      await storage.remove(carpetaCopias(idUsuario));
     },
 
     /**
