@@ -6,8 +6,9 @@
  * replies under a deleted comment still have one, and removes or blanks everything else that
  * names the person. Also the console's view of the register of requests (`solicitudes_datos`).
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, like, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, like, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
+import { formatearFecha } from '../../format/index.ts';
 import { DIAS_PARA_ELIMINAR, DOCENTE_RETIRADO, type EliminarCuentaAdminInput, type EliminarCuentaInput } from '../../validation/baja.ts';
 import { verifyPassword } from '../auth/password.server.ts';
 import { type Backoff, backoffWait, createAttemptStore } from '../auth/rate-limit.server.ts';
@@ -39,12 +40,11 @@ import {
   subidas,
   tokensCuenta,
   tokensRefresh,
-  trabajos,
   usuarios,
   visitas,
 } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
-import type { JobHandler } from '../jobs/runner.server.ts';
+import { trabajoPeriodico } from '../jobs/periodico.server.ts';
 import type { Actor } from './actor.server.ts';
 import type { BibliotecaService } from './biblioteca.server.ts';
 import type { CapsulasService } from './capsulas.server.ts';
@@ -323,31 +323,13 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
     return vencidas.length;
   }
 
-  const trabajo: JobHandler = async (_datos, job) => {
-    try {
-      await borrarVencidas();
-    } finally {
-      // The next run, unless another runner already queued one; finished runs are only noise.
-      await db.delete(trabajos).where(and(eq(trabajos.tipo, TRABAJO_BAJA), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
-      const [otro] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_BAJA), eq(trabajos.estado, 'pendiente')));
-      if (!otro) await ctx.jobs.enqueue(TRABAJO_BAJA, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
-    }
-  };
+  const periodico = trabajoPeriodico(ctx, TRABAJO_BAJA, CADENCIA_SEGUNDOS, borrarVencidas);
 
   return {
-    trabajos: { [TRABAJO_BAJA]: trabajo },
+    trabajos: { [TRABAJO_BAJA]: periodico.trabajo },
 
     /** Makes sure the periodic job is queued (at start-up; each run queues the next). */
-    async programar(): Promise<void> {
-      const [vivo] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_BAJA), inArray(trabajos.estado, ['pendiente', 'en_curso'])));
-      if (!vivo) await ctx.jobs.enqueue(TRABAJO_BAJA, {}, { maxIntentos: 1 });
-    },
+    programar: periodico.programar,
 
     /** The person's scheduled deletion, or null: what /perfil/eliminar-cuenta shows. */
     async estado(id: number): Promise<{ baja_programada: string; conservar_aportes: boolean } | null> {
@@ -387,7 +369,7 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
       sesiones.olvidarUsuario(id);
       ctx.log.info('account deletion scheduled', { userId: id });
       return {
-        detail: `Tu cuenta se eliminará el ${fecha.toLocaleDateString('es-CL', { timeZone: 'America/Santiago', dateStyle: 'long' })}. Puedes cancelarlo antes de esa fecha.`,
+        detail: `Tu cuenta se eliminará el ${formatearFecha(fecha)}. Puedes cancelarlo antes de esa fecha.`,
         baja_programada: fecha.toISOString(),
         conservar_aportes: input.conservar_aportes,
       };
@@ -433,6 +415,16 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
         eliminada: false,
         baja_programada: fecha.toISOString(),
       };
+    },
+
+    /** The account a written request names, by its address (the console's form): its id, or 404. */
+    async cuentaPorCorreo(email: string): Promise<number> {
+      const [u] = await db
+        .select({ id: usuarios.id })
+        .from(usuarios)
+        .where(and(eq(usuarios.email, email.trim().toLowerCase()), isNull(usuarios.eliminada_en)));
+      if (!u) throw new ErrorDeDominio(404, 'No hay una cuenta con ese correo');
+      return u.id;
     },
 
     /** An admin cancels a scheduled deletion. */

@@ -4,7 +4,7 @@
  * call, which then runs exactly as if the file had come in a multipart form. A recurring job
  * removes what nobody will finish or use.
  */
-import { and, eq, inArray, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import {
   EXTENSIONES_MATERIAL,
   extensionDe,
@@ -16,9 +16,9 @@ import {
 } from '../../validation/archivos.ts';
 import type { DestinoSubida } from '../../validation/subidas.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
-import { bloqueos, subidas, trabajos } from '../db/schema.server.ts';
+import { bloqueos, subidas } from '../db/schema.server.ts';
 import { ErrorDeDominio, sinPermisos, tooLarge } from '../errores.server.ts';
-import type { JobHandler } from '../jobs/runner.server.ts';
+import { trabajoPeriodico } from '../jobs/periodico.server.ts';
 import type { TipoArchivo } from '../media/herramientas.server.ts';
 import { type Sniffed, sniffFile } from '../media/sniff.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
@@ -179,26 +179,13 @@ export function createSubidasService(ctx: ServiceContext) {
     return resultado;
   }
 
-  const limpieza: JobHandler = async (_datos, job) => {
-    try {
-      await limpiar();
-    } finally {
-      // The next run, unless another runner already queued one; finished runs are only noise.
-      await db
-        .delete(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_LIMPIEZA_SUBIDAS), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
-      const [otro] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_LIMPIEZA_SUBIDAS), eq(trabajos.estado, 'pendiente')));
-      if (!otro) await ctx.jobs.enqueue(TRABAJO_LIMPIEZA_SUBIDAS, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
-    }
-  };
+  // Every hour; `limpiar` may be called as well.
+  const limpieza = trabajoPeriodico(ctx, TRABAJO_LIMPIEZA_SUBIDAS, CADENCIA_SEGUNDOS, () => limpiar());
 
   return {
     almacen,
     /** The recurring clean-up (registered by the runtime, services.server.ts). */
-    trabajos: { [TRABAJO_LIMPIEZA_SUBIDAS]: limpieza },
+    trabajos: { [TRABAJO_LIMPIEZA_SUBIDAS]: limpieza.trabajo },
     limiteBytes: (destino: DestinoSubida) => limites[destino],
     /** The largest upload any form takes (announced as Tus-Max-Size). */
     limiteMayor: () => Math.max(...Object.values(limites)),
@@ -268,13 +255,7 @@ export function createSubidasService(ctx: ServiceContext) {
     limpiar,
 
     /** Makes sure the recurring clean-up job is queued (at start-up; the job queues its next run). */
-    async programar(): Promise<void> {
-      const [vivo] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_LIMPIEZA_SUBIDAS), inArray(trabajos.estado, ['pendiente', 'en_curso'])));
-      if (!vivo) await ctx.jobs.enqueue(TRABAJO_LIMPIEZA_SUBIDAS, {}, { maxIntentos: 1 });
-    },
+    programar: limpieza.programar,
   };
 }
 

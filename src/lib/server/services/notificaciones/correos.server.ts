@@ -4,10 +4,10 @@
  * still unread, or none. A recurring job sends both under a lock on the person's row: a 'cada vez'
  * notification goes once (`enviada_en`), and the digest once a local day (`usuarios.resumen_enviado`).
  */
-import { and, desc, eq, inArray, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.server.ts';
-import { notificaciones, trabajos, usuarios } from '../../db/schema.server.ts';
-import type { JobHandler } from '../../jobs/runner.server.ts';
+import { notificaciones, usuarios } from '../../db/schema.server.ts';
+import { trabajoPeriodico } from '../../jobs/periodico.server.ts';
 import { correoNotificacion, resumenDiario } from '../../mail/notificaciones.server.ts';
 import { encolarCorreo } from '../../mail/outbox.server.ts';
 import type { ServiceContext } from '../context.server.ts';
@@ -138,35 +138,18 @@ export function createCorreosNotificaciones(
     return enviados;
   }
 
-  /** Makes sure the recurring mail job is queued (at start-up; the job queues its next run). */
-  async function programar(): Promise<void> {
-    const [vivo] = await db
-      .select({ id: trabajos.id })
-      .from(trabajos)
-      .where(and(eq(trabajos.tipo, TRABAJO_CORREOS), inArray(trabajos.estado, ['pendiente', 'en_curso'])));
-    if (!vivo) await ctx.jobs.enqueue(TRABAJO_CORREOS, {}, { maxIntentos: 1 });
-  }
-
-  const trabajo: JobHandler = async (_datos, job) => {
-    try {
-      await enviarCadaVez();
-      await enviarResumenes();
-    } finally {
-      // The next run, unless another runner already queued one; finished runs are only noise.
-      await db.delete(trabajos).where(and(eq(trabajos.tipo, TRABAJO_CORREOS), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
-      const [otro] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_CORREOS), eq(trabajos.estado, 'pendiente')));
-      if (!otro) await ctx.jobs.enqueue(TRABAJO_CORREOS, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
-    }
-  };
+  /** Each cadence: every 'cada vez' notification, then the digests that are due. */
+  const periodico = trabajoPeriodico(ctx, TRABAJO_CORREOS, CADENCIA_SEGUNDOS, async () => {
+    await enviarCadaVez();
+    await enviarResumenes();
+  });
 
   return {
     enviarCadaVez,
     enviarResumenes,
-    programar,
+    /** Makes sure the recurring mail job is queued (at start-up; the job queues its next run). */
+    programar: periodico.programar,
     /** The recurring job's handler (registered by the runtime, services.server.ts). */
-    trabajo,
+    trabajo: periodico.trabajo,
   };
 }
