@@ -55,6 +55,13 @@ export const ESTADOS_SOLICITUD: Record<string, string> = {
   cancelada: 'Cancelada',
   rechazada: 'Rechazada',
 };
+/** A copy of one's data, as /perfil/mis-datos and the console show its state. */
+export const ESTADOS_COPIA = {
+  pendiente: 'En preparación',
+  lista: 'Lista para descargar',
+  fallida: 'No se pudo preparar',
+  expirada: 'Vencida',
+} as const;
 export const ORIGENES_SOLICITUD: Record<string, string> = {
   persona: 'La persona, desde la plataforma',
   admin: 'Solicitud escrita (administración)',
