@@ -2,13 +2,13 @@
  * /perfil/mis-datos in a browser (issue 31): a teacher reaches it from their profile, reads what
  * the platform holds about them, asks for a copy ('Solicitar una copia de mis datos', a plain form)
  * and sees it pending, then ready once the server's job has built it, and downloads a ZIP through
- * the link (the session cookie is enough).
+ * the link (the session cookie is enough), all without JavaScript.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { leerZip } from '../support/zip.ts';
-import { abrirComo, correoNuevo, docenteActivo, navegador } from './helpers.ts';
+import { correoNuevo, docenteActivo, ingresarPorApi, navegador } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -19,10 +19,13 @@ afterAll(async () => {
 });
 
 describe('/perfil/mis-datos', () => {
-  it('lists what is held, and makes a copy that goes from pending to ready and downloads as a ZIP', async () => {
+  it('lists what is held, and makes a copy that goes from pending to ready and downloads as a ZIP, without JavaScript', async () => {
     const email = correoNuevo('docente.misdatos');
     await docenteActivo(email, 'Docente2026');
-    const page = await abrirComo(browser, { email, password: 'Docente2026' });
+    // Without JavaScript: the page and its form are plain HTML.
+    const context = await browser.newContext({ baseURL: inject('baseUrl'), javaScriptEnabled: false, locale: 'es-CL' });
+    const page = await context.newPage();
+    await ingresarPorApi(page, { email, password: 'Docente2026' });
 
     await page.goto('/perfil/');
     await page.getByRole('link', { name: 'Mis datos' }).click();
@@ -65,5 +68,6 @@ describe('/perfil/mis-datos', () => {
     const entradas = await leerZip(readFileSync(await descarga.path()));
     expect(entradas.get('index.html')?.toString('utf8')).toContain('Tus datos en');
     expect(JSON.parse(entradas.get('datos/perfil.json')?.toString('utf8') ?? '{}').email).toBe(email);
+    await context.close();
   });
 });
