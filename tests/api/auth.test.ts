@@ -46,6 +46,28 @@ describe('POST /auth/login/', () => {
     expect(res.status).toBe(401);
   });
 
+  it('takes JSON only: a form from another site cannot sign anyone in (login CSRF, issue 32)', async () => {
+    await t.createUser({ email: 'csrf@example.cl' });
+    const campos = new URLSearchParams({ email: 'csrf@example.cl', password: PASSWORD });
+    const formularios: Record<string, string>[] = [
+      { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://otro.example' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      { 'content-type': 'text/plain', origin: 'https://otro.example' },
+    ];
+    for (const headers of formularios) {
+      const res = await t.call('POST', '/auth/login/', { body: campos.toString(), headers });
+      expect(res.status, headers['content-type']).toBe(415);
+      expect(await res.json()).toEqual({ statusCode: 415, detail: 'Tipo de contenido no soportado; envía JSON' });
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+    const multipart = new FormData();
+    multipart.set('email', 'csrf@example.cl');
+    multipart.set('password', PASSWORD);
+    const res = await t.call('POST', '/auth/login/', { body: multipart });
+    expect(res.status).toBe(415);
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
   it('validates with the form messages', async () => {
     const empty = await t.call('POST', '/auth/login/', { json: {} });
     expect(empty.status).toBe(400);

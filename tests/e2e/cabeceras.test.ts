@@ -2,14 +2,15 @@
  * Security headers over real HTTP (decision 0022): every HTML page, prerendered or rendered on
  * request, carries a Content-Security-Policy whose scripts are 'self' plus the hashes of the
  * page's inline scripts; the API's JSON is nosniff and never stored; and a script a page did not
- * ship is refused by the browser and reported, which fails the browser suite.
+ * ship is refused by the browser and reported, which fails the browser suite. On an https public
+ * address every answer carries Strict-Transport-Security (issue 32); on http none does.
  */
 import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { violacionesCsp } from '../support/browser.ts';
 import { signIn } from '../support/client.ts';
-import { ADMIN } from '../support/server.ts';
+import { ADMIN, removeDir, startServer } from '../support/server.ts';
 import { abrir, ingresar, navegador, url } from './helpers.ts';
 
 /** The policy as directive → sources. */
@@ -119,6 +120,32 @@ describe('headers of API responses', () => {
       expect(respuesta.headers.get('content-type'), ruta).toMatch(/^application\/json/);
       expect(respuesta.headers.get('x-content-type-options'), ruta).toBe('nosniff');
       expect(respuesta.headers.get('cache-control'), ruta).toContain('no-store');
+    }
+  });
+});
+
+describe('Strict-Transport-Security (issue 32)', () => {
+  /** A page, a built file, an API answer, an API error and a redirect: every kind the server sends. */
+  const RUTAS = ['/ingresar/', '/favicon.svg', '/healthz', '/api/capsulas/', '/ayuda'];
+
+  it('is sent with every answer when the public address is https', async () => {
+    const servidor = await startServer({ env: { PUBLIC_URL: 'https://docentes.example.cl' } });
+    try {
+      for (const ruta of RUTAS) {
+        const respuesta = await fetch(`${servidor.url}${ruta}`, { redirect: 'manual' });
+        expect(respuesta.status, ruta).toBeLessThan(500);
+        expect(respuesta.headers.get('strict-transport-security'), ruta).toBe('max-age=31536000; includeSubDomains');
+      }
+    } finally {
+      await servidor.stop();
+      removeDir(servidor.dataDir);
+    }
+  });
+
+  it('is never sent on a plain http address (a school server on its LAN), which it would lock out', async () => {
+    for (const ruta of RUTAS) {
+      const respuesta = await fetch(url(ruta), { redirect: 'manual' });
+      expect(respuesta.headers.get('strict-transport-security'), ruta).toBeNull();
     }
   });
 });

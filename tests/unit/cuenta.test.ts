@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  destinoSeguro,
-  mensajeActivacion,
-  mensajeCambio,
-  mensajeIngreso,
-  mensajeRecuperacion,
-  tokenDeEnlace,
-} from '../../src/islands/cuenta/cuenta';
+import { mensajeActivacion, mensajeCambio, mensajeIngreso, mensajeRecuperacion, tokenDeEnlace } from '../../src/islands/cuenta/cuenta';
+import { destinoSeguro } from '../../src/lib/destino';
 
 describe('docs/SPEC.md section 8 messages', () => {
   it('sign-in: the first non_field_errors message, else the default; the 429 detail; no response', () => {
@@ -46,13 +40,41 @@ describe('docs/SPEC.md section 8 messages', () => {
 });
 
 describe('destinoSeguro', () => {
-  it('keeps a path of this site and sends anything else home', () => {
-    expect(destinoSeguro('/capsulas/?pagina=2')).toBe('/capsulas/?pagina=2');
-    expect(destinoSeguro(null)).toBe('/');
-    expect(destinoSeguro('')).toBe('/');
-    expect(destinoSeguro('https://ejemplo.com/')).toBe('/');
-    expect(destinoSeguro('//ejemplo.com/')).toBe('/');
-    expect(destinoSeguro('/\\ejemplo.com/')).toBe('/');
+  const ORIGEN = 'https://docentes.example.cl';
+  const destino = (s: string | null) => destinoSeguro(s, ORIGEN);
+
+  it('keeps a page of this site, with its query and fragment', () => {
+    expect(destino('/capsulas/?pagina=2')).toBe('/capsulas/?pagina=2');
+    expect(destino('/foro/categorias/3/#respuestas')).toBe('/foro/categorias/3/#respuestas');
+    expect(destino(`${ORIGEN}/manuales/`)).toBe('/manuales/');
+    expect(destino('/biblioteca-docente/oa/MA07%20OA%2003')).toBe('/biblioteca-docente/oa/MA07%20OA%2003');
+  });
+
+  it('sends home what is empty or leaves the site, however the browser would read it (issue 32)', () => {
+    for (const fuera of [
+      null,
+      '',
+      'https://ejemplo.com/',
+      '//ejemplo.com/',
+      '/\\ejemplo.com/',
+      '\\\\ejemplo.com/',
+      '/\t/ejemplo.com/',
+      '/\n/ejemplo.com/',
+      '/\r\n/ejemplo.com',
+      '\t//ejemplo.com',
+      'javascript:alert(1)',
+      'data:text/html,hola',
+      'http://docentes.example.cl/capsulas/',
+      'https://docentes.example.cl.ejemplo.com/',
+      'https://usuario@ejemplo.com/',
+    ]) {
+      expect(destino(fuera), JSON.stringify(fuera)).toBe('/');
+    }
+  });
+
+  it('never lands on an API or sign-in endpoint', () => {
+    expect(destino('/api/usuarios/1/')).toBe('/');
+    expect(destino('/auth/logout/')).toBe('/');
   });
 });
 

@@ -4,15 +4,16 @@
  */
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { destinoSeguro } from '../../lib/destino';
 import { iniciarSesion, marcarNoAutenticado } from '../../lib/stores/session';
 import type { LoginInput } from '../../lib/validation/cuentas';
 import { Campo, ErrorFormulario, useHidratado } from '../comun/Campo';
 import { validacionDiferida } from '../comun/validacion';
-import { destinoSeguro, haySesion, ingresar } from './cuenta';
+import { haySesion, ingresar } from './cuenta';
 
 const validacion = validacionDiferida(() => import('../comun/resolvers').then((m) => m.ingreso));
 
-const destino = () => destinoSeguro(new URLSearchParams(window.location.search).get('siguiente'));
+const destino = () => destinoSeguro(new URLSearchParams(window.location.search).get('siguiente'), window.location.origin);
 
 export default function FormularioIngreso() {
   const hidratado = useHidratado();

@@ -43,12 +43,6 @@ export function mensajeCambio(estado: Estado): string {
   return 'El email ingresado no es válido';
 }
 
-/** Where to go after signing in: the `siguiente` path when it stays on this site, else home. */
-export function destinoSeguro(siguiente: string | null): string {
-  if (!siguiente?.startsWith('/') || siguiente.startsWith('//') || siguiente.includes('\\')) return '/';
-  return siguiente;
-}
-
 /** The token of an emailed link: the path segment after `prefijo`, or the `token` query parameter. */
 export function tokenDeEnlace(pathname: string, search: string, prefijo: string): string | null {
   let ruta = pathname;

@@ -16,6 +16,7 @@ import { acquireLock, DataDirBusyError, type Lock, localUrl } from './data-dir-l
 import { cambiosDe } from './db/cambios.server.ts';
 import { createApiHandler } from './http/api-node.server.ts';
 import { answerJson, configureServer, currentRequestId, guard, type HttpLimits } from './http/guard.server.ts';
+import { hstsPara } from './http/headers.server.ts';
 import { createCachePaginas } from './http/paginas.server.ts';
 import { esRutaApiEnrutable, vaALaApi } from './http/rutas-api.server.ts';
 import { createStaticHandler } from './http/static.server.ts';
@@ -114,12 +115,14 @@ async function main() {
   const paginas = createCachePaginas({ ...PAGINAS, cambios: cambiosDe(runtime.database.db), keys: runtime.api.keys, now: Date.now });
 
   const limits = httpLimits(config);
+  const hsts = hstsPara(config.PUBLIC_URL);
   const limpieza = limpiarAlQuedarOcioso();
   let inFlight = 0;
   let closing = false;
   const server = http.createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
     inFlight += 1;
     limpieza.actividad();
+    if (hsts) res.setHeader('strict-transport-security', hsts);
     res.once('close', () => {
       if (closing) setImmediate(() => server.closeIdleConnections());
     });

@@ -10,7 +10,7 @@ import type { BajaService } from '../services/baja.server.ts';
 import type { CuentasService, Sesion } from '../services/cuentas.server.ts';
 import { entrada, responder } from './contrato.server.ts';
 import { type AppEnv, clientAddress } from './env.server.ts';
-import { body } from './input.server.ts';
+import { body, bodyJson } from './input.server.ts';
 
 const refreshBody = z.object({ refresh: z.string().max(200).optional() });
 const loginEntrada = entrada('POST /auth/login/', loginSchema);
@@ -30,8 +30,9 @@ export function authRoutes(
     return { statusCode: 200 as const, access: sesion.access, refresh: sesion.refresh, usuario: sesion.usuario };
   }
 
+  // Sign-in takes JSON only: a form posted from another site must not sign anyone in (issue 32).
   return new Hono<AppEnv>({ strict: false })
-    .post('/login', body(loginEntrada), async (c) => {
+    .post('/login', bodyJson(loginEntrada), async (c) => {
       const sesion = await cuentas.login(c.req.valid('json'), clientAddress(c), c.req.header('user-agent'));
       // Signing in cancels a scheduled deletion (issue 31): the person is told so after signing in.
       const aviso = await options.baja.alIngresar(sesion.usuario.id);

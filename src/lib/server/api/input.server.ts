@@ -81,7 +81,7 @@ async function readBody(c: Context): Promise<unknown> {
   const isForm = type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data');
   // No declared type: an empty body (e.g. a logout with the token in its cookie).
   if (type === '') return {};
-  if (!isJson && !isForm) throw new ApiError(415, 'Tipo de contenido no soportado; envíe JSON o un formulario');
+  if (!isJson && !isForm) throw new ApiError(415, 'Tipo de contenido no soportado; envía JSON o un formulario');
   const bytes = await readLimited(c.req.raw);
   if (isJson) return parseJson(bytes);
   try {
@@ -108,6 +108,22 @@ export function body<S extends z.ZodType>(
   return async (c, next) => {
     const value = asObject(await readBody(c));
     c.req.addValidatedData('json', parseWith(schema, value) as object);
+    await next();
+  };
+}
+
+/**
+ * Validates a JSON-only body (issue 32's login CSRF): a page of another site can post a form to
+ * us without asking, but not JSON, which needs a CORS preflight we never grant. Sign-in takes
+ * this, so no other site can sign a teacher into someone else's account.
+ */
+export function bodyJson<S extends z.ZodType>(
+  schema: S,
+): MiddlewareHandler<Env, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
+  return async (c, next) => {
+    if (!(c.req.header('content-type') ?? '').startsWith('application/json'))
+      throw new ApiError(415, 'Tipo de contenido no soportado; envía JSON');
+    c.req.addValidatedData('json', parseWith(schema, asObject(parseJson(await readLimited(c.req.raw)))) as object);
     await next();
   };
 }

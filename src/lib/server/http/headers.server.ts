@@ -40,6 +40,14 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/**
+ * Strict-Transport-Security for every answer when the site's public address is https (issue 32):
+ * a year, subdomains included, so a browser that came once never asks over plain HTTP again. Not
+ * sent on an http address (a school's LAN server), where it would lock browsers out.
+ */
+export const hstsPara = (publicUrl: string): string | null =>
+  publicUrl.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : null;
+
 /** Sent with every API response; JSON also gets `Cache-Control: no-store` unless a route chose. */
 export const API_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
