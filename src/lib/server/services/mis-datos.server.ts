@@ -7,10 +7,11 @@
  * Who: the person, for everything; an admin may read the summary (to answer a request that
  * arrives on paper), but neither asks for nor downloads someone else's copy.
  */
-import { and, count, desc, eq, gte, inArray, lte, ne } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lte } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
-import { copiasDatos, notificaciones, solicitudesDatos, trabajos, usuarios } from '../db/schema.server.ts';
+import { copiasDatos, notificaciones, solicitudesDatos, usuarios } from '../db/schema.server.ts';
 import { ErrorDeDominio, sinPermisos } from '../errores.server.ts';
+import { trabajoPeriodico } from '../jobs/periodico.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
 import { encolarCorreo } from '../mail/outbox.server.ts';
 import { copiaLista } from '../mail/templates.server.ts';
@@ -140,39 +141,24 @@ export function createMisDatosService(ctx: ServiceContext) {
     log.info('data copy made', { id_copia: copia.id, bytes, ms: Math.round(performance.now() - started) });
   };
 
-  /** Marks expired copies 'expirada' and removes their ZIP from storage; queues its next run. */
-  const limpiar: JobHandler = async (_datos, job) => {
-    try {
-      const vencidas = await db
-        .select({ id: copiasDatos.id, clave: copiasDatos.clave })
-        .from(copiasDatos)
-        .where(and(eq(copiasDatos.estado, 'lista'), lte(copiasDatos.expira, ctx.now())));
-      for (const copia of vencidas) {
-        if (copia.clave) await storage.remove(copia.clave);
-        await db.update(copiasDatos).set({ estado: 'expirada', clave: '' }).where(eq(copiasDatos.id, copia.id));
-      }
-      if (vencidas.length > 0) log.info('expired data copies removed', { n: vencidas.length });
-    } finally {
-      await db
-        .delete(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_COPIAS_VENCIDAS), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
-      await programarLimpieza(CADENCIA_LIMPIEZA_SEGUNDOS, job.id);
+  /** Marks expired copies 'expirada' and removes their ZIP from storage. */
+  async function limpiar(): Promise<void> {
+    const vencidas = await db
+      .select({ id: copiasDatos.id, clave: copiasDatos.clave })
+      .from(copiasDatos)
+      .where(and(eq(copiasDatos.estado, 'lista'), lte(copiasDatos.expira, ctx.now())));
+    for (const copia of vencidas) {
+      if (copia.clave) await storage.remove(copia.clave);
+      await db.update(copiasDatos).set({ estado: 'expirada', clave: '' }).where(eq(copiasDatos.id, copia.id));
     }
-  };
-
-  /** Queues the clean-up in `enSegundos` unless one (other than `salvo`) is queued or running. */
-  async function programarLimpieza(enSegundos: number, salvo = 0): Promise<void> {
-    const [vivo] = await db
-      .select({ id: trabajos.id })
-      .from(trabajos)
-      .where(and(eq(trabajos.tipo, TRABAJO_COPIAS_VENCIDAS), inArray(trabajos.estado, ['pendiente', 'en_curso']), ne(trabajos.id, salvo)));
-    if (!vivo) await jobs.enqueue(TRABAJO_COPIAS_VENCIDAS, {}, { maxIntentos: 1, enSegundos });
+    if (vencidas.length > 0) log.info('expired data copies removed', { n: vencidas.length });
   }
+  const limpieza = trabajoPeriodico(ctx, TRABAJO_COPIAS_VENCIDAS, CADENCIA_LIMPIEZA_SEGUNDOS, limpiar);
 
   return {
     /** The copy's job and the clean-up (registered by the runtime, services.server.ts). */
-    trabajos: { [TRABAJO_COPIA_DATOS]: construir, [TRABAJO_COPIAS_VENCIDAS]: limpiar },
-    programar: () => programarLimpieza(0),
+    trabajos: { [TRABAJO_COPIA_DATOS]: construir, [TRABAJO_COPIAS_VENCIDAS]: limpieza.trabajo },
+    programar: limpieza.programar,
 
     /** What is held about `id`, by category with counts: the person, or an admin answering a request. */
     async resumen(actor: Actor, id: number): Promise<MisDatos> {
