@@ -48,6 +48,8 @@ describe.each(ANCHOS)('invited teacher (%s)', (ancho, viewport) => {
     await crear(page, 'AULAAULA1', 'AULAAULA1');
     expect(await mensajeDe(page, 'Contraseña')).toBe('Contraseña debe incluir mayúsculas, minúsculas y numeros');
 
+    // The privacy notice is accepted with the password (issue 31; tests/e2e/privacidad.test.ts).
+    await page.getByLabel('Leí y acepto el aviso de privacidad').check();
     await crear(page, 'Aula*2025', 'Aula*2025');
     await page.waitForURL(url('/'));
     expect(await page.locator('header.barra a.perfil .nombre').textContent()).toBe('Ana Pérez');
@@ -98,6 +100,7 @@ describe.each(ANCHOS)('/activar-cuenta/{token} (%s)', (_ancho, viewport) => {
     await page.route(VERIFICAR, responder(200, { email: 'nueva@colegio.cl' }));
     await page.goto('/activar-cuenta/token-de-prueba');
     await expect.poll(() => page.getByLabel('Correo').inputValue()).toBe('nueva@colegio.cl');
+    await page.getByLabel('Leí y acepto el aviso de privacidad').check();
     const casos: [Parameters<typeof page.route>[1], string][] = [
       [responder(404, { detail: 'Token inválido o expirado' }), 'Token no válido'],
       [responder(400, { detail: 'x' }), 'Token no válido'],

@@ -127,7 +127,7 @@ describe('Primeros pasos on a new network', () => {
   it('ticks each step as it is done, then folds into one line', { timeout: 180_000 }, async () => {
     const page = await portada();
     const lista = page.getByRole('region', { name: /Primeros pasos/ });
-    await expect.poll(() => lista.getByRole('heading').innerText()).toMatch(/0 de 5 listos/);
+    await expect.poll(() => lista.getByRole('heading').innerText()).toMatch(/0 de 6 listos/);
     expect(await hechos(page)).toEqual([]);
     // Each undone step links to where it is done.
     const enlaces = await lista.getByRole('link').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
@@ -137,6 +137,7 @@ describe('Primeros pasos on a new network', () => {
       '/admin/curriculo',
       '/manuales/subir',
       '/capsulas/subir',
+      '/admin/privacidad-aviso',
     ]);
     expect(await violacionesGraves(page)).toEqual([]);
     await captura('inicio');
@@ -192,6 +193,13 @@ describe('Primeros pasos on a new network', () => {
       bodySerializer: multipart({ data: video({ seconds: 1 }), name: 'video.mp4', type: 'video/mp4' }),
     });
     expect(capsula.response.status).toBe(201);
+    expect(await hechos(page)).toEqual(['docentes', 'categorias', 'curriculo', 'manual', 'capsula']);
+
+    // The privacy notice names who is responsible for the data (issue 31).
+    const responsable = await api.PUT('/api/admin/privacidad/', {
+      body: { nombre: 'Red de Docentes de Ñuble', direccion: 'Av. Libertad 123, Chillán', correo: 'datos@example.cl' },
+    });
+    expect(responsable.response.status).toBe(200);
     expect(await hechos(page)).toEqual([...PASOS]);
 
     // Every step done: one line, which still opens the list.

@@ -84,7 +84,7 @@ export default function ActivarCuenta({ prefijo }: ActivarCuentaProps) {
             aviso de privacidad
           </a>
         </label>
-        <Mensaje id="acepta_privacidad" error={errors.acepta_privacidad?.message} />
+        <Mensaje id="acepta_privacidad" error={errors.acepta_privacidad?.message} className="error-campo" />
         <button type="submit" disabled={!hidratado || ocupado} aria-busy={ocupado || undefined}>
           Crear contraseña y acceder
         </button>
