@@ -62,7 +62,9 @@ describe.each(ANCHOS)('home and shell (%s)', (nombreAncho, viewport) => {
       '/foro/',
       '/ayuda',
     ]);
-    expect(await page.locator('.pie').textContent()).toBe(PIE);
+    expect(await page.locator('.pie p').first().textContent()).toBe(PIE);
+    // The privacy notice is one click away from every page (issue 31).
+    expect(await page.locator('.pie').getByRole('link', { name: 'Aviso de privacidad' }).getAttribute('href')).toBe('/privacidad');
     expect(await page.title()).toBe('Inicio · Entre Docentes');
   });
 
