@@ -192,6 +192,10 @@ const expectedCalls = [
   ['GET', '/api/usuarios/{id}/copia-datos/'],
   ['POST', '/api/usuarios/{id}/copia-datos/'],
   ['GET', '/api/usuarios/{id}/copia-datos/{id_copia}/descargar/'],
+  // 'Mis sesiones' (issue 32).
+  ['GET', '/api/usuarios/{id}/sesiones/'],
+  ['DELETE', '/api/usuarios/{id}/sesiones/'],
+  ['DELETE', '/api/usuarios/{id}/sesiones/{sid}/'],
   // The curriculum kept by the network (issue 30).
   ['GET', '/api/admin/curriculo/'],
   ['GET', '/api/admin/curriculo/{area}/{nivel}/'],

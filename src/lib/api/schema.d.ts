@@ -23,6 +23,8 @@ export interface paths {
          *     and address pair in 15 minutes; past 5 failures of an account from all addresses, a growing
          *     delay of 2, 4, 8... up to 60 seconds after its last failure; 200 failures per address in 15
          *     minutes. An address where the account signed in during the last 90 days skips the last two.
+         *     The body is JSON only: a form (`application/x-www-form-urlencoded`, `multipart/form-data`)
+         *     is 415, so no other site can post one to sign a teacher into another account (login CSRF).
          */
         post: operations["login"];
         delete?: never;
@@ -992,6 +994,62 @@ export interface paths {
          */
         post: operations["bajaCorreos"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/sesiones/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The person's open sessions (issue 32's 'Mis sesiones'), the last used first.
+         * @description One per sign-in still open on some device: its browser and system (read from the
+         *     User-Agent), the address it started from (blank after `RETENCION_DIRECCIONES_DIAS`), when
+         *     it started and when it was last renewed (within 15 minutes of its last use), and whether it
+         *     is the session asking (`actual`). The person themself only (403 otherwise).
+         */
+        get: operations["listSesiones"];
+        put?: never;
+        post?: never;
+        /**
+         * Closes every open session of the person but the one asking.
+         * @description Each one ends at once on every server (the next request of that device is a 401 and its
+         *     pages go to /ingresar/). Answers how many were closed. The person themself only.
+         */
+        delete: operations["cerrarOtrasSesiones"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/sesiones/{sid}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                /** @description The session's `id`, as `GET /api/usuarios/{id}/sesiones/` gives it. */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Closes one of the person's sessions, at once on every server.
+         * @description The person themself only; 404 when the session is not theirs or is already closed.
+         */
+        delete: operations["cerrarSesion"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3385,6 +3443,33 @@ export interface components {
         };
         NotificacionesNoLeidas: {
             no_leidas: number;
+        };
+        SesionAbierta: {
+            /** @description The session's id (its refresh-token family). */
+            id: string;
+            /** @description The browser and its version, as 'Chrome 131'. */
+            navegador: string;
+            /** @description The system, as 'Windows' or 'Android'. */
+            sistema: string;
+            /** @description The address it started from; null once the retention period blanked it. */
+            ip: string | null;
+            /** Format: date-time */
+            iniciada: string;
+            /**
+             * Format: date-time
+             * @description Its last renewal.
+             */
+            ultimo_uso: string;
+            /** @description Whether it is the session asking. */
+            actual: boolean;
+        };
+        SesionesAbiertas: {
+            sesiones: components["schemas"]["SesionAbierta"][];
+        };
+        SesionesCerradas: {
+            /** @description 'Cerramos 2 sesiones', or 'No había otras sesiones abiertas'. */
+            detail: string;
+            cerradas: number;
         };
         MisDatos: {
             id_usuario: number;
@@ -6060,6 +6145,87 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    listSesiones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SesionesAbiertas"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    cerrarOtrasSesiones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SesionesCerradas"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    cerrarSesion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                /** @description The session's `id`, as `GET /api/usuarios/{id}/sesiones/` gives it. */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Closed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SesionesCerradas"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getMisDatos: {

@@ -30,6 +30,7 @@ import { ApiError, errorResponse } from './errors.server.ts';
 import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { misDatosRoutes } from './mis-datos.server.ts';
+import { sesionesRoutes } from './sesiones.server.ts';
 import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { adminPrivacidadRoutes, privacidadRoutes } from './privacidad.server.ts';
@@ -134,6 +135,7 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/notificaciones', notificacionesRoutes(notificaciones, keys));
   app.route('/api/usuarios', preferenciasRoutes(notificaciones, keys));
   app.route('/api/usuarios', misDatosRoutes({ misDatos: services.misDatos, keys, storage }));
+  app.route('/api/usuarios', sesionesRoutes({ sesiones: cuentas.sesiones, keys }));
   // Community and profiles after usuariosRoutes, so the account routes match first.
   app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage, subidas }));
   app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage }, 'grande'));

@@ -4,7 +4,7 @@
  * is active (decision 0023). The state lives in the database, so every process sees a sign-out;
  * answers are cached here for `CACHE_SECONDS`, and revoking through this service drops them at once.
  */
-import { and, eq, exists, gt, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, exists, gt, isNull, max, min, ne, type SQL, sql } from 'drizzle-orm';
 import type { AccessClaims } from '../auth/tokens.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { tokensRefresh, usuarios } from '../db/schema.server.ts';
@@ -80,6 +80,46 @@ export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
       olvidar((sub) => sub === idUsuario);
     },
 
+    /**
+     * A person's open sessions (issue 32's 'Mis sesiones'), the last used first: when each started,
+     * when it was last renewed (an access token lasts 15 minutes, so within that of its last use),
+     * and the address and browser that started it (the address is blanked after the retention
+     * period, issue 31).
+     */
+    async abiertas(idUsuario: number): Promise<SesionAbierta[]> {
+      const ultimo = max(tokensRefresh.fecha_creacion);
+      const filas = await db
+        .select({
+          familia: tokensRefresh.familia,
+          iniciada: min(tokensRefresh.fecha_creacion),
+          ultimo_uso: ultimo,
+          ip: max(tokensRefresh.ip),
+          agente: max(tokensRefresh.agente),
+        })
+        .from(tokensRefresh)
+        .where(eq(tokensRefresh.id_usuario, idUsuario))
+        .groupBy(tokensRefresh.familia)
+        .having(sql`bool_or(${tokensRefresh.revocado} is null and ${tokensRefresh.expira} > ${now()})`)
+        .orderBy(desc(ultimo));
+      return filas.map((f) => ({ ...f, iniciada: f.iniciada ?? now(), ultimo_uso: f.ultimo_uso ?? now() }));
+    },
+
+    /**
+     * Ends one of a person's sessions, or all but `menos` (on every server at once: each request
+     * checks its session here). Answers how many were open.
+     */
+    async cerrar(idUsuario: number, cual: { familia: string } | { menos: string }): Promise<number> {
+      const familia = 'familia' in cual ? eq(tokensRefresh.familia, cual.familia) : ne(tokensRefresh.familia, cual.menos);
+      const cerradas = await revocar(
+        and(eq(tokensRefresh.id_usuario, idUsuario), familia, gt(tokensRefresh.expira, now())) as SQL,
+      ).returning({
+        familia: tokensRefresh.familia,
+      });
+      const familias = new Set(cerradas.map((c) => c.familia));
+      olvidar((sub, sid) => sub === idUsuario && familias.has(sid));
+      return familias.size;
+    },
+
     /** Drops this process's cached answers for a user's sessions. */
     olvidarUsuario(idUsuario: number): void {
       olvidar((sub) => sub === idUsuario);
@@ -88,3 +128,11 @@ export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
 }
 
 export type SesionesService = ReturnType<typeof createSesionesService>;
+
+export interface SesionAbierta {
+  familia: string;
+  iniciada: Date;
+  ultimo_uso: Date;
+  ip: string | null;
+  agente: string | null;
+}
