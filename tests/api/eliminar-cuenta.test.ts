@@ -467,3 +467,29 @@ describe('the console: written requests and the register', () => {
     expect((await t.call('GET', '/api/admin/solicitudes/exportar/', { token: (await t.session()).token })).status).toBe(403);
   });
 });
+
+describe('the network keeps an admin', () => {
+  let t: TestApi;
+  beforeAll(async () => {
+    t = await createTestApi();
+  });
+  afterAll(() => t.close());
+
+  const programar = (quien: Sesion) =>
+    t.call('POST', `/api/usuarios/${quien.id}/eliminar-cuenta/`, { token: quien.token, json: { password: PASSWORD, conservar_aportes: true } });
+
+  it("refuses the deletion of the last admin's account until another admin is named, then schedules it", async () => {
+    await t.db.update(usuarios).set({ groups: [] }).where(sql`'admin' = any(${usuarios.groups})`);
+    const unica = await t.session({ admin: true, nombre: 'Rosa' });
+    const sola = await programar(unica);
+    expect(sola.status).toBe(409);
+    expect((await sola.json()).detail).toMatch(/^Eres la única persona que administra la red/);
+    expect((await filaDe(t, unica.id)).baja_programada).toBeNull();
+    // An admin already on their way out does not count as the one who stays.
+    const saliente = await t.session({ admin: true, nombre: 'Tomás' });
+    expect((await programar(saliente)).status).toBe(202);
+    expect((await programar(unica)).status).toBe(409);
+    await t.session({ admin: true, nombre: 'Inés' });
+    expect((await programar(unica)).status).toBe(202);
+  });
+});

@@ -2209,7 +2209,8 @@ export interface paths {
          *     posts under 'Docente retirado/a'; false deletes them too. The person's other sessions end
          *     (the one that asks stays). A wrong password changes nothing: 400 'La contraseña no es
          *     correcta. Tu cuenta no se eliminará.', counted like a failed sign-in (429 after repeated
-         *     failures). Recorded in the register of requests.
+         *     failures). Recorded in the register of requests. The last admin of the network (no other
+         *     active admin who is not leaving) is refused with 409 until another is named.
          */
         post: operations["programarEliminacionCuenta"];
         /**
@@ -8337,6 +8338,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -61,6 +61,8 @@ const CADENCIA_SEGUNDOS = 60 * 60;
 
 export const CONTRASENA_INCORRECTA = 'La contraseña no es correcta. Tu cuenta no se eliminará.';
 export const ELIMINARSE = 'No puedes eliminar tu propia cuenta desde la consola: hazlo desde tu perfil, en «Eliminar mi cuenta»';
+export const ULTIMA_ADMINISTRACION =
+  'Eres la única persona que administra la red: antes de eliminar tu cuenta, da el rol de administrador a otra persona en «Usuarios»';
 export const BAJA_CANCELADA = 'Cancelamos la eliminación de tu cuenta porque volviste a ingresar. Tu cuenta sigue activa.';
 const NO_ENCONTRADO = 'Usuario no encontrado';
 const SIN_BAJA = 'Esta cuenta no tiene una eliminación programada';
@@ -148,6 +150,27 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
       fecha_creacion: now(),
     });
     return fecha;
+  }
+
+  /**
+   * Whether another active admin would remain, not on their way out: the network is never left
+   * without someone to run it (the local key, `npm run usuarios`, can still act in an emergency).
+   */
+  async function quedaOtraAdministracion(id: number): Promise<boolean> {
+    const [otra] = await db
+      .select({ id: usuarios.id })
+      .from(usuarios)
+      .where(
+        and(
+          ne(usuarios.id, id),
+          eq(usuarios.activo, true),
+          isNull(usuarios.eliminada_en),
+          isNull(usuarios.baja_programada),
+          sql`'admin' = any(${usuarios.groups})`,
+        ),
+      )
+      .limit(1);
+    return otra !== undefined;
   }
 
   /** Deletes, through each section's own delete, what the person uploaded and wrote. */
@@ -352,6 +375,7 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
         throw new ErrorDeDominio(400, CONTRASENA_INCORRECTA, { errors: { password: [CONTRASENA_INCORRECTA] } });
       }
       await intentos.reset(clave);
+      if (u.groups.includes('admin') && !(await quedaOtraAdministracion(id))) throw new ErrorDeDominio(409, ULTIMA_ADMINISTRACION);
       const fecha = await db.transaction(async (tx) => {
         const f = await agendar(tx, u, input.conservar_aportes, { origen: 'persona' });
         await tx
