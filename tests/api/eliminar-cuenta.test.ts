@@ -476,7 +476,10 @@ describe('the network keeps an admin', () => {
   afterAll(() => t.close());
 
   const programar = (quien: Sesion) =>
-    t.call('POST', `/api/usuarios/${quien.id}/eliminar-cuenta/`, { token: quien.token, json: { password: PASSWORD, conservar_aportes: true } });
+    t.call('POST', `/api/usuarios/${quien.id}/eliminar-cuenta/`, {
+      token: quien.token,
+      json: { password: PASSWORD, conservar_aportes: true },
+    });
 
   it("refuses the deletion of the last admin's account until another admin is named, then schedules it", async () => {
     await t.db.update(usuarios).set({ groups: [] }).where(sql`'admin' = any(${usuarios.groups})`);
