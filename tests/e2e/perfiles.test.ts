@@ -362,6 +362,7 @@ describe('/perfil/editar', () => {
       'Información personal',
       'Correos de notificaciones',
       'Ahorro de datos',
+      'Privacidad',
     ]);
     await page.getByRole('link', { name: 'Mis publicaciones' }).click();
     await page.waitForURL(url('/perfil/editar?pestana=publicaciones'));
@@ -381,6 +382,7 @@ describe('/perfil/editar', () => {
       'Niveles',
       'Correos de notificaciones',
       'Ahorro de datos',
+      'Privacidad',
     ]);
     await page.getByRole('link', { name: 'Información personal' }).click();
     await expect.poll(() => page.locator('#datos').isVisible()).toBe(true);
