@@ -46,10 +46,11 @@ export async function withServer<T>(
   prefix: string,
   work: (server: RunningServer, startupMs: number) => Promise<T>,
   env: NodeJS.ProcessEnv = {},
+  options: { aceptarPrivacidad?: boolean } = {},
 ): Promise<T> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
   const started = performance.now();
-  const starting = startServer({ dataDir, env });
+  const starting = startServer({ dataDir, env, ...options });
   const cleanup = async () => {
     const server = await starting.catch(() => undefined);
     await server?.stop();

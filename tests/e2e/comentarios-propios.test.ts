@@ -127,6 +127,25 @@ describe('own comments on a manual', () => {
   });
 });
 
+describe('the count under the title (issue 33)', () => {
+  it.each(ANCHOS)('follows a new comment at once, %s', async (_, viewport) => {
+    const idManual = await manualPorApi();
+    const page = await abrirComo(browser, luis, viewport);
+    await page.goto(url(`/manuales/${idManual}`));
+    const cifra = page.locator('ul.cifras-contenido #cifra-comentarios');
+    expect(await cifra.textContent()).toBe('0 comentarios');
+    // The comments' island wakes when it comes into view (below the fold on a phone).
+    await page.getByLabel('Escribe un comentario').scrollIntoViewIfNeeded();
+    await hidratada(page);
+    await page.getByLabel('Escribe un comentario').fill('¿Sirve para 3° básico?');
+    await page.getByRole('button', { name: 'Comentar' }).click();
+    await expect.poll(() => cifra.textContent()).toBe('1 comentario');
+    // The figures sit above the comments: on a phone they are read after scrolling back up.
+    await cifra.scrollIntoViewIfNeeded();
+    expect(await cifra.isVisible()).toBe(true);
+  });
+});
+
 describe('own words in the forum', () => {
   it('edits and deletes a forum comment, then edits and deletes the conversation', async () => {
     const idCategoria = await categoriaPorApi();

@@ -33,7 +33,13 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServer(options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
+/**
+ * `aceptarPrivacidad` (default true): the seeded admin accepts the privacy notice once the server
+ * is up; false leaves it to the caller (the size budgets measure the acceptance page first).
+ */
+export async function startServer(
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv; aceptarPrivacidad?: boolean } = {},
+): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ed-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -73,7 +79,7 @@ export async function startServer(options: { dataDir?: string; env?: NodeJS.Proc
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  await adminAceptaPrivacidad(url);
+  if (options.aceptarPrivacidad !== false) await adminAceptaPrivacidad(url);
   return {
     url,
     dataDir,
@@ -92,7 +98,7 @@ export async function startServer(options: { dataDir?: string; env?: NodeJS.Proc
  * their first sign-in, so the suite's pages open without it (tests/e2e/privacidad.test.ts covers
  * that page). A server started with other credentials keeps its admin as it is.
  */
-async function adminAceptaPrivacidad(url: string): Promise<void> {
+export async function adminAceptaPrivacidad(url: string): Promise<void> {
   const login = await fetch(`${url}/auth/login/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
