@@ -20,7 +20,7 @@ import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 import { corriendo, esperar, hijos } from '../support/procesos.ts';
 import { S3_CREDENTIALS, startS3, type TestS3 } from '../support/s3.ts';
-import { ADMIN, lastLinkTo, removeDir } from '../support/server.ts';
+import { ADMIN, adminAceptaPrivacidad, lastLinkTo, removeDir } from '../support/server.ts';
 import { ffprobe, video } from '../support/video.ts';
 import { baseDeDatos, filesUnder, type Proceso, startWebServer, startWorker, tail, type WebServer } from './entorno.ts';
 
@@ -96,6 +96,8 @@ async function desplegar(serverUrl: string) {
   );
 
   admin = await signIn(A.url, ADMIN);
+  // The admin accepts the privacy notice, as at their first sign-in (issue 31), or pages send them to it.
+  await adminAceptaPrivacidad(A.url);
   adminEnA = apiClient(A.url, admin.access);
   adminEnB = apiClient(B.url, admin.access);
   // The teacher is invited through A, the worker mails the link, the account is activated through B.
