@@ -131,11 +131,24 @@ if (s3.length > 0) {
   const { DATABASE_URL: _pg, ...sinBase } = process.env;
   enProceso.push(vitestRun('storage-heavy API files on S3 (s3rver)', ['--project', 'api', ...s3], { ...sinBase, TEST_STORAGE: 's3' }));
 }
+// Lighthouse times the main thread: it runs alone once both lanes are done (decision 0060).
+const LIGHTHOUSE = 'tests/e2e/lighthouse.test.ts';
 const servidor: Paso[] = [
-  vitestRun('browser, fuzz and deployment (built server)', ['--project', 'e2e', '--project', 'fuzz', '--project', 'despliegue']),
+  vitestRun('browser, fuzz and deployment (built server)', [
+    '--project',
+    'e2e',
+    '--project',
+    'fuzz',
+    '--project',
+    'despliegue',
+    '--exclude',
+    LIGHTHOUSE,
+  ]),
 ];
 
 const carriles = await Promise.all([carril('proceso', enProceso), carril('servidor', servidor)]);
+if (carriles.every((c) => c.ok))
+  carriles.push(await carril('solo', [vitestRun('Lighthouse, alone on the machine', ['--project', 'e2e', LIGHTHOUSE])]));
 const summary: Resumen = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0 };
 let completos = true;
 for (const report of carriles.flatMap((c) => c.reports)) {
