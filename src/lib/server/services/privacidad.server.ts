@@ -7,7 +7,7 @@
  * - the daily 'retencion-direcciones' job, which blanks the address and browser of sign-ins,
  *   sessions and acceptances older than RETENCION_DIRECCIONES_DIAS.
  */
-import { and, eq, inArray, isNotNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   CLAVE_RESPONSABLE,
@@ -16,8 +16,8 @@ import {
   type Responsable,
   responsableSchema,
 } from '../../validation/privacidad.ts';
-import { ajustes, consentimientos, ingresos, tokensRefresh, trabajos, usuarios } from '../db/schema.server.ts';
-import type { JobHandler } from '../jobs/runner.server.ts';
+import { ajustes, consentimientos, ingresos, tokensRefresh, usuarios } from '../db/schema.server.ts';
+import { trabajoPeriodico } from '../jobs/periodico.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 
@@ -64,25 +64,14 @@ export function createPrivacidadService(ctx: Pick<ServiceContext, 'db' | 'log' |
     return { ingresos: a.length, sesiones: b.length, consentimientos: c.length };
   }
 
-  const retencion: JobHandler = async (_datos, job) => {
-    try {
-      const hechas = await blanquearDirecciones();
-      ctx.log.info('old addresses blanked', { ...hechas, dias: retencionDias });
-    } finally {
-      // The next run in a day, unless another runner queued one; finished runs are only noise.
-      await db
-        .delete(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_RETENCION_DIRECCIONES), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
-      const [otro] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_RETENCION_DIRECCIONES), eq(trabajos.estado, 'pendiente')));
-      if (!otro) await ctx.jobs.enqueue(TRABAJO_RETENCION_DIRECCIONES, {}, { maxIntentos: 1, enSegundos: CADENCIA_SEGUNDOS });
-    }
-  };
+  // Every day: the addresses past the retention period are blanked.
+  const retencion = trabajoPeriodico(ctx, TRABAJO_RETENCION_DIRECCIONES, CADENCIA_SEGUNDOS, async () => {
+    const hechas = await blanquearDirecciones();
+    ctx.log.info('old addresses blanked', { ...hechas, dias: retencionDias });
+  });
 
   return {
-    trabajos: { [TRABAJO_RETENCION_DIRECCIONES]: retencion },
+    trabajos: { [TRABAJO_RETENCION_DIRECCIONES]: retencion.trabajo },
     retencionDias,
     blanquearDirecciones,
 
@@ -126,13 +115,7 @@ export function createPrivacidadService(ctx: Pick<ServiceContext, 'db' | 'log' |
     },
 
     /** Queues the daily job unless one is already queued or running (at start-up). */
-    async programar(): Promise<void> {
-      const [vivo] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_RETENCION_DIRECCIONES), inArray(trabajos.estado, ['pendiente', 'en_curso'])));
-      if (!vivo) await ctx.jobs.enqueue(TRABAJO_RETENCION_DIRECCIONES, {}, { maxIntentos: 1 });
-    },
+    programar: retencion.programar,
   };
 }
 

@@ -11,11 +11,12 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { Config } from '../config.server.ts';
-import { bloqueos, trabajos } from '../db/schema.server.ts';
+import { bloqueos } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
+import { trabajoPeriodico } from '../jobs/periodico.server.ts';
 import type { JobHandler } from '../jobs/runner.server.ts';
 import { type Escritor, escribirArchivo, FORMATO, PREFIJO_ARCHIVOS, PREFIJO_TABLAS } from '../respaldos/archivo.server.ts';
 import { enInstantanea, migraciones, tablas, volcarTabla } from '../respaldos/volcado.server.ts';
@@ -267,23 +268,20 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
     }
   }
 
-  const respaldoDiario: JobHandler = async (_datos, job) => {
-    try {
-      await crear(null);
-    } finally {
-      // The next run, unless another runner already queued one; finished runs are only noise.
-      await db.delete(trabajos).where(and(eq(trabajos.tipo, TRABAJO_RESPALDO), eq(trabajos.estado, 'hecho'), ne(trabajos.id, job.id)));
-      const [otro] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_RESPALDO), eq(trabajos.estado, 'pendiente'), ne(trabajos.id, job.id)));
-      if (!otro) await jobs.enqueue(TRABAJO_RESPALDO, {}, { maxIntentos: 1, enSegundos: segundosHasta(HORA_DIARIA, ctx.now()) });
-    }
-  };
+  // Every day at HORA_DIARIA, Chile time, the first one included.
+  const respaldoDiario = trabajoPeriodico(
+    ctx,
+    TRABAJO_RESPALDO,
+    () => segundosHasta(HORA_DIARIA, ctx.now()),
+    () => crear(null),
+    {
+      aSuHora: true,
+    },
+  );
 
   return {
     /** A deletion put off by a backup, and the daily backup (registered by the runtime, services.server.ts). */
-    trabajos: { [TRABAJO_BORRADO_DIFERIDO]: borradoDiferido, [TRABAJO_RESPALDO]: respaldoDiario },
+    trabajos: { [TRABAJO_BORRADO_DIFERIDO]: borradoDiferido, [TRABAJO_RESPALDO]: respaldoDiario.trabajo },
     /** The storage to give every other service (deletions wait for a running backup). */
     almacenamiento,
     enCurso,
@@ -304,13 +302,7 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
       return { ruta, bytes: s.size };
     },
     /** Queues the daily backup, unless one is queued or running. */
-    async programar(): Promise<void> {
-      const [vivo] = await db
-        .select({ id: trabajos.id })
-        .from(trabajos)
-        .where(and(eq(trabajos.tipo, TRABAJO_RESPALDO), inArray(trabajos.estado, ['pendiente', 'en_curso'])));
-      if (!vivo) await jobs.enqueue(TRABAJO_RESPALDO, {}, { maxIntentos: 1, enSegundos: segundosHasta(HORA_DIARIA, ctx.now()) });
-    },
+    programar: respaldoDiario.programar,
   };
 }
 
