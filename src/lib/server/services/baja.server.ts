@@ -8,7 +8,7 @@
  */
 import { and, asc, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
-import { formatearFecha } from '../../format/index.ts';
+import { formatearFecha, nombreCompleto } from '../../format/index.ts';
 import { DIAS_PARA_ELIMINAR, type EliminarCuentaAdminInput, type EliminarCuentaInput } from '../../validation/baja.ts';
 import { verifyPassword } from '../auth/password.server.ts';
 import { type Backoff, backoffWait, createAttemptStore } from '../auth/rate-limit.server.ts';
@@ -16,7 +16,7 @@ import type { Db } from '../db/client.server.ts';
 import { copiasDatos, solicitudesDatos, tokensRefresh, usuarios } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import { trabajoPeriodico } from '../jobs/periodico.server.ts';
-import { createBorrado, nombreCompleto } from './baja/borrado.server.ts';
+import { createBorrado } from './baja/borrado.server.ts';
 import type { BibliotecaService } from './biblioteca.server.ts';
 import type { CapsulasService } from './capsulas.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -38,10 +38,6 @@ const NO_ENCONTRADO = 'Usuario no encontrado';
 const SIN_BAJA = 'Esta cuenta no tiene una eliminación programada';
 /** A wrong password counts as a failed sign-in would (decision 0023): a growing delay per account. */
 const BAJA_POR_CUENTA: Backoff = { free: 5, maxSeconds: 60, windowSeconds: 15 * 60 };
-
-/** What stays of an erased person in the register and the audit log: not their name, not their email. */
-export const titularAnonimo = (id: number) => `Cuenta n.º ${id}`;
-/** The erased account's address: unique, non-identifying, in a domain that cannot receive mail. */
 
 type Db_ = Pick<Db, 'select' | 'update' | 'insert'>;
 

@@ -9,6 +9,7 @@
  */
 import { and, count, desc, eq, gte, lte } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
+import { nombreCompleto } from '../../format/index.ts';
 import { copiasDatos, notificaciones, solicitudesDatos, usuarios } from '../db/schema.server.ts';
 import { ErrorDeDominio, sinPermisos } from '../errores.server.ts';
 import { trabajoPeriodico } from '../jobs/periodico.server.ts';
@@ -94,10 +95,7 @@ export function createMisDatosService(ctx: ServiceContext) {
     let bytes: number;
     try {
       const categorias = await recolectar(db, copia.id_usuario);
-      const nombre = [persona.primer_nombre, persona.segundo_nombre, persona.apellido_paterno, persona.apellido_materno]
-        .filter(Boolean)
-        .join(' ');
-      bytes = await escribirCopia(storage, clave, { nombre, fecha: ctx.now(), categorias }, job.signal);
+      bytes = await escribirCopia(storage, clave, { nombre: nombreCompleto(persona), fecha: ctx.now(), categorias }, job.signal);
     } catch (error) {
       log.error('data copy failed', { id_copia: copia.id, intento: job.intento, error });
       if (job.ultimo) await db.update(copiasDatos).set({ estado: 'fallida' }).where(eq(copiasDatos.id, copia.id));

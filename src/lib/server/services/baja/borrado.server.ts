@@ -4,6 +4,7 @@
  * transaction, then the photo and the copies in storage. baja.server.ts schedules and calls it.
  */
 import { and, desc, eq, like, ne, or, type SQL, sql } from 'drizzle-orm';
+import { nombreCompleto, nombreCorto } from '../../../format/index.ts';
 import { DOCENTE_RETIRADO } from '../../../validation/baja.ts';
 import {
   capsulas,
@@ -38,14 +39,14 @@ import {
 import { ErrorDeDominio } from '../../errores.server.ts';
 import type { Actor } from '../actor.server.ts';
 import type { BajaDeps } from '../baja.server.ts';
-import { titularAnonimo } from '../baja.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { createRecursosService, type TipoRecurso } from '../recursos.server.ts';
 
-export const correoAnonimo = (id: number) => `cuenta-${id}@eliminada.invalid`;
-export const TITULO_CONVERSACION_ELIMINADA = 'Conversación eliminada';
-export const nombreCompleto = (u: typeof usuarios.$inferSelect) =>
-  [u.primer_nombre, u.segundo_nombre, u.apellido_paterno, u.apellido_materno].filter((s) => s.trim() !== '').join(' ');
+/** What stays of an erased person in the register and the audit log: not their name, not their email. */
+export const titularAnonimo = (id: number) => `Cuenta n.º ${id}`;
+/** The erased account's address: unique, non-identifying, in a domain that cannot receive mail. */
+const correoAnonimo = (id: number) => `cuenta-${id}@eliminada.invalid`;
+const TITULO_CONVERSACION_ELIMINADA = 'Conversación eliminada';
 
 /** `replace(col, a, b)` for every pair: a person's name and address out of a text that must stay. */
 function sinDatos(columna: SQL | typeof registroAdmin.detalle, pares: [string, string][]): SQL {
@@ -125,7 +126,7 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
 
     const titular = titularAnonimo(id);
     const nombre = nombreCompleto(u);
-    const corto = `${u.primer_nombre} ${u.apellido_paterno}`.trim();
+    const corto = nombreCorto(u);
     const pares: [string, string][] = [
       [u.email, titular],
       ...(nombre.length >= 3 ? ([[nombre, DOCENTE_RETIRADO]] as [string, string][]) : []),
