@@ -3,6 +3,7 @@
  * account change, shared by the API and the /admin pages' forms.
  */
 import { z } from 'zod';
+import { booleano } from './campos.ts';
 import { pagina, texto } from './listas.ts';
 import { cadena } from './texto.ts';
 
@@ -34,9 +35,6 @@ export type FiltrosUsuarios = z.output<typeof filtrosUsuariosSchema>;
 
 export const filtrosRegistroSchema = z.object({ q: texto, pagina, tamano_pagina: tamanoPaginaAdmin });
 export type FiltrosRegistro = z.output<typeof filtrosRegistroSchema>;
-
-const booleano = (campo: string) =>
-  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ error: `${campo} debe ser true o false` }));
 
 export const CAMBIO_VACIO = 'Indique al menos un cambio: activo, admin o colegio';
 

@@ -3,6 +3,7 @@
  * an admin's, from a written request with its reason. Shared by the pages' forms and the API.
  */
 import { z } from 'zod';
+import { booleano as booleanoDe, formatoExportacion } from './campos.ts';
 import { cadena } from './texto.ts';
 
 /** Days between the request and the erasure: the person may change their mind meanwhile. */
@@ -11,12 +12,8 @@ export const DIAS_PARA_ELIMINAR = 14;
 /** The display name an erased account keeps as the author of what stays. */
 export const DOCENTE_RETIRADO = 'Docente retirado/a';
 
-/** 'true'/'false' from a form, a boolean from JSON; absent means false. */
-const booleano = (campo: string) =>
-  z.preprocess(
-    (v) => (v === 'true' || v === 'on' ? true : v === 'false' || v === undefined || v === '' ? false : v),
-    z.boolean({ error: `${campo} debe ser verdadero o falso` }),
-  );
+/** 'true'/'false' (or a ticked box) from the pages' forms, a boolean from JSON; absent means false. */
+const booleano = (campo: string) => booleanoDe(campo, { formulario: true });
 
 /** POST /api/usuarios/{id}/eliminar-cuenta/ and the page /perfil/eliminar-cuenta. */
 export const eliminarCuentaSchema = z.object({
@@ -37,7 +34,7 @@ export type EliminarCuentaAdminInput = z.infer<typeof eliminarCuentaAdminSchema>
 
 /** GET /api/admin/solicitudes/exportar/: the register of requests as CSV (default) or JSON. */
 export const exportarSolicitudesSchema = z.object({
-  formato: z.enum(['csv', 'json'], { error: 'Formato no válido: use csv o json' }).default('csv'),
+  formato: formatoExportacion,
 });
 
 /** The register's words, as the console and its export show them. */

@@ -40,3 +40,19 @@ export const titulo = (max: number) => requeridoHasta('Debe ingresar un título'
 
 /** The description of a capsule, a material or a manual. */
 export const descripcion = requeridoHasta('Debe ingresar una descripción', DESCRIPCION_MAX);
+
+/**
+ * A yes/no field: a boolean from JSON, 'true'/'false' from a query string or a form. A page's own
+ * form (`formulario`) also sends 'on' for a ticked box and nothing for an unticked one.
+ */
+export const booleano = (campo: string, { formulario = false } = {}) =>
+  z.preprocess(
+    (v) => (v === 'true' || (formulario && v === 'on') ? true : v === 'false' || (formulario && (v === undefined || v === '')) ? false : v),
+    z.boolean({ error: `${campo} debe ser ${formulario ? 'verdadero o falso' : 'true o false'}` }),
+  );
+
+/** An export's format: CSV (also when empty or absent) or JSON. */
+export const formatoExportacion = z.preprocess(
+  (v) => (v === undefined || v === '' ? 'csv' : v),
+  z.enum(['csv', 'json'], { error: 'Formato no válido: use csv o json' }),
+);

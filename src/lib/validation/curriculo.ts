@@ -4,7 +4,7 @@
  * export's: one row per OA, columns COLUMNAS_CURRICULO.
  */
 import { z } from 'zod';
-import { requerido } from './campos.ts';
+import { booleano, formatoExportacion, requerido } from './campos.ts';
 import { texto } from './listas.ts';
 import { cadena } from './texto.ts';
 
@@ -57,15 +57,15 @@ const opcional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === 
 export const filtrosCurriculoSchema = z.object({ q: texto, area: opcional(areaCurriculo), nivel: opcional(nivelCurriculo) });
 export type FiltrosCurriculo = z.output<typeof filtrosCurriculoSchema>;
 
-const formato = z.preprocess(
-  (v) => (v === undefined || v === '' ? 'csv' : v),
-  z.enum(FORMATOS_CURRICULO, { error: 'Formato no válido: use csv o json' }),
-);
 /** GET /api/admin/curriculo/exportar/: the format and, optionally, one area and/or level. */
-export const exportarCurriculoSchema = z.object({ formato, area: opcional(areaCurriculo), nivel: opcional(nivelCurriculo) });
+export const exportarCurriculoSchema = z.object({
+  formato: formatoExportacion,
+  area: opcional(areaCurriculo),
+  nivel: opcional(nivelCurriculo),
+});
 export type ExportarCurriculo = z.output<typeof exportarCurriculoSchema>;
 /** GET /api/admin/curriculo/ejemplo/. */
-export const ejemploCurriculoSchema = z.object({ formato });
+export const ejemploCurriculoSchema = z.object({ formato: formatoExportacion });
 
 const nombreUnidad = requerido(NOMBRE_UNIDAD_REQUERIDO).max(NOMBRE_UNIDAD_MAX, hasta(NOMBRE_UNIDAD_MAX));
 const enunciado = requerido(ENUNCIADO_REQUERIDO).max(ENUNCIADO_MAX, hasta(ENUNCIADO_MAX));
@@ -77,8 +77,6 @@ const orden = z.preprocess(
     .min(1, 'El orden debe ser un número entero desde 1')
     .max(32_000, 'El orden no puede pasar de 32000'),
 );
-const booleano = (campo: string) =>
-  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ error: `${campo} debe ser true o false` }));
 const sinCamposDeMas = {
   error: (issue: { code: string; keys?: string[] }) =>
     issue.code === 'unrecognized_keys' ? `Campo no permitido: ${(issue.keys ?? []).join(', ')}` : undefined,
