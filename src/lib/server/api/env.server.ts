@@ -30,11 +30,14 @@ export function forwardedAddress(header: string | undefined, hops: number): stri
   return entry ? entry.slice(0, 100) : undefined;
 }
 
+/** The client's address: the socket's, or behind `hops` trusted proxies the one they forwarded. */
+export function direccionCliente(socket: string, forwardedFor: string | undefined, hops: number): string {
+  return hops > 0 ? (forwardedAddress(forwardedFor, hops) ?? socket) : socket;
+}
+
 /** The client address every per-address limit counts (sign-in, password reset). */
 export function clientAddress(c: Context<AppEnv>): string {
-  const socket = c.env?.clientAddress ?? 'local';
-  const hops = c.env?.trustProxy ?? 0;
-  return hops > 0 ? (forwardedAddress(c.req.header('x-forwarded-for'), hops) ?? socket) : socket;
+  return direccionCliente(c.env?.clientAddress ?? 'local', c.req.header('x-forwarded-for'), c.env?.trustProxy ?? 0);
 }
 
 function bearer(c: Context): string | undefined {
