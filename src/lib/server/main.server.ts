@@ -188,7 +188,7 @@ async function main() {
       `  Correo:     ${runtime.admin.email}`,
       `  Contraseña: ${runtime.admin.generatedPassword}`,
     );
-    lines.push('(Se muestra solo esta vez; cámbiela desde "¿Olvidaste tu Contraseña?".)');
+    lines.push('(Se muestra solo esta vez; cámbiala desde "¿Olvidaste tu Contraseña?".)');
   } else if (runtime.admin.created) {
     lines.push(`Ingresa con ADMIN_EMAIL (${runtime.admin.email}) y ADMIN_PASSWORD.`);
   } else {
