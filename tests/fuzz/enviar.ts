@@ -46,20 +46,23 @@ function enviarHttp(base: URL, caso: Caso): Promise<Respuesta> {
       resolve({ estado: 0, tipo: '', cuerpo: '', error: `the client refused to send it: ${String(error)}` });
       return;
     }
+    // The answer as far as it came. A server that refuses a body early (413) answers, then cuts
+    // the connection while a large body is still being written: the client's write then fails
+    // (EPIPE, reset) after the answer arrived, and the answer is what counts.
+    let recibida: (() => Respuesta) | undefined;
     req.on('response', (res) => {
       const trozos: Buffer[] = [];
+      recibida = () => ({
+        estado: res.statusCode ?? 0,
+        tipo: String(res.headers['content-type'] ?? ''),
+        cuerpo: Buffer.concat(trozos).toString('utf8'),
+      });
       res.on('data', (d: Buffer) => trozos.push(d));
       res.on('error', () => undefined);
-      res.on('close', () =>
-        resolve({
-          estado: res.statusCode ?? 0,
-          tipo: String(res.headers['content-type'] ?? ''),
-          cuerpo: Buffer.concat(trozos).toString('utf8'),
-        }),
-      );
+      res.on('close', () => resolve(recibida?.() ?? { estado: 0, tipo: '', cuerpo: '' }));
     });
     req.on('timeout', () => req.destroy(new Error(`no answer in ${ESPERA_MS / 1000} s`)));
-    req.on('error', (error) => resolve({ estado: 0, tipo: '', cuerpo: '', error: error.message }));
+    req.on('error', (error) => resolve(recibida?.() ?? { estado: 0, tipo: '', cuerpo: '', error: error.message }));
     req.end(caso.cuerpo);
   });
 }
