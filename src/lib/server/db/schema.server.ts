@@ -237,7 +237,7 @@ export const tokensCuenta = pgTable(
   {
     id: serial('id').primaryKey(),
     id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
-    tipo: text('tipo', { enum: ['activacion', 'recuperacion'] }).notNull(),
+    tipo: text('tipo', { enum: ['activacion', 'recuperacion', 'desafio_segundo_factor', 'equipo_recordado'] }).notNull(),
     token_hash: text('token_hash').notNull().unique(),
     expira: timestamp('expira', { withTimezone: true }).notNull(),
     usado: timestamp('usado', { withTimezone: true }),
@@ -860,3 +860,33 @@ export const ajustes = pgTable('ajustes', {
   valor: jsonb('valor').notNull(),
   actualizado: timestamp('actualizado', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ── Two-factor sign-in (issue 32, decision 0065) ────────────────────────────────────────────────
+
+/**
+ * A person's TOTP second factor (RFC 6238). The secret must be readable to check codes, so it is
+ * stored as is; `confirmado` is null while enrolment waits for its first code (an unconfirmed row
+ * does not protect the account). `ultimo_paso` is the time step of the last accepted code, so a
+ * code is never accepted twice.
+ */
+export const segundosFactores = pgTable('segundos_factores', {
+  id_usuario: integer('id_usuario')
+    .primaryKey()
+    .references(() => usuarios.id, { onDelete: 'cascade' }),
+  secreto: text('secreto').notNull(),
+  confirmado: timestamp('confirmado', { withTimezone: true }),
+  ultimo_paso: bigint('ultimo_paso', { mode: 'number' }),
+  fecha_creacion: creado(),
+});
+
+/** The ten single-use recovery codes of a confirmed second factor, stored hashed. */
+export const codigosRecuperacion = pgTable(
+  'codigos_recuperacion',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    codigo_hash: text('codigo_hash').notNull(),
+    usado: timestamp('usado', { withTimezone: true }),
+  },
+  (t) => [index('codigos_recuperacion_usuario_idx').on(t.id_usuario)],
+);
