@@ -5,6 +5,36 @@ CREATE TABLE "codigos_recuperacion" (
 	"usado" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "coleccion_items" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"id_coleccion" integer NOT NULL,
+	"tipo" text NOT NULL,
+	"id_item" integer NOT NULL,
+	"nota" text DEFAULT '' NOT NULL,
+	"posicion" integer NOT NULL,
+	"fecha_creacion" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "colecciones" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"id_usuario" integer NOT NULL,
+	"nombre" text NOT NULL,
+	"descripcion" text DEFAULT '' NOT NULL,
+	"compartida" boolean DEFAULT false NOT NULL,
+	"version" integer DEFAULT 0 NOT NULL,
+	"id_origen" integer,
+	"fecha_creacion" timestamp with time zone DEFAULT now() NOT NULL,
+	"fecha_actualizacion" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "guardados" (
+	"id_usuario" integer NOT NULL,
+	"tipo" text NOT NULL,
+	"id_item" integer NOT NULL,
+	"fecha_creacion" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "guardados_id_usuario_tipo_id_item_pk" PRIMARY KEY("id_usuario","tipo","id_item")
+);
+--> statement-breakpoint
 CREATE TABLE "segundos_factores" (
 	"id_usuario" integer PRIMARY KEY NOT NULL,
 	"secreto" text NOT NULL,
@@ -14,5 +44,12 @@ CREATE TABLE "segundos_factores" (
 );
 --> statement-breakpoint
 ALTER TABLE "codigos_recuperacion" ADD CONSTRAINT "codigos_recuperacion_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "coleccion_items" ADD CONSTRAINT "coleccion_items_id_coleccion_colecciones_id_fk" FOREIGN KEY ("id_coleccion") REFERENCES "public"."colecciones"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "colecciones" ADD CONSTRAINT "colecciones_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "guardados" ADD CONSTRAINT "guardados_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "segundos_factores" ADD CONSTRAINT "segundos_factores_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "codigos_recuperacion_usuario_idx" ON "codigos_recuperacion" USING btree ("id_usuario");
+CREATE INDEX "codigos_recuperacion_usuario_idx" ON "codigos_recuperacion" USING btree ("id_usuario");--> statement-breakpoint
+CREATE UNIQUE INDEX "coleccion_items_item_idx" ON "coleccion_items" USING btree ("id_coleccion","tipo","id_item");--> statement-breakpoint
+CREATE INDEX "coleccion_items_posicion_idx" ON "coleccion_items" USING btree ("id_coleccion","posicion");--> statement-breakpoint
+CREATE INDEX "colecciones_usuario_idx" ON "colecciones" USING btree ("id_usuario");--> statement-breakpoint
+CREATE INDEX "guardados_usuario_fecha_idx" ON "guardados" USING btree ("id_usuario","fecha_creacion");

@@ -23,6 +23,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { ACCIONES_MODERACION, MOTIVOS_DENUNCIA, TIPOS_DENUNCIA } from '../../validation/denuncias.ts';
+import { TIPOS_GUARDABLES } from '../../validation/colecciones.ts';
 import { DESTINOS_SUBIDA } from '../../validation/subidas.ts';
 
 const creado = () => timestamp('fecha_creacion', { withTimezone: true }).notNull().defaultNow();
@@ -889,4 +890,63 @@ export const codigosRecuperacion = pgTable(
     usado: timestamp('usado', { withTimezone: true }),
   },
   (t) => [index('codigos_recuperacion_usuario_idx').on(t.id_usuario)],
+);
+
+// ── Saved items and collections (issue 35) ──────────────────────────────────────────────────────
+// An item is named by its kind and id, without a foreign key: a deleted item's row stays, so a
+// collection's owner sees it as 'ya no está disponible'; lists join the content and drop it for
+// everyone else.
+
+/** What each person saved ('Guardar' on a detail page); one row per person and item. */
+export const guardados = pgTable(
+  'guardados',
+  {
+    id_usuario: integer('id_usuario')
+      .notNull()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    tipo: text('tipo', { enum: TIPOS_GUARDABLES }).notNull(),
+    id_item: integer('id_item').notNull(),
+    fecha_creacion: creado(),
+  },
+  (t) => [primaryKey({ columns: [t.id_usuario, t.tipo, t.id_item] }), index('guardados_usuario_fecha_idx').on(t.id_usuario, t.fecha_creacion)],
+);
+
+/** A named, ordered list of items; `version` grows with each edit (optimistic concurrency). */
+export const colecciones = pgTable(
+  'colecciones',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: integer('id_usuario')
+      .notNull()
+      .references(() => usuarios.id, { onDelete: 'cascade' }),
+    nombre: text('nombre').notNull(),
+    descripcion: text('descripcion').notNull().default(''),
+    /** Shared with the network by its link, and shown on the owner's profile. */
+    compartida: boolean('compartida').notNull().default(false),
+    version: integer('version').notNull().default(0),
+    /** The collection this one was copied from, if any (it may be gone). */
+    id_origen: integer('id_origen'),
+    fecha_creacion: creado(),
+    fecha_actualizacion: timestamp('fecha_actualizacion', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('colecciones_usuario_idx').on(t.id_usuario)],
+);
+
+export const coleccionItems = pgTable(
+  'coleccion_items',
+  {
+    id: serial('id').primaryKey(),
+    id_coleccion: integer('id_coleccion')
+      .notNull()
+      .references(() => colecciones.id, { onDelete: 'cascade' }),
+    tipo: text('tipo', { enum: TIPOS_GUARDABLES }).notNull(),
+    id_item: integer('id_item').notNull(),
+    nota: text('nota').notNull().default(''),
+    posicion: integer('posicion').notNull(),
+    fecha_creacion: creado(),
+  },
+  (t) => [
+    uniqueIndex('coleccion_items_item_idx').on(t.id_coleccion, t.tipo, t.id_item),
+    index('coleccion_items_posicion_idx').on(t.id_coleccion, t.posicion),
+  ],
 );
