@@ -27,12 +27,34 @@ CREATE TABLE "colecciones" (
 	"fecha_actualizacion" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "flujos_oidc" (
+	"id_hash" text PRIMARY KEY NOT NULL,
+	"proveedor" text NOT NULL,
+	"state" text NOT NULL,
+	"nonce" text NOT NULL,
+	"verificador" text NOT NULL,
+	"destino" text DEFAULT '/' NOT NULL,
+	"id_usuario" integer,
+	"expira" timestamp with time zone NOT NULL,
+	"usado" timestamp with time zone
+);
+--> statement-breakpoint
 CREATE TABLE "guardados" (
 	"id_usuario" integer NOT NULL,
 	"tipo" text NOT NULL,
 	"id_item" integer NOT NULL,
 	"fecha_creacion" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "guardados_id_usuario_tipo_id_item_pk" PRIMARY KEY("id_usuario","tipo","id_item")
+);
+--> statement-breakpoint
+CREATE TABLE "identidades" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"id_usuario" integer NOT NULL,
+	"proveedor" text NOT NULL,
+	"sub" text NOT NULL,
+	"email" text DEFAULT '' NOT NULL,
+	"fecha_creacion" timestamp with time zone DEFAULT now() NOT NULL,
+	"ultimo_uso" timestamp with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "segundos_factores" (
@@ -43,13 +65,27 @@ CREATE TABLE "segundos_factores" (
 	"fecha_creacion" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "capsulas" ADD COLUMN "licencia" text DEFAULT 'reservados' NOT NULL;--> statement-breakpoint
+ALTER TABLE "capsulas" ADD COLUMN "visibilidad" text DEFAULT 'red' NOT NULL;--> statement-breakpoint
+ALTER TABLE "capsulas" ADD COLUMN "fecha_actualizacion" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "manuales" ADD COLUMN "licencia" text DEFAULT 'reservados' NOT NULL;--> statement-breakpoint
+ALTER TABLE "manuales" ADD COLUMN "visibilidad" text DEFAULT 'red' NOT NULL;--> statement-breakpoint
+ALTER TABLE "manuales" ADD COLUMN "fecha_actualizacion" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "materiales" ADD COLUMN "licencia" text DEFAULT 'reservados' NOT NULL;--> statement-breakpoint
+ALTER TABLE "materiales" ADD COLUMN "visibilidad" text DEFAULT 'red' NOT NULL;--> statement-breakpoint
+ALTER TABLE "materiales" ADD COLUMN "fecha_actualizacion" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "codigos_recuperacion" ADD CONSTRAINT "codigos_recuperacion_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "coleccion_items" ADD CONSTRAINT "coleccion_items_id_coleccion_colecciones_id_fk" FOREIGN KEY ("id_coleccion") REFERENCES "public"."colecciones"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "colecciones" ADD CONSTRAINT "colecciones_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "flujos_oidc" ADD CONSTRAINT "flujos_oidc_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "guardados" ADD CONSTRAINT "guardados_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "identidades" ADD CONSTRAINT "identidades_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "segundos_factores" ADD CONSTRAINT "segundos_factores_id_usuario_usuarios_id_fk" FOREIGN KEY ("id_usuario") REFERENCES "public"."usuarios"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "codigos_recuperacion_usuario_idx" ON "codigos_recuperacion" USING btree ("id_usuario");--> statement-breakpoint
 CREATE UNIQUE INDEX "coleccion_items_item_idx" ON "coleccion_items" USING btree ("id_coleccion","tipo","id_item");--> statement-breakpoint
 CREATE INDEX "coleccion_items_posicion_idx" ON "coleccion_items" USING btree ("id_coleccion","posicion");--> statement-breakpoint
 CREATE INDEX "colecciones_usuario_idx" ON "colecciones" USING btree ("id_usuario");--> statement-breakpoint
-CREATE INDEX "guardados_usuario_fecha_idx" ON "guardados" USING btree ("id_usuario","fecha_creacion");
+CREATE INDEX "flujos_oidc_expira_idx" ON "flujos_oidc" USING btree ("expira");--> statement-breakpoint
+CREATE INDEX "guardados_usuario_fecha_idx" ON "guardados" USING btree ("id_usuario","fecha_creacion");--> statement-breakpoint
+CREATE UNIQUE INDEX "identidades_proveedor_sub_idx" ON "identidades" USING btree ("proveedor","sub");--> statement-breakpoint
+CREATE UNIQUE INDEX "identidades_usuario_proveedor_idx" ON "identidades" USING btree ("id_usuario","proveedor");

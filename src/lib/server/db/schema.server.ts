@@ -22,8 +22,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ACCIONES_MODERACION, MOTIVOS_DENUNCIA, TIPOS_DENUNCIA } from '../../validation/denuncias.ts';
 import { TIPOS_GUARDABLES } from '../../validation/colecciones.ts';
+import { ACCIONES_MODERACION, MOTIVOS_DENUNCIA, TIPOS_DENUNCIA } from '../../validation/denuncias.ts';
+import { CODIGOS_LICENCIA, LICENCIA_INICIAL, VISIBILIDADES } from '../../validation/licencias.ts';
 import { DESTINOS_SUBIDA } from '../../validation/subidas.ts';
 
 const creado = () => timestamp('fecha_creacion', { withTimezone: true }).notNull().defaultNow();
@@ -281,6 +282,20 @@ export const limitesIntentos = pgTable('limites_intentos', {
   intentos: integer('intentos').notNull(),
 });
 
+// ── Licences and public pages (issue 34, decision 0067) ─────────────────────────────────────────
+
+/**
+ * The columns capsules, materials and manuals share for issue 34: the licence the author chose
+ * (src/lib/validation/licencias.ts; rows from before it are 'reservados'), who may see the item
+ * ('publico' = anyone, on /explorar/, only with an open licence), and when it last changed (the
+ * sitemap's lastmod; null until its first edit, then the creation date stands in).
+ */
+const publicacion = () => ({
+  licencia: text('licencia', { enum: CODIGOS_LICENCIA }).notNull().default(LICENCIA_INICIAL),
+  visibilidad: text('visibilidad', { enum: VISIBILIDADES }).notNull().default('red'),
+  fecha_actualizacion: timestamp('fecha_actualizacion', { withTimezone: true }),
+});
+
 // ── Content: capsules, teacher materials, manuals ───────────────────────────────────────────────
 
 export const capsulas = pgTable(
@@ -315,6 +330,7 @@ export const capsulas = pgTable(
      * offered as 'Versión liviana' for watching offline; null until made.
      */
     tamano_liviana: bigint('tamano_liviana', { mode: 'number' }),
+    ...publicacion(),
     fecha_creacion: creado(),
   },
   (t) => [index('capsulas_fecha_idx').on(t.fecha_creacion), index('capsulas_usuario_idx').on(t.id_usuario)],
@@ -370,6 +386,7 @@ export const materiales = pgTable(
     n_visitas: integer('n_visitas').notNull().default(0),
     /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
     oculto: boolean('oculto').notNull().default(false),
+    ...publicacion(),
     fecha_creacion: creado(),
   },
   (t) => [index('materiales_fecha_idx').on(t.fecha_creacion), index('materiales_usuario_idx').on(t.id_usuario)],
@@ -400,6 +417,7 @@ export const manuales = pgTable(
     n_visitas: integer('n_visitas').notNull().default(0),
     /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
     oculto: boolean('oculto').notNull().default(false),
+    ...publicacion(),
     fecha_creacion: creado(),
   },
   (t) => [index('manuales_fecha_idx').on(t.fecha_creacion)],
@@ -862,6 +880,52 @@ export const ajustes = pgTable('ajustes', {
   actualizado: timestamp('actualizado', { withTimezone: true }).notNull().defaultNow(),
 });
 
+// ── Sign-in with a school account (issue 32, OpenID Connect, decision 0063) ─────────────────────
+
+/**
+ * An account's identity at an OpenID Connect provider: the provider's id (OIDC_PROVEEDORES) and
+ * its stable subject `sub`, unique, so one school account opens one Entre Docentes account.
+ * `email` is the address the provider last gave, for the person's profile page.
+ */
+export const identidades = pgTable(
+  'identidades',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    proveedor: text('proveedor').notNull(),
+    sub: text('sub').notNull(),
+    email: text('email').notNull().default(''),
+    fecha_creacion: creado(),
+    ultimo_uso: timestamp('ultimo_uso', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('identidades_proveedor_sub_idx').on(t.proveedor, t.sub),
+    uniqueIndex('identidades_usuario_proveedor_idx').on(t.id_usuario, t.proveedor),
+  ],
+);
+
+/**
+ * A sign-in (or linking) started at a provider and not yet back: its state, nonce and PKCE
+ * verifier, kept on the server under the hash of the random handle the browser holds in a
+ * short-lived httpOnly cookie. `usado` is set by the one callback that may use it: a replay finds it spent.
+ */
+export const flujosOidc = pgTable(
+  'flujos_oidc',
+  {
+    id_hash: text('id_hash').primaryKey(),
+    proveedor: text('proveedor').notNull(),
+    state: text('state').notNull(),
+    nonce: text('nonce').notNull(),
+    verificador: text('verificador').notNull(),
+    destino: text('destino').notNull().default('/'),
+    /** Set when a signed-in person links this provider to their account (the profile page). */
+    id_usuario: integer('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    expira: timestamp('expira', { withTimezone: true }).notNull(),
+    usado: timestamp('usado', { withTimezone: true }),
+  },
+  (t) => [index('flujos_oidc_expira_idx').on(t.expira)],
+);
+
 // ── Two-factor sign-in (issue 32, decision 0065) ────────────────────────────────────────────────
 
 /**
@@ -908,7 +972,10 @@ export const guardados = pgTable(
     id_item: integer('id_item').notNull(),
     fecha_creacion: creado(),
   },
-  (t) => [primaryKey({ columns: [t.id_usuario, t.tipo, t.id_item] }), index('guardados_usuario_fecha_idx').on(t.id_usuario, t.fecha_creacion)],
+  (t) => [
+    primaryKey({ columns: [t.id_usuario, t.tipo, t.id_item] }),
+    index('guardados_usuario_fecha_idx').on(t.id_usuario, t.fecha_creacion),
+  ],
 );
 
 /** A named, ordered list of items; `version` grows with each edit (optimistic concurrency). */
