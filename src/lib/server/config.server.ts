@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { proveedoresOidcSchema } from './auth/oidc-proveedores.server.ts';
 
 const optional = z
   .string()
@@ -84,6 +85,11 @@ const schema = z.object({
   RESPALDOS_CONSERVAR: z.coerce.number().int().min(1).max(1000).default(7),
   /** Days sign-in addresses and browsers are kept before the 'retencion-direcciones' job blanks them (issue 31). */
   RETENCION_DIRECCIONES_DIAS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * Sign-in with a school account (issue 32, decision 0063): a JSON array of OpenID Connect
+   * providers, `[{ "id", "nombre", "issuer", "client_id", "client_secret", "dominios": [..] }]`.
+   */
+  OIDC_PROVEEDORES: proveedoresOidcSchema,
   /** Run the job worker inside the web server (default) or only in `npm run worker`. */
   JOBS_IN_SERVER: z
     .enum(['true', 'false'])

@@ -77,13 +77,31 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
     return row;
   }
 
-  async function emitirSesion(user: UsuarioRow, familia: string, expira: Date, origen: Origen): Promise<Sesion> {
+  async function emitirSesion(user: Pick<UsuarioRow, 'id' | 'groups'>, familia: string, expira: Date, origen: Origen): Promise<Sesion> {
     const refresh = randomToken();
     await db.insert(tokensRefresh).values({ id_usuario: user.id, familia, token_hash: hashToken(refresh), expira, ...origen });
     const usuario = await obtenerUsuario(db, user.id);
     if (!usuario) throw new ErrorDeDominio(401, 'Tu sesión expiró. Ingresa nuevamente.');
     const access = signAccessToken({ sub: user.id, groups: user.groups, sid: familia }, { secret: ctx.jwtSecret, now });
     return { access, refresh, refreshExpira: expira, usuario };
+  }
+
+  /**
+   * Opens a session for a person whose identity was verified (a password, an OpenID Connect
+   * provider): the sign-in is recorded and the tokens issued. Each sign-in counts for the console's
+   * 'teachers active per week'. The address and browser are kept for the person's copy of their
+   * data and blanked by the 'retencion-direcciones' job after RETENCION_DIRECCIONES_DIAS (issue 31).
+   */
+  async function abrirSesion(
+    user: Pick<UsuarioRow, 'id' | 'groups'>,
+    direccion: string,
+    agente: string | undefined,
+    via: string,
+  ): Promise<Sesion> {
+    const origen = origenDe(direccion, agente);
+    await db.insert(ingresos).values({ id_usuario: user.id, fecha: now(), ...origen });
+    ctx.log.info('login', { userId: user.id, via });
+    return emitirSesion(user, randomUUID(), new Date(now().getTime() + REFRESH_FAMILY_SECONDS * 1000), origen);
   }
 
   /** A valid, unused, unexpired token of the given kind, with its user. */
@@ -135,9 +153,10 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
      * address guessing one account), per account (a growing delay, so guesses from many addresses
      * are slowed, never a long refusal) and per address (sized for a school behind one address).
      * An address where the account signed in before skips the last two: the owner is not locked
-     * out by someone else's failures.
+     * out by someone else's failures. Answers the account: what follows (a session or a second
+     * factor's challenge) is segundo-factor.server.ts's `trasVerificarIdentidad`.
      */
-    async login(input: LoginInput, direccion: string, agente?: string): Promise<Sesion> {
+    async verificarCredenciales(input: LoginInput, direccion: string): Promise<UsuarioRow> {
       const email = normalizarEmail(input.email);
       const par = JSON.stringify([email, direccion]);
       const claves = {
@@ -174,14 +193,11 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
           .set({ password_hash: await hashPassword(input.password) })
           .where(eq(usuarios.id, user.id));
       }
-      // Each sign-in counts for the console's 'teachers active per week'.
-      // The address and browser are kept for the person's copy of their data and blanked by the
-      // 'retencion-direcciones' job after RETENCION_DIRECCIONES_DIAS (issue 31).
-      const origen = origenDe(direccion, agente);
-      await db.insert(ingresos).values({ id_usuario: user.id, fecha: now(), ...origen });
-      ctx.log.info('login', { userId: user.id });
-      return emitirSesion(user, randomUUID(), new Date(now().getTime() + REFRESH_FAMILY_SECONDS * 1000), origen);
+      return user;
     },
+
+    /** The session of a person whose identity is verified (a password, a provider's sign-in): see `abrirSesion`. */
+    abrirSesion,
 
     /** Rotates a refresh token. A token already rotated (outside the grace period) revokes its family. */
     async renovar(refresh: string): Promise<Sesion> {
