@@ -3783,6 +3783,8 @@ export interface components {
              * @enum {string}
              */
             estado: "procesando" | "listo" | "error";
+            licencia: components["schemas"]["Licencia"];
+            visibilidad: components["schemas"]["Visibilidad"];
             /** @description Hidden by moderation: only its author and admins see it. */
             oculto: boolean;
             /** @description Bytes of the light version (a 234p MP4, 'Versión liviana'); null until the video job has made it. */
@@ -3848,6 +3850,8 @@ export interface components {
             n_visitas: number;
             likes: components["schemas"]["LikeRef"][];
             comentarios: number;
+            licencia: components["schemas"]["Licencia"];
+            visibilidad: components["schemas"]["Visibilidad"];
             /** @description Hidden by moderation: only its author and admins see it. */
             oculto: boolean;
         };
@@ -3879,6 +3883,8 @@ export interface components {
             extension: "pdf";
             /** @description URL path of the download, '/api/manuales/{id}/descargar/'. */
             archivo: string;
+            licencia: components["schemas"]["Licencia"];
+            visibilidad: components["schemas"]["Visibilidad"];
             /** @description Hidden by moderation: only its author and admins see it. */
             oculto: boolean;
         };
@@ -4169,8 +4175,26 @@ export interface components {
             /** @description The `nombre` of a curriculum area. */
             area: string;
         };
+        /**
+         * @description Under which terms others may reuse the item (issue 34, decision 0067): a Creative Commons
+         *     4.0 licence, the CC0 1.0 dedication, or 'reservados' (all rights reserved). Rows from before
+         *     licences existed are 'reservados'. Names and deed addresses: src/lib/validation/licencias.ts.
+         * @enum {string}
+         */
+        Licencia: "CC-BY-4.0" | "CC-BY-SA-4.0" | "CC-BY-NC-4.0" | "CC-BY-NC-SA-4.0" | "CC0-1.0" | "reservados";
+        /**
+         * @description Who may see the item: 'red' (signed-in teachers, the default) or 'publico' (anyone, on its
+         *     page under /explorar/; only with an open licence). A hidden item, a capsule not ready, or
+         *     one whose author is deactivated or erased is never public whatever this says.
+         * @enum {string}
+         */
+        Visibilidad: "red" | "publico";
         /** @description The video comes in `archivo` (multipart) or as `id_subida` (multipart or JSON); without either, 'Debe subir un video'. */
         CapsulaNueva: {
+            /** @description Left out: an upload takes the network's default (an admin's setting), an edit keeps the item's. */
+            licencia?: components["schemas"]["Licencia"];
+            /** @description Left out: an upload is 'red', an edit keeps the item's. 'publico' with the licence 'reservados' is a 400: 'Para que cualquier persona lo vea, elige una licencia Creative Commons o CC0: con todos los derechos reservados solo lo ve la red'. */
+            visibilidad?: components["schemas"]["Visibilidad"];
             /**
              * Format: binary
              * @description One video, mp4, avi, mpeg or quicktime.
@@ -4188,6 +4212,10 @@ export interface components {
             id_nivel: string;
         };
         CapsulaEdicion: {
+            /** @description Left out: an upload takes the network's default (an admin's setting), an edit keeps the item's. */
+            licencia?: components["schemas"]["Licencia"];
+            /** @description Left out: an upload is 'red', an edit keeps the item's. 'publico' with the licence 'reservados' is a 400: 'Para que cualquier persona lo vea, elige una licencia Creative Commons o CC0: con todos los derechos reservados solo lo ve la red'. */
+            visibilidad?: components["schemas"]["Visibilidad"];
             id: number;
             titulo: string;
             /** @description Markdown. */
@@ -4199,6 +4227,10 @@ export interface components {
         };
         /** @description The file comes in `archivo` (multipart) or as `id_subida` (multipart or JSON); without either, 'Debe subir un material'. */
         MaterialNuevo: {
+            /** @description Left out: an upload takes the network's default (an admin's setting), an edit keeps the item's. */
+            licencia?: components["schemas"]["Licencia"];
+            /** @description Left out: an upload is 'red', an edit keeps the item's. 'publico' with the licence 'reservados' is a 400: 'Para que cualquier persona lo vea, elige una licencia Creative Commons o CC0: con todos los derechos reservados solo lo ve la red'. */
+            visibilidad?: components["schemas"]["Visibilidad"];
             /**
              * Format: binary
              * @description A pdf, Word, Excel or PowerPoint file.
@@ -4221,6 +4253,10 @@ export interface components {
             tipo_material_docente: number;
         };
         MaterialEdicion: {
+            /** @description Left out: an upload takes the network's default (an admin's setting), an edit keeps the item's. */
+            licencia?: components["schemas"]["Licencia"];
+            /** @description Left out: an upload is 'red', an edit keeps the item's. 'publico' with the licence 'reservados' is a 400: 'Para que cualquier persona lo vea, elige una licencia Creative Commons o CC0: con todos los derechos reservados solo lo ve la red'. */
+            visibilidad?: components["schemas"]["Visibilidad"];
             id: number;
             titulo: string;
             /** @description Markdown. */
@@ -4239,6 +4275,10 @@ export interface components {
         };
         /** @description The PDF comes in `archivo` (multipart) or as `id_subida` (multipart or JSON); without either, 'Debe subir un manual'. */
         ManualNuevo: {
+            /** @description Left out: an upload takes the network's default (an admin's setting), an edit keeps the item's. */
+            licencia?: components["schemas"]["Licencia"];
+            /** @description Left out: an upload is 'red', an edit keeps the item's. 'publico' with the licence 'reservados' is a 400: 'Para que cualquier persona lo vea, elige una licencia Creative Commons o CC0: con todos los derechos reservados solo lo ve la red'. */
+            visibilidad?: components["schemas"]["Visibilidad"];
             /**
              * Format: binary
              * @description A PDF.
@@ -4253,6 +4293,10 @@ export interface components {
             id_area: number;
         };
         ManualEdicion: {
+            /** @description Left out: an upload takes the network's default (an admin's setting), an edit keeps the item's. */
+            licencia?: components["schemas"]["Licencia"];
+            /** @description Left out: an upload is 'red', an edit keeps the item's. 'publico' with the licence 'reservados' is a 400: 'Para que cualquier persona lo vea, elige una licencia Creative Commons o CC0: con todos los derechos reservados solo lo ve la red'. */
+            visibilidad?: components["schemas"]["Visibilidad"];
             id: number;
             titulo: string;
             /** @description Markdown. */

@@ -59,7 +59,15 @@ export const LICENCIA_INICIAL: CodigoLicencia = 'reservados';
 /** The `ajustes` row that holds the network's default licence. */
 export const LICENCIA_POR_DEFECTO = 'LICENCIA_POR_DEFECTO';
 
-export const licenciaDe = (codigo: string): Licencia => LICENCIAS.find((l) => l.codigo === codigo) ?? LICENCIAS[LICENCIAS.length - 1]!;
+const RESERVADOS: Licencia = {
+  codigo: 'reservados',
+  nombre: 'Todos los derechos reservados',
+  titulo: 'Todos los derechos reservados',
+  url: null,
+};
+
+/** A code's licence; an unknown code reads as all rights reserved (never as an open licence). */
+export const licenciaDe = (codigo: string): Licencia => LICENCIAS.find((l) => l.codigo === codigo) ?? RESERVADOS;
 
 /** Whether the licence lets anyone reuse the work (every choice but 'reservados'). */
 export const esAbierta = (codigo: string): boolean => licenciaDe(codigo).url !== null;

@@ -121,6 +121,8 @@ export function createBibliotecaService(ctx: ServiceContext) {
           tamano: r.m.tamano,
           paginas: r.m.paginas,
           oculto: r.m.oculto,
+          licencia: r.m.licencia,
+          visibilidad: r.m.visibilidad,
         },
       ];
     });

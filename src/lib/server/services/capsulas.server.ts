@@ -109,6 +109,8 @@ export function createCapsulasService(ctx: ServiceContext) {
           duracion: r.c.duracion,
           mensaje_error: r.c.mensaje_error,
           oculto: r.c.oculto,
+          licencia: r.c.licencia,
+          visibilidad: r.c.visibilidad,
           tamano_liviana: r.c.tamano_liviana,
         },
       ];

@@ -73,6 +73,8 @@ export function createManualesService(ctx: ServiceContext) {
           tamano: r.m.tamano,
           paginas: r.m.paginas,
           oculto: r.m.oculto,
+          licencia: r.m.licencia,
+          visibilidad: r.m.visibilidad,
         },
       ];
     });
