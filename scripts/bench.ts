@@ -12,6 +12,9 @@
  * - `subidas`: issue 18, the RSS rise of a 1 GiB resumable (tus) upload in 8 MiB chunks.
  * - `copia-datos`: issue 31, the RSS rise while the copy of a person with BENCH_COPIA_MB (300) MB
  *   of files is built (in this process, scripts/lib/bench-copia.ts).
+ * - `escala`: issue 36, generated installations at sizes ESCALA_TAMANOS (1,10,100) on ESCALA_BASES
+ *   (pglite,postgres), each measured on a server of its own; BENCH_JSON=path writes the figures
+ *   (scripts/lib/escala/escala.ts).
  *
  * `npm run bench -- servidor memoria` runs only the sections named.
  */
@@ -26,6 +29,7 @@ import { benchListas } from './lib/bench-listas.ts';
 import { benchReproductor, describirReproductor, subirCapsula } from './lib/bench-reproductor.ts';
 import { benchMemoria, benchServidor, minutosMemoria } from './lib/bench-servidor.ts';
 import { benchSubidas, describirSubidas } from './lib/bench-subidas.ts';
+import { benchEscala } from './lib/escala/escala.ts';
 import { docenteActivo, SAMPLE_TEACHER } from './lib/muestras.ts';
 import { type Summary, summarize } from './lib/stats.ts';
 import { formatTable } from './lib/table.ts';
@@ -201,6 +205,8 @@ interface Contexto {
 interface Seccion {
   nombre: string;
   correr(ctx: Contexto): Promise<unknown>;
+  /** Starts every server it measures: run alone, no shared server is started for it. */
+  propia?: true;
 }
 
 /** The sections in the order they run; a new measure is a new entry here (its code in scripts/lib/). */
@@ -219,6 +225,8 @@ const SECCIONES: Seccion[] = [
   },
   // Issue 31: the copy of a person's data streams its files; the RSS rise is printed.
   { nombre: 'copia-datos', correr: async () => process.stdout.write(`${describirCopia(await benchCopia())}\n`) },
+  // Issue 36: generated installations of 1x/10x/100x a school network, on PGlite and PostgreSQL.
+  { nombre: 'escala', correr: () => benchEscala(), propia: true },
 ];
 
 /**
@@ -305,6 +313,14 @@ async function main(): Promise<void> {
   }
   const secciones = pedidas.length > 0 ? SECCIONES.filter((s) => pedidas.includes(s.nombre)) : SECCIONES;
   const runStart = performance.now();
+  if (secciones.every((s) => s.propia)) {
+    for (const seccion of secciones) {
+      process.stdout.write(`\n── ${seccion.nombre} ──\n`);
+      await seccion.correr({} as Contexto);
+    }
+    process.stdout.write(`\nNode ${process.version}; whole run ${((performance.now() - runStart) / 1000).toFixed(1)} s.\n`);
+    return;
+  }
   process.stdout.write('Starting the built server on a fresh PGlite data directory…\n');
   await withServer('ed-bench-', async (server, startupMs) => {
     const admin = await signIn(server.url, ADMIN);

@@ -1,0 +1,165 @@
+/**
+ * `npm run bench -- escala` (issue 36): for each size of ESCALA_TAMANOS (default `1,10,100`) and
+ * each database of ESCALA_BASES (default `pglite,postgres`), a fresh installation is generated
+ * (generador.ts, its time printed), the built server started on it and measured (medir.ts); then
+ * one table per size with the databases side by side. With BENCH_JSON=path the figures are also
+ * written as a JSON array of `{ tamano, base, consulta, p50_ms, p95_ms, rps }`, with one row per
+ * size and database whose `consulta` is `rss_mb` (the server's RSS in `p50_ms`, its peak in
+ * `p95_ms`) and one `generador_s` (the generator's seconds in `p50_ms`).
+ *
+ * PostgreSQL: BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); a
+ * database `escala_<pid>_<size>` is made for the run and dropped after it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { paths } from '../../../src/lib/server/data-dir.server.ts';
+import { removeDir, startServer } from '../../../tests/support/server.ts';
+import { POSTGRES_URL } from '../bench-servidor.ts';
+import { formatTable } from '../table.ts';
+import { generar } from './generador.ts';
+import { type Medida, medir, segundosPorConsulta } from './medir.ts';
+
+const BASES = ['pglite', 'postgres'] as const;
+type Base = (typeof BASES)[number];
+
+export interface Fila {
+  tamano: number;
+  base: Base;
+  consulta: string;
+  p50_ms: number;
+  p95_ms: number;
+  rps: number;
+}
+
+/** Issue 36's targets at 100x: every read's p95 (ms) by database, and RSS. */
+export const OBJETIVO_P95 = { pglite: 200, postgres: 100 } as const;
+export const OBJETIVO_RSS_MB = 600;
+
+function lista<T extends string | number>(nombre: string, valor: string, validar: (s: string) => T | undefined): T[] {
+  const partes = valor
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const valores = partes.map(validar);
+  const malo = partes.find((_, i) => valores[i] === undefined);
+  if (malo !== undefined || valores.length === 0) throw new Error(`${nombre}: '${malo ?? valor}' is not valid.`);
+  return valores as T[];
+}
+
+export const tamanos = () =>
+  lista('ESCALA_TAMANOS (sizes: positive integers, e.g. 1,10,100)', process.env.ESCALA_TAMANOS ?? '1,10,100', (s) =>
+    /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined,
+  );
+export const bases = () =>
+  lista('ESCALA_BASES (pglite, postgres)', process.env.ESCALA_BASES ?? 'pglite,postgres', (s) =>
+    (BASES as readonly string[]).includes(s) ? (s as Base) : undefined,
+  );
+
+/** Runs `work` with the URL of a new database on POSTGRES_URL's server, dropped afterwards. */
+async function conBase<T>(nombre: string, work: (url: string) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${nombre} with (force)`);
+  await admin.query(`create database ${nombre}`);
+  try {
+    const url = new URL(POSTGRES_URL);
+    url.pathname = `/${nombre}`;
+    return await work(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${nombre} with (force)`);
+    await admin.end();
+  }
+}
+
+interface Corrida {
+  medidas: Medida[];
+  rssMb: number;
+  picoMb: number;
+  generadorSegundos: number;
+}
+
+/** One size on one database: generate, start the built server on it, measure, stop, remove. */
+async function correr(tamano: number, base: Base, out: NodeJS.WritableStream): Promise<Corrida> {
+  const log = (l: string) => out.write(`${l}\n`);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `ed-escala-${tamano}-`));
+  const enServidor = async (env: NodeJS.ProcessEnv, destino: { pgliteDir: string } | { databaseUrl: string }) => {
+    log(`Size ${tamano}x on ${base}: generating…`);
+    const g = await generar(tamano, destino, log);
+    log(`  generated in ${g.segundos.toFixed(1)} s; starting the server…`);
+    const server = await startServer({ dataDir, env });
+    try {
+      const r = await medir(server.url, server.process.pid, g, log);
+      return { ...r, generadorSegundos: g.segundos };
+    } finally {
+      await server.stop();
+    }
+  };
+  try {
+    if (base === 'pglite') return await enServidor({}, { pgliteDir: paths(dataDir).pglite });
+    return await conBase(`escala_${process.pid}_${tamano}`, (databaseUrl) =>
+      enServidor({ DATABASE_URL: databaseUrl, JWT_SECRET: 'secreto-del-banco-de-escala-0123456789' }, { databaseUrl }),
+    );
+  } finally {
+    removeDir(dataDir);
+  }
+}
+
+const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+
+/** The whole section: every size and database, the tables, and BENCH_JSON when asked. */
+export async function benchEscala(out: NodeJS.WritableStream = process.stdout): Promise<Fila[]> {
+  const lasBases = bases();
+  const filas: Fila[] = [];
+  out.write(
+    `Scale (issue 36): sizes ${tamanos().join(', ')} on ${lasBases.join(', ')}; ${segundosPorConsulta()} s per query at 20 clients (ESCALA_SEGUNDOS).\n`,
+  );
+  for (const tamano of tamanos()) {
+    const corridas = new Map<Base, Corrida>();
+    for (const base of lasBases) {
+      const c = await correr(tamano, base, out);
+      corridas.set(base, c);
+      for (const m of c.medidas) filas.push({ tamano, base, consulta: m.consulta, p50_ms: m.p50_ms, p95_ms: m.p95_ms, rps: m.rps });
+      filas.push({ tamano, base, consulta: 'rss_mb', p50_ms: c.rssMb, p95_ms: c.picoMb, rps: 0 });
+      filas.push({ tamano, base, consulta: 'generador_s', p50_ms: c.generadorSegundos, p95_ms: c.generadorSegundos, rps: 0 });
+    }
+    const primera = corridas.get(lasBases[0] as Base);
+    const nombres = primera?.medidas.map((m) => m.consulta) ?? [];
+    const celdas = (c: Corrida | undefined, i: number) => {
+      const m = c?.medidas[i];
+      if (!m) return ['-', '-', '-', '-'];
+      return [fmt(m.p50_ms), fmt(m.p95_ms), fmt(m.rps, 0), `${fmt(100 * m.aciertos, 0)} %${m.fallidas ? ` (${m.fallidas} failed)` : ''}`];
+    };
+    const encabezado = ['query', ...lasBases.flatMap((b) => [`${b} p50 ms`, 'p95 ms', 'req/s', 'cache hits'])];
+    const cuerpo = nombres.map((nombre, i) => [nombre, ...lasBases.flatMap((b) => celdas(corridas.get(b), i))]);
+    cuerpo.push([
+      'server RSS / peak (MB)',
+      ...lasBases.flatMap((b) => [fmt(corridas.get(b)?.rssMb ?? Number.NaN, 0), fmt(corridas.get(b)?.picoMb ?? Number.NaN, 0), '', '']),
+    ]);
+    cuerpo.push(['generator (s)', ...lasBases.flatMap((b) => [fmt(corridas.get(b)?.generadorSegundos ?? Number.NaN), '', '', ''])]);
+    out.write(
+      `\nSize ${tamano}x\n${formatTable(encabezado, cuerpo, ['left', ...lasBases.flatMap(() => ['right', 'right', 'right', 'right'] as const)])}\n`,
+    );
+    if (tamano >= 100) {
+      const lentas = filas.filter(
+        (f) =>
+          f.tamano === tamano &&
+          f.consulta !== 'rss_mb' &&
+          f.consulta !== 'generador_s' &&
+          f.consulta !== 'sign-in' &&
+          f.p95_ms > OBJETIVO_P95[f.base],
+      );
+      out.write(
+        `Targets at 100x (p95 ≤ ${OBJETIVO_P95.postgres} ms PostgreSQL, ≤ ${OBJETIVO_P95.pglite} ms PGlite, RSS < ${OBJETIVO_RSS_MB} MB): ${
+          lentas.length ? `NOT met by ${lentas.map((f) => `${f.consulta} (${f.base}, ${fmt(f.p95_ms)} ms)`).join('; ')}` : 'reads met'
+        }.\n`,
+      );
+    }
+  }
+  if (process.env.BENCH_JSON) {
+    writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(filas, null, 2)}\n`);
+    out.write(`\nFigures written to ${process.env.BENCH_JSON}.\n`);
+  }
+  return filas;
+}

@@ -1,0 +1,218 @@
+/**
+ * Issue 36 item 2: the figures of one generated installation. At least 200 generated teachers sign
+ * in; each query then runs for ESCALA_SEGUNDOS (default 2) from CLIENTES concurrent clients, every
+ * request as the next teacher and with the next of its varied parameters, so the per-person answer
+ * cache (decision 0046) sees many people and addresses. Each query's share of answers sent from
+ * that cache is read from the `Server-Timing: cache;desc="hit"` header the cache adds.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { type Session, signIn } from '../../../tests/support/client.ts';
+import { ADMIN } from '../../../tests/support/server.ts';
+import { percentile } from '../stats.ts';
+import { CLAVE_ESCALA, correoDocente, type Generado } from './generador.ts';
+
+const CLIENTES = 20;
+const DOCENTES_MEDIDOS = 200;
+const MAX_PETICIONES = 4000;
+
+export const segundosPorConsulta = () => {
+  const s = Number(process.env.ESCALA_SEGUNDOS ?? 2);
+  if (!(s > 0)) throw new Error(`ESCALA_SEGUNDOS must be a positive number of seconds (got ${process.env.ESCALA_SEGUNDOS}).`);
+  return s;
+};
+
+export interface Medida {
+  consulta: string;
+  p50_ms: number;
+  p95_ms: number;
+  rps: number;
+  /** Share of answers the per-person cache sent (0..1). */
+  aciertos: number;
+  fallidas: number;
+  n: number;
+}
+
+interface Peticion {
+  ruta: string;
+  metodo?: 'GET' | 'POST';
+  cuerpo?: unknown;
+}
+
+interface Consulta {
+  nombre: string;
+  /** The i-th request of the run. */
+  peticion: (i: number) => Peticion;
+  /** Who asks: a teacher (Bearer, or cookies for pages), the admin, or nobody. */
+  como: 'docente' | 'docente-pagina' | 'admin' | 'admin-pagina' | 'anonimo';
+}
+
+/** Search words, with their accents and without, from the generator's topics. */
+const PALABRAS = [
+  'fracción',
+  'comprensión lectora',
+  'geometría',
+  'fotosíntesis',
+  'evaluación',
+  'química',
+  'célula',
+  'música',
+  'álgebra',
+  'energía',
+];
+const sinAcentos = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+const APELLIDOS_BUSCADOS = ['gonzalez', 'Muñoz', 'perez', 'Díaz', 'sepulveda', 'ALVAREZ', 'rojas', 'Fernández'];
+
+export function consultas(g: Generado): Consulta[] {
+  const de = <T>(lista: readonly T[], i: number): T => lista[i % lista.length] as T;
+  const lista =
+    (base: string, extra = '') =>
+    (i: number) => ({ ruta: `${base}?pagina=1${extra}&order=${i % 3 === 0 ? 'n_visitas' : 'fecha'}` });
+  const { materiales, capsulas, manuales } = g.conteos;
+  return [
+    { nombre: 'materials, page 1', como: 'docente', peticion: lista('/api/bdocente/') },
+    { nombre: 'materials, page 500', como: 'docente', peticion: () => ({ ruta: '/api/bdocente/?pagina=500' }) },
+    { nombre: 'capsules, page 1', como: 'docente', peticion: lista('/api/capsulas/') },
+    { nombre: 'capsules, page 500', como: 'docente', peticion: () => ({ ruta: '/api/capsulas/?pagina=500' }) },
+    { nombre: 'manuals, page 1', como: 'docente', peticion: lista('/api/manuales/') },
+    { nombre: 'manuals, page 500', como: 'docente', peticion: () => ({ ruta: '/api/manuales/?pagina=500' }) },
+    {
+      nombre: 'materials, title with accents',
+      como: 'docente',
+      peticion: (i) => ({ ruta: `/api/bdocente/?titulo=${encodeURIComponent(de(PALABRAS, i))}` }),
+    },
+    {
+      nombre: 'materials, title without accents',
+      como: 'docente',
+      peticion: (i) => ({ ruta: `/api/bdocente/?titulo=${encodeURIComponent(sinAcentos(de(PALABRAS, i)).toUpperCase())}` }),
+    },
+    {
+      nombre: 'capsules, title without accents',
+      como: 'docente',
+      peticion: (i) => ({ ruta: `/api/capsulas/?titulo=${encodeURIComponent(sinAcentos(de(PALABRAS, i)))}` }),
+    },
+    {
+      nombre: 'materials, OA filter (busy and rare OAs)',
+      como: 'docente',
+      peticion: (i) => ({ ruta: `/api/bdocente/?oa=${i % 2 ? de(g.oasPopulares, i) : de(g.oasRaros, i)}` }),
+    },
+    { nombre: 'materials, unit filter', como: 'docente', peticion: (i) => ({ ruta: `/api/bdocente/?id_unidad=${de(g.unidades, i * 7)}` }) },
+    {
+      nombre: 'material detail',
+      como: 'docente',
+      peticion: (i) => ({ ruta: `/api/bdocente/${1 + ((i * 7919) % materiales)}/` }),
+    },
+    { nombre: 'capsule detail', como: 'docente', peticion: (i) => ({ ruta: `/api/capsulas/${1 + ((i * 7919) % capsulas)}/` }) },
+    { nombre: 'manual detail', como: 'docente', peticion: (i) => ({ ruta: `/api/manuales/${1 + ((i * 7919) % manuales)}/` }) },
+    { nombre: "popular item's comments", como: 'docente', peticion: () => ({ ruta: `/api/bdocente/comentarios/${g.popular}/` }) },
+    {
+      nombre: 'directory search',
+      como: 'docente',
+      peticion: (i) => ({ ruta: `/api/usuarios/profesores/?profesor=${encodeURIComponent(de(APELLIDOS_BUSCADOS, i))}` }),
+    },
+    { nombre: 'forum categories', como: 'docente', peticion: () => ({ ruta: '/api/foro/categorias/' }) },
+    { nombre: 'home feed (page /)', como: 'docente-pagina', peticion: () => ({ ruta: '/' }) },
+    { nombre: 'curriculum map', como: 'docente', peticion: (i) => ({ ruta: `/api/bdocente/cobertura/?area=${de(g.areas, i)}` }) },
+    { nombre: 'admin statistics (API)', como: 'admin', peticion: () => ({ ruta: '/api/admin/estadisticas/' }) },
+    { nombre: 'admin statistics (page)', como: 'admin-pagina', peticion: () => ({ ruta: '/admin/estadisticas' }) },
+    {
+      nombre: 'sign-in',
+      como: 'anonimo',
+      peticion: (i) => ({
+        ruta: '/auth/login/',
+        metodo: 'POST',
+        cuerpo: { email: correoDocente(i % Math.min(DOCENTES_MEDIDOS, g.conteos.docentes)), password: CLAVE_ESCALA },
+      }),
+    },
+  ];
+}
+
+/** VmRSS or VmHWM of a process, in MB (NaN when unreadable). */
+export function memoriaMb(pid: number | undefined, campo: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    return Number(new RegExp(`^${campo}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Signs in `n` generated teachers, four at a time (argon2id on a shared machine). */
+async function ingresar(url: string, n: number): Promise<Session[]> {
+  const sesiones: Session[] = [];
+  let siguiente = 0;
+  const trabajador = async () => {
+    for (let i = siguiente++; i < n; i = siguiente++) sesiones.push(await signIn(url, { email: correoDocente(i), password: CLAVE_ESCALA }));
+  };
+  await Promise.all(Array.from({ length: 4 }, trabajador));
+  return sesiones;
+}
+
+async function correr(url: string, consulta: Consulta, docentes: Session[], admin: Session, segundos: number): Promise<Medida> {
+  const muestras: number[] = [];
+  let aciertos = 0;
+  let fallidas = 0;
+  let n = 0;
+  const inicio = performance.now();
+  const fin = inicio + segundos * 1000;
+  const cliente = async () => {
+    while (performance.now() < fin && n < MAX_PETICIONES) {
+      const i = n++;
+      const { ruta, metodo = 'GET', cuerpo } = consulta.peticion(i);
+      const docente = docentes[i % docentes.length] as Session;
+      const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'br, gzip' };
+      if (consulta.como === 'docente') headers.authorization = `Bearer ${docente.access}`;
+      if (consulta.como === 'docente-pagina') headers.cookie = docente.cookie;
+      if (consulta.como === 'admin') headers.authorization = `Bearer ${admin.access}`;
+      if (consulta.como === 'admin-pagina') headers.cookie = admin.cookie;
+      if (cuerpo !== undefined) headers['content-type'] = 'application/json';
+      if (consulta.como.endsWith('pagina')) headers.accept = 'text/html';
+      const t = performance.now();
+      try {
+        const respuesta = await fetch(`${url}${ruta}`, {
+          method: metodo,
+          headers,
+          redirect: 'manual',
+          ...(cuerpo === undefined ? {} : { body: JSON.stringify(cuerpo) }),
+        });
+        await respuesta.arrayBuffer();
+        if (respuesta.status !== 200 && respuesta.status !== 201) {
+          fallidas++;
+          continue;
+        }
+        muestras.push(performance.now() - t);
+        if (/cache;desc="hit"/.test(respuesta.headers.get('server-timing') ?? '')) aciertos++;
+      } catch {
+        fallidas++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTES }, cliente));
+  const transcurrido = (performance.now() - inicio) / 1000;
+  return {
+    consulta: consulta.nombre,
+    p50_ms: percentile(muestras, 50),
+    p95_ms: percentile(muestras, 95),
+    rps: muestras.length / transcurrido,
+    aciertos: muestras.length ? aciertos / muestras.length : 0,
+    fallidas,
+    n: muestras.length,
+  };
+}
+
+/** Every query of `consultas(g)` against the server at `url`, then its RSS (a last row, `rss_mb`). */
+export async function medir(
+  url: string,
+  pid: number | undefined,
+  g: Generado,
+  log: (linea: string) => void = () => {},
+): Promise<{ medidas: Medida[]; rssMb: number; picoMb: number; ingresoSegundos: number }> {
+  const t0 = performance.now();
+  const docentes = await ingresar(url, Math.min(DOCENTES_MEDIDOS, g.conteos.docentes));
+  const admin = await signIn(url, ADMIN);
+  const ingresoSegundos = (performance.now() - t0) / 1000;
+  log(`  ${docentes.length} teachers signed in (${ingresoSegundos.toFixed(1)} s)`);
+  const segundos = segundosPorConsulta();
+  const medidas: Medida[] = [];
+  for (const consulta of consultas(g)) medidas.push(await correr(url, consulta, docentes, admin, segundos));
+  return { medidas, rssMb: memoriaMb(pid), picoMb: memoriaMb(pid, 'VmHWM'), ingresoSegundos };
+}
