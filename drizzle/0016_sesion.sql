@@ -65,6 +65,12 @@ CREATE TABLE "segundos_factores" (
 	"fecha_creacion" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+DROP INDEX "capsulas_fecha_idx";--> statement-breakpoint
+DROP INDEX "comentarios_capsula_idx";--> statement-breakpoint
+DROP INDEX "comentarios_material_idx";--> statement-breakpoint
+DROP INDEX "comentarios_manual_idx";--> statement-breakpoint
+DROP INDEX "manuales_fecha_idx";--> statement-breakpoint
+DROP INDEX "materiales_fecha_idx";--> statement-breakpoint
 ALTER TABLE "capsulas" ADD COLUMN "licencia" text DEFAULT 'reservados' NOT NULL;--> statement-breakpoint
 ALTER TABLE "capsulas" ADD COLUMN "visibilidad" text DEFAULT 'red' NOT NULL;--> statement-breakpoint
 ALTER TABLE "capsulas" ADD COLUMN "fecha_actualizacion" timestamp with time zone;--> statement-breakpoint
@@ -88,4 +94,16 @@ CREATE INDEX "colecciones_usuario_idx" ON "colecciones" USING btree ("id_usuario
 CREATE INDEX "flujos_oidc_expira_idx" ON "flujos_oidc" USING btree ("expira");--> statement-breakpoint
 CREATE INDEX "guardados_usuario_fecha_idx" ON "guardados" USING btree ("id_usuario","fecha_creacion");--> statement-breakpoint
 CREATE UNIQUE INDEX "identidades_proveedor_sub_idx" ON "identidades" USING btree ("proveedor","sub");--> statement-breakpoint
-CREATE UNIQUE INDEX "identidades_usuario_proveedor_idx" ON "identidades" USING btree ("id_usuario","proveedor");
+CREATE UNIQUE INDEX "identidades_usuario_proveedor_idx" ON "identidades" USING btree ("id_usuario","proveedor");--> statement-breakpoint
+CREATE INDEX "capsulas_visitas_idx" ON "capsulas" USING btree ("n_visitas","id");--> statement-breakpoint
+CREATE INDEX "comentarios_respuesta_idx" ON "comentarios" USING btree ("id_respuesta_comentario");--> statement-breakpoint
+CREATE INDEX "foro_comentarios_padre_idx" ON "foro_comentarios" USING btree ("comentario_padre");--> statement-breakpoint
+CREATE INDEX "manuales_visitas_idx" ON "manuales" USING btree ("n_visitas","id");--> statement-breakpoint
+CREATE INDEX "materiales_visitas_idx" ON "materiales" USING btree ("n_visitas","id");--> statement-breakpoint
+CREATE INDEX "materiales_unidad_idx" ON "materiales" USING btree ("id_unidad","fecha_creacion","id");--> statement-breakpoint
+CREATE INDEX "capsulas_fecha_idx" ON "capsulas" USING btree ("fecha_creacion","id");--> statement-breakpoint
+CREATE INDEX "comentarios_capsula_idx" ON "comentarios" USING btree ("id_capsula","fecha_creacion","id");--> statement-breakpoint
+CREATE INDEX "comentarios_material_idx" ON "comentarios" USING btree ("id_material","fecha_creacion","id");--> statement-breakpoint
+CREATE INDEX "comentarios_manual_idx" ON "comentarios" USING btree ("id_manual","fecha_creacion","id");--> statement-breakpoint
+CREATE INDEX "manuales_fecha_idx" ON "manuales" USING btree ("fecha_creacion","id");--> statement-breakpoint
+CREATE INDEX "materiales_fecha_idx" ON "materiales" USING btree ("fecha_creacion","id");

@@ -333,7 +333,12 @@ export const capsulas = pgTable(
     ...publicacion(),
     fecha_creacion: creado(),
   },
-  (t) => [index('capsulas_fecha_idx').on(t.fecha_creacion), index('capsulas_usuario_idx').on(t.id_usuario)],
+  // Issue 36: the lists' two orders, each with its id tie-break, read straight from an index.
+  (t) => [
+    index('capsulas_fecha_idx').on(t.fecha_creacion, t.id),
+    index('capsulas_visitas_idx').on(t.n_visitas, t.id),
+    index('capsulas_usuario_idx').on(t.id_usuario),
+  ],
 );
 
 /** One cue of a caption file: from `inicio` to `fin` (seconds), its text without markup. */
@@ -389,7 +394,13 @@ export const materiales = pgTable(
     ...publicacion(),
     fecha_creacion: creado(),
   },
-  (t) => [index('materiales_fecha_idx').on(t.fecha_creacion), index('materiales_usuario_idx').on(t.id_usuario)],
+  // Issue 36: the lists' two orders with their id tie-break, and the unit filter in date order.
+  (t) => [
+    index('materiales_fecha_idx').on(t.fecha_creacion, t.id),
+    index('materiales_visitas_idx').on(t.n_visitas, t.id),
+    index('materiales_unidad_idx').on(t.id_unidad, t.fecha_creacion, t.id),
+    index('materiales_usuario_idx').on(t.id_usuario),
+  ],
 );
 
 export const materialesOas = pgTable(
@@ -420,7 +431,8 @@ export const manuales = pgTable(
     ...publicacion(),
     fecha_creacion: creado(),
   },
-  (t) => [index('manuales_fecha_idx').on(t.fecha_creacion)],
+  // Issue 36: the lists' two orders with their id tie-break.
+  (t) => [index('manuales_fecha_idx').on(t.fecha_creacion, t.id), index('manuales_visitas_idx').on(t.n_visitas, t.id)],
 );
 
 const likeTable = (name: string, resource: string, target: typeof capsulas | typeof materiales | typeof manuales) =>
@@ -467,9 +479,11 @@ export const comentarios = pgTable(
   },
   (t) => [
     check('comentarios_un_recurso', sql`num_nonnulls(${t.id_capsula}, ${t.id_material}, ${t.id_manual}) = 1`),
-    index('comentarios_capsula_idx').on(t.id_capsula),
-    index('comentarios_material_idx').on(t.id_material),
-    index('comentarios_manual_idx').on(t.id_manual),
+    // Issue 36: a thread's pages newest first, and a page's replies by their parent.
+    index('comentarios_capsula_idx').on(t.id_capsula, t.fecha_creacion, t.id),
+    index('comentarios_material_idx').on(t.id_material, t.fecha_creacion, t.id),
+    index('comentarios_manual_idx').on(t.id_manual, t.fecha_creacion, t.id),
+    index('comentarios_respuesta_idx').on(t.id_respuesta_comentario),
   ],
 );
 
@@ -542,7 +556,12 @@ export const foroComentarios = pgTable(
     oculto: boolean('oculto').notNull().default(false),
     fecha_creacion: creado(),
   },
-  (t) => [index('foro_comentarios_conversacion_idx').on(t.id_conversacion), index('foro_comentarios_fecha_idx').on(t.fecha_creacion)],
+  // Issue 36: replies by their parent too (a deleted comment's cascade, a thread's replies).
+  (t) => [
+    index('foro_comentarios_conversacion_idx').on(t.id_conversacion),
+    index('foro_comentarios_fecha_idx').on(t.fecha_creacion),
+    index('foro_comentarios_padre_idx').on(t.comentario_padre),
+  ],
 );
 
 /** Reaction ids: 1 Me gusta, 2 Gran idea, 3 Me interesa, 4 Lo utilizaré, 5 Me asombra. */
