@@ -196,6 +196,13 @@ const expectedCalls = [
   ['GET', '/api/usuarios/{id}/sesiones/'],
   ['DELETE', '/api/usuarios/{id}/sesiones/'],
   ['DELETE', '/api/usuarios/{id}/sesiones/{sid}/'],
+  // Two-factor sign-in (issue 32).
+  ['POST', '/auth/segundo-factor/'],
+  ['GET', '/api/usuarios/{id}/totp/'],
+  ['POST', '/api/usuarios/{id}/totp/'],
+  ['DELETE', '/api/usuarios/{id}/totp/'],
+  ['POST', '/api/usuarios/{id}/totp/confirmar/'],
+  ['DELETE', '/api/admin/usuarios/{id}/totp/'],
   // The curriculum kept by the network (issue 30).
   ['GET', '/api/admin/curriculo/'],
   ['GET', '/api/admin/curriculo/{area}/{nivel}/'],

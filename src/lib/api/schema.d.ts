@@ -33,6 +33,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/segundo-factor/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The second step of a sign-in with a second factor (issue 32).
+         * @description Ends a challenge that `POST /auth/login/` answered with a 6-digit TOTP code of the
+         *     person's app (the current 30-second step or one either side, each code once) or one of
+         *     their recovery codes (each once). Answers as a sign-in does, with the same cookies; with
+         *     `recordar: true` also the httpOnly cookie `ed_equipo`, which skips the challenge on this
+         *     device for 30 days (forgotten when the factor is removed or reset). A wrong code leaves
+         *     the challenge usable until it expires; a right one spends it. Wrong codes are throttled
+         *     (10 per account in 15 minutes, 200 per address), with 429 and `Retry-After`. JSON only (415).
+         */
+        post: operations["loginSegundoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/logout/": {
         parameters: {
             query?: never;
@@ -279,6 +305,29 @@ export interface paths {
          */
         post: operations["adminReenviarActivacion"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usuarios/{id}/totp/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Resets a person's second factor (a lost phone, issue 32).
+         * @description Deletes the factor, its recovery codes and the person's remembered devices; the person
+         *     signs in with the password alone and may enrol again (an admin is sent to enrolment while
+         *     `TOTP_ADMIN_OBLIGATORIO` is on). Written to the admin log. Admins only; 404 when the
+         *     person has no second factor.
+         */
+        delete: operations["adminReiniciarTotp"];
         options?: never;
         head?: never;
         patch?: never;
@@ -993,6 +1042,65 @@ export interface paths {
          *     `preferencia_correo` to 'nunca'.
          */
         post: operations["bajaCorreos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/totp/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Whether the person has a second factor, and how many recovery codes are left (issue 32).
+         * @description The person themself only (403 otherwise).
+         */
+        get: operations["estadoTotp"];
+        put?: never;
+        /**
+         * Starts enrolling a TOTP second factor (RFC 6238).
+         * @description A new secret (base32), its `otpauth://` URL and the QR code of that URL drawn on the
+         *     server as SVG. Nothing protects the account until `POST .../totp/confirmar/` accepts a
+         *     first code; starting again replaces an unconfirmed secret. The person themself only (403
+         *     otherwise, admins too); 409 when a confirmed factor exists.
+         */
+        post: operations["iniciarTotp"];
+        /**
+         * Removes the person's second factor, with a current TOTP code or a recovery code.
+         * @description Also forgets the remembered devices and the recovery codes. Wrong codes are throttled as
+         *     at sign-in. The person themself only; 404 without a confirmed factor.
+         */
+        delete: operations["quitarTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/totp/confirmar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms enrolment with a first 6-digit code; answers ten single-use recovery codes, this once.
+         * @description The codes are stored hashed and never shown again. Wrong codes are throttled as at
+         *     sign-in. The person themself only; 404 when no enrolment was started.
+         */
+        post: operations["confirmarTotp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3557,6 +3665,42 @@ export interface components {
             /** @description Sign-in only: a notice to show the person, e.g. that signing in cancelled their account's scheduled deletion (issue 31). */
             aviso?: string;
         };
+        /** @description The first step of a sign-in with a second factor (issue 32): no tokens yet. */
+        DesafioSegundoFactor: {
+            /** @constant */
+            statusCode: 200;
+            /** @constant */
+            segundo_factor: true;
+            /** @description Single use; send it to POST /auth/segundo-factor/ with a code. */
+            desafio: string;
+            /** Format: date-time */
+            expira: string;
+        };
+        SegundoFactorEntrada: {
+            desafio: string;
+            /** @description A 6-digit TOTP code or a recovery code ('abcd-efgh'). */
+            codigo: string;
+            /** @description 'Recordar este equipo 30 días'. */
+            recordar?: boolean;
+        };
+        CodigoEntrada: {
+            /** @description A 6-digit TOTP code (or, to remove the factor, a recovery code). */
+            codigo: string;
+        };
+        TotpInscripcion: {
+            /** @description The secret in base32, to type into an app. */
+            secreto: string;
+            otpauth_url: string;
+            /** @description The QR code of `otpauth_url`, an SVG document. */
+            qr_svg: string;
+        };
+        CodigosRecuperacion: {
+            codigos_recuperacion: string[];
+        };
+        TotpEstado: {
+            activo: boolean;
+            codigos_restantes: number;
+        };
         EliminarCuentaEntrada: {
             password: string;
             /** @description Keep uploads, comments and posts under 'Docente retirado/a' (default false). */
@@ -4678,14 +4822,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /**
+             * @description Signed in, or (an account with a second factor, issue 32) a challenge instead: no
+             *     tokens and no cookies, but `segundo_factor: true` and a `desafio` for
+             *     `POST /auth/segundo-factor/` within 5 minutes. A device remembered for the account
+             *     (cookie `ed_equipo`) skips the challenge.
+             */
             200: {
                 headers: {
                     "Set-Cookie": components["headers"]["SetSessionCookies"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SesionOk"];
+                    "application/json": components["schemas"]["SesionOk"] | components["schemas"]["DesafioSegundoFactor"];
                 };
             };
             /**
@@ -4701,6 +4850,48 @@ export interface operations {
                 };
             };
             /** @description Wrong email or password, or the account is not active (`statusCode` 401). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    loginSegundoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegundoFactorEntrada"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    "Set-Cookie": components["headers"]["SetSessionCookies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SesionOk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description A wrong, replayed or used code ('El código no es válido o ya fue usado…', in
+             *     `errors.codigo`), or a challenge that expired or was spent ('El ingreso expiró. Vuelve
+             *     a ingresar tu correo y contraseña.', in `errors.desafio`).
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5191,6 +5382,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    adminReiniciarTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detalle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     adminReenviarActivacionPorEmail: {
@@ -6190,6 +6408,142 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    estadoTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEstado"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    iniciarTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret to add to an authenticator app. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpInscripcion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    quitarTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodigoEntrada"];
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detalle"];
+                };
+            };
+            /** @description Missing or wrong code ('El código no es válido o ya fue usado.' in `errors.codigo`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    confirmarTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodigoEntrada"];
+            };
+        };
+        responses: {
+            /** @description The second factor is active. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodigosRecuperacion"];
+                };
+            };
+            /** @description Missing or wrong code ('El código no es válido o ya fue usado.' in `errors.codigo`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listSesiones: {
