@@ -234,6 +234,18 @@ const expectedCalls = [
   ['GET', '/api/privacidad/'],
   ['POST', '/api/privacidad/aceptar/'],
   ['PUT', '/api/admin/privacidad/'],
+  // Saved items and collections (issue 35).
+  ['GET', '/api/guardados/'],
+  ['POST', '/api/guardados/'],
+  ['DELETE', '/api/guardados/{tipo}/{id}/'],
+  ['GET', '/api/colecciones/'],
+  ['POST', '/api/colecciones/'],
+  ['GET', '/api/colecciones/{id}/'],
+  ['PUT', '/api/colecciones/{id}/'],
+  ['DELETE', '/api/colecciones/{id}/'],
+  ['POST', '/api/colecciones/{id}/items/'],
+  ['DELETE', '/api/colecciones/{id}/items/{item}/'],
+  ['POST', '/api/colecciones/{id}/copiar/'],
 ] as const;
 
 const publicOperations = new Set([

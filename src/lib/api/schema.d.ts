@@ -1450,8 +1450,10 @@ export interface paths {
         };
         /**
          * Comments of a capsule.
-         * @description `comentarios_base` are the top-level comments, `comentarios_hijos` every reply (group them
-         *     by `id_respuesta_comentario`); both newest first, not paginated.
+         * @description A page of the thread (issue 36): `comentarios_base` are up to `limite` top-level comments,
+         *     `comentarios_hijos` every reply to them (group them by `id_respuesta_comentario`); both
+         *     newest first. `hay_mas` when older top-level comments remain (ask again with `antes` set to
+         *     the last one's id); `n_comentarios` is the item's count as the lists show it.
          */
         get: operations["listCapsulaComentarios"];
         /**
@@ -2957,10 +2959,287 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/guardados/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person's saved items, newest first (issue 35).
+         * @description Only items the person may still see: one hidden by moderation, a capsule no longer ready,
+         *     a conversation of an inactive category or a deleted item drops out (and comes back if
+         *     restored). `tipo` narrows the list to one kind.
+         */
+        get: operations["listarGuardados"];
+        put?: never;
+        /**
+         * Save a capsule, material, manual or conversation (issue 35).
+         * @description Saving it again changes nothing. An item the person may not see (missing, hidden, not
+         *     ready, another's private) is a 400: 'Ese contenido no existe o no está disponible para ti'.
+         */
+        post: operations["guardar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardados/{tipo}/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tipo: components["schemas"]["TipoGuardable"];
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget a saved item (one not saved is no change). */
+        delete: operations["quitarGuardado"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/colecciones/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in person's collections, the latest changed first (issue 35). */
+        get: operations["listarColecciones"];
+        put?: never;
+        /**
+         * Create a collection (private unless `compartida`).
+         * @description At most 200 collections per person ('Puedes tener hasta 200 colecciones').
+         */
+        post: operations["crearColeccion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/colecciones/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * One collection with its items in order.
+         * @description Its owner's, or anyone's when shared (`compartida`). Others get only the items they may
+         *     see; the owner gets every item, those no longer available with `contenido: null`.
+         */
+        get: operations["verColeccion"];
+        /**
+         * Edit a collection and, with `items`, reorder, annotate or remove its items (owner only).
+         * @description `version` is the one the editor read; if the collection changed since (another tab, another
+         *     edit) nothing is changed and the answer is 409 'Esta colección cambió mientras la editabas
+         *     (quizás en otra pestaña). Vuelve a cargarla y repite tus cambios.' With `items`, their
+         *     order is the new order, each with its note; an item left out is removed; an id not in the
+         *     collection is a 400.
+         */
+        put: operations["editarColeccion"];
+        post?: never;
+        /** Delete a collection (owner only); copies made by others stay theirs. */
+        delete: operations["eliminarColeccion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/colecciones/{id}/items/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an item at the end of a collection, with a note (owner only).
+         * @description An item the person may not see is a 400 ('Ese contenido no existe o no está disponible para
+         *     ti'), as is one already there, a note over 1000 characters or a collection of 500 items.
+         */
+        post: operations["agregarAColeccion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/colecciones/{id}/items/{item}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description The item's id in the collection (ItemColeccion.id). */
+                item: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one item from a collection (owner only; one already gone is no change). */
+        delete: operations["quitarDeColeccion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/colecciones/{id}/copiar/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a shared (or one's own) collection into one's own, private, with the items one may see. */
+        post: operations["copiarColeccion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description What can be saved or collected (issue 35).
+         * @enum {string}
+         */
+        TipoGuardable: "capsula" | "material" | "manual" | "conversacion";
+        GuardadoEntrada: {
+            tipo: components["schemas"]["TipoGuardable"];
+            id: number;
+        };
+        /** @description A saved or collected item as the reader may see it. */
+        ContenidoItem: {
+            tipo: components["schemas"]["TipoGuardable"];
+            id: number;
+            titulo: string;
+            /** @description The first 300 characters of its description, without markup. */
+            resumen: string;
+            /** @description Its page ('/capsulas/4'). */
+            url: string;
+            /** @description Its thumbnail ('/miniaturas/capsulas/4/'). */
+            miniatura: string;
+            autor: string;
+            /**
+             * Format: date-time
+             * @description When it was published.
+             */
+            fecha: string;
+        };
+        /** @description A saved item and when it was saved. */
+        Guardado: {
+            tipo: components["schemas"]["TipoGuardable"];
+            id: number;
+            titulo: string;
+            /** @description The first 300 characters of its description, without markup. */
+            resumen: string;
+            /** @description Its page ('/capsulas/4'). */
+            url: string;
+            /** @description Its thumbnail ('/miniaturas/capsulas/4/'). */
+            miniatura: string;
+            autor: string;
+            /**
+             * Format: date-time
+             * @description When it was published.
+             */
+            fecha: string;
+            /** Format: date-time */
+            fecha_guardado: string;
+        };
+        ListaGuardados: {
+            results: components["schemas"]["Guardado"][];
+        };
+        ColeccionEntrada: {
+            nombre: string;
+            descripcion?: string;
+            /** @description Shared with the network by its link and shown on the owner's profile. */
+            compartida?: boolean;
+        };
+        EdicionColeccion: {
+            nombre: string;
+            descripcion?: string;
+            compartida?: boolean;
+            /** @description The collection's version the editor read. */
+            version: number;
+            /** @description Every item to keep, in its new order, with its note; an item left out is removed. */
+            items?: {
+                /** @description ItemColeccion.id. */
+                id: number;
+                nota?: string;
+            }[];
+        };
+        ItemColeccionEntrada: {
+            tipo: components["schemas"]["TipoGuardable"];
+            id: number;
+            nota?: string;
+        };
+        ResumenColeccion: {
+            id: number;
+            nombre: string;
+            descripcion: string;
+            compartida: boolean;
+            version: number;
+            n_items: number;
+            /** Format: date-time */
+            fecha_actualizacion: string;
+        };
+        ListaColecciones: {
+            results: components["schemas"]["ResumenColeccion"][];
+        };
+        ItemColeccion: {
+            /** @description The item's id in the collection. */
+            id: number;
+            tipo: components["schemas"]["TipoGuardable"];
+            id_item: number;
+            nota: string;
+            posicion: number;
+            /** @description Null when no longer available (hidden, retired or deleted); only the owner gets those. */
+            contenido: components["schemas"]["ContenidoItem"] | null;
+        };
+        Coleccion: {
+            id: number;
+            nombre: string;
+            descripcion: string;
+            compartida: boolean;
+            version: number;
+            n_items: number;
+            /** Format: date-time */
+            fecha_actualizacion: string;
+            /** @description Whether the reader owns it. */
+            propia: boolean;
+            autor: {
+                id: number;
+                nombre: string;
+            };
+            items: components["schemas"]["ItemColeccion"][];
+        };
         /** @description The one error shape of the API. */
         Error: {
             /** @description A Spanish sentence for a person. */
@@ -4056,6 +4335,10 @@ export interface components {
         ComentariosCapsula: {
             comentarios_base: components["schemas"]["ComentarioCapsula"][];
             comentarios_hijos: components["schemas"]["ComentarioCapsula"][];
+            /** @description Older top-level comments remain after this page. */
+            hay_mas: boolean;
+            /** @description Comments on the item, neither deleted nor hidden (as the lists count them). */
+            n_comentarios: number;
         };
         /** @description A comment on a teacher material (tipo_recurso 'id_material_docente') or a manual ('id_manual'). */
         ComentarioRecurso: {
@@ -4079,6 +4362,10 @@ export interface components {
         ComentariosRecurso: {
             comentarios_base: components["schemas"]["ComentarioRecurso"][];
             comentarios_hijos: components["schemas"]["ComentarioRecurso"][];
+            /** @description Older top-level comments remain after this page. */
+            hay_mas: boolean;
+            /** @description Comments on the item, neither deleted nor hidden (as the lists count them). */
+            n_comentarios: number;
         };
         /**
          * @description 1 Me gusta, 2 Gran idea, 3 Me interesa, 4 Lo utilizaré, 5 Me asombra.
@@ -7135,7 +7422,15 @@ export interface operations {
     };
     listCapsulaComentarios: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Top-level comments in the page (1-100; 20 when absent or out of range). */
+                limite?: number;
+                /**
+                 * @description The page after this top-level comment (the last of the page before); a comment that is
+                 *     not one of this item's gives an empty page.
+                 */
+                antes?: number;
+            };
             header?: never;
             path: {
                 /** @description Id of the capsule (GET) or of the comment (PUT, DELETE). */
@@ -7725,7 +8020,15 @@ export interface operations {
     };
     listMaterialComentarios: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Top-level comments in the page (1-100; 20 when absent or out of range). */
+                limite?: number;
+                /**
+                 * @description The page after this top-level comment (the last of the page before); a comment that is
+                 *     not one of this item's gives an empty page.
+                 */
+                antes?: number;
+            };
             header?: never;
             path: {
                 /** @description Id of the material (GET) or of the comment (PUT, DELETE). */
@@ -8084,7 +8387,15 @@ export interface operations {
     };
     listManualComentarios: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Top-level comments in the page (1-100; 20 when absent or out of range). */
+                limite?: number;
+                /**
+                 * @description The page after this top-level comment (the last of the page before); a comment that is
+                 *     not one of this item's gives an empty page.
+                 */
+                antes?: number;
+            };
             header?: never;
             path: {
                 /** @description Id of the manual (GET) or of the comment (PUT, DELETE). */
@@ -9907,6 +10218,293 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    listarGuardados: {
+        parameters: {
+            query?: {
+                tipo?: components["schemas"]["TipoGuardable"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListaGuardados"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    guardar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuardadoEntrada"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Guardado"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    quitarGuardado: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tipo: components["schemas"]["TipoGuardable"];
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listarColecciones: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListaColecciones"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    crearColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ColeccionEntrada"];
+            };
+        };
+        responses: {
+            /** @description Created; `id` names it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coleccion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    verColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coleccion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    editarColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EdicionColeccion"];
+            };
+        };
+        responses: {
+            /** @description Edited; the new `version`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coleccion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    eliminarColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    agregarAColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ItemColeccionEntrada"];
+            };
+        };
+        responses: {
+            /** @description Added; the collection as it is now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coleccion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    quitarDeColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description The item's id in the collection (ItemColeccion.id). */
+                item: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; the collection as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coleccion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    copiarColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Coleccion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }
