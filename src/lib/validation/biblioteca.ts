@@ -4,9 +4,10 @@ import { z } from 'zod';
 export { EXTENSIONES_MATERIAL, type ExtensionMaterial, extensionDe, MATERIAL_INVALIDO, MATERIAL_REQUERIDO } from './archivos.ts';
 
 import { codigoNivel, descripcion, esId, idPositivo, numeroDe, titulo } from './campos.ts';
+import { camposPublicacion, publicoConLicenciaAbierta } from './licencias.ts';
 import { filtroId, filtroNivel, paginacion, texto } from './listas.ts';
 
-export const materialSchema = z.object({
+const camposMaterial = z.object({
   id_area: idPositivo('Debe ingresar una area'),
   id_nivel: codigoNivel('Debe ingresar un nivel'),
   id_unidad: idPositivo('Debe ingresar una unidad'),
@@ -19,10 +20,12 @@ export const materialSchema = z.object({
   titulo: titulo(100),
   descripcion,
   tipo_material_docente: idPositivo('Debe especificar el tipo de material docente'),
+  ...camposPublicacion,
 });
+export const materialSchema = camposMaterial.superRefine(publicoConLicenciaAbierta);
 export type MaterialInput = z.infer<typeof materialSchema>;
 
-export const materialEdicionSchema = materialSchema.extend({ id: idPositivo('Material no válido') });
+export const materialEdicionSchema = camposMaterial.extend({ id: idPositivo('Material no válido') }).superRefine(publicoConLicenciaAbierta);
 export type MaterialEdicionInput = z.infer<typeof materialEdicionSchema>;
 
 /** The query string of the library list (docs/SPEC.md section 7), shared by the API and the list page. */

@@ -4,18 +4,21 @@ import { z } from 'zod';
 export { VIDEO_INVALIDO, VIDEO_REQUERIDO } from './archivos.ts';
 
 import { codigoNivel, descripcion, idPositivo, titulo } from './campos.ts';
+import { camposPublicacion, publicoConLicenciaAbierta } from './licencias.ts';
 import { filtroId, filtroNivel, paginacion, texto } from './listas.ts';
 
-export const capsulaSchema = z.object({
+const camposCapsula = z.object({
   titulo: titulo(100),
   descripcion,
   id_area: idPositivo('Debe seleccionar una area'),
   id_metodologia: idPositivo('Debe seleccionar una metodologia'),
   id_nivel: codigoNivel('Debe seleccionar un nivel'),
+  ...camposPublicacion,
 });
+export const capsulaSchema = camposCapsula.superRefine(publicoConLicenciaAbierta);
 export type CapsulaInput = z.infer<typeof capsulaSchema>;
 
-export const capsulaEdicionSchema = capsulaSchema.extend({ id: idPositivo('Cápsula no válida') });
+export const capsulaEdicionSchema = camposCapsula.extend({ id: idPositivo('Cápsula no válida') }).superRefine(publicoConLicenciaAbierta);
 export type CapsulaEdicionInput = z.infer<typeof capsulaEdicionSchema>;
 
 /** The query string of the capsule list (docs/SPEC.md section 7), shared by the API and the list page. */

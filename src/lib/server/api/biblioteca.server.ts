@@ -15,6 +15,7 @@ import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado } from './env.server.ts';
 import { body, params, query } from './input.server.ts';
+import { conLicencia, sesionOPublico } from './publico.server.ts';
 import { comentarioRecursoSchema, recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
@@ -36,7 +37,8 @@ type Deps = { keys: TokenKeys; storage: Storage };
 export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps & { subidas: SubidasService }) {
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
-  const conCookie = autenticado(deps.keys, { cookie: true });
+  // A public item's (issue 34) also answer a visitor with no session.
+  const conCookie = sesionOPublico(deps.keys, materiales.esPublico);
   return (
     new Hono<AppEnv>({ strict: false })
       .get('/', auth, query(consulta('GET /api/bdocente/', busquedaMaterialesSchema)), async (c) =>
@@ -76,8 +78,8 @@ export function bibliotecaRoutes(materiales: BibliotecaService, deps: Deps & { s
         return sinContenido(c, 'DELETE /api/bdocente/{id}/');
       })
       .get('/:id/descargar', conCookie, params(idParam), async (c) => {
-        const { key, nombre } = await materiales.archivo(c.req.valid('param').id, actor(c));
-        return descarga(deps.storage, key, nombre, c.req.header('range'));
+        const { key, nombre, licencia } = await materiales.archivo(c.req.valid('param').id, actor(c));
+        return conLicencia(await descarga(deps.storage, key, nombre, c.req.header('range')), licencia);
       })
   );
 }
@@ -87,7 +89,7 @@ export function miniaturasBibliotecaRoutes(materiales: BibliotecaService, deps: 
   const consultaMiniatura = query(consulta('GET /miniaturas/bdocente/{id}/', consultaMiniaturaSchema));
   return new Hono<AppEnv>({ strict: false }).get(
     '/:id',
-    autenticado(deps.keys, { cookie: true }),
+    sesionOPublico(deps.keys, materiales.esPublico),
     params(idParam),
     consultaMiniatura,
     async (c) => {

@@ -19,6 +19,7 @@ import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, soloAdmin } from './env.server.ts';
 import { body, params, query } from './input.server.ts';
+import { conLicencia, sesionOPublico } from './publico.server.ts';
 import { recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 import { respuestaVtt } from './subtitulos.server.ts';
@@ -56,7 +57,8 @@ type Deps = { keys: TokenKeys; storage: Storage };
 export function capsulasRoutes(capsulas: CapsulasService, deps: Deps & { subidas: SubidasService }) {
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
-  const conCookie = autenticado(deps.keys, { cookie: true });
+  // A public item's (issue 34) also answer a visitor with no session.
+  const conCookie = sesionOPublico(deps.keys, capsulas.esPublico);
   return new Hono<AppEnv>({ strict: false })
     .get('/', auth, query(consulta('GET /api/capsulas/', busquedaCapsulasSchema)), async (c) =>
       responder(c, 'GET /api/capsulas/', 200, await capsulas.listar(c.req.valid('query'), actor(c))),
@@ -99,34 +101,42 @@ export function capsulasRoutes(capsulas: CapsulasService, deps: Deps & { subidas
       const id = c.req.valid('param').id;
       const range = c.req.header('range');
       if (c.req.valid('query').version === 'original') {
-        const { key, nombre } = await capsulas.original(id, actor(c));
-        return descarga(deps.storage, key, nombre, range);
+        const { key, nombre, licencia } = await capsulas.original(id, actor(c));
+        return conLicencia(await descarga(deps.storage, key, nombre, range), licencia);
       }
-      const { key, nombre } = await capsulas.liviana(id, actor(c));
-      return fileResponse(deps.storage, { key, contentType: 'video/mp4', filename: nombre, range, directa: true });
+      const { key, nombre, licencia } = await capsulas.liviana(id, actor(c));
+      return conLicencia(
+        await fileResponse(deps.storage, { key, contentType: 'video/mp4', filename: nombre, range, directa: true }),
+        licencia,
+      );
     });
 }
 
 /** HLS files and captions: the player's requests carry the session cookie (a video element sends no header). */
 export function streamingRoutes(capsulas: CapsulasService, deps: Deps & { subtitulos: SubtitulosService }) {
   const archivo = z.object({ id: id(), file: cadena().max(64, 'Archivo no válido') });
-  return new Hono<AppEnv>({ strict: false }).get('/:id/:file', autenticado(deps.keys, { cookie: true }), params(archivo), async (c) => {
-    const { id: capsula, file } = c.req.valid('param');
-    // Captions (subtitulos-{idioma}.vtt) come from the database; an unknown language is a 404 below.
-    const idioma = idiomaDeArchivo(file);
-    if (idioma) return respuestaVtt(c, await deps.subtitulos.vtt(capsula, idioma, actor(c)));
-    const { key, tipo } = await capsulas.streaming(capsula, file, actor(c));
-    // Renditions never change once made: the browser may keep them for the session. Segments may
-    // come from the bucket or its CDN; playlists always from here (the player resolves the
-    // segments' names against the playlist's URL, so they come back here to be checked).
-    return fileResponse(deps.storage, {
-      key,
-      contentType: tipo,
-      range: c.req.header('range'),
-      cacheControl: 'private, max-age=3600',
-      directa: key.endsWith('.ts'),
-    });
-  });
+  return new Hono<AppEnv>({ strict: false }).get(
+    '/:id/:file',
+    sesionOPublico(deps.keys, capsulas.esPublico),
+    params(archivo),
+    async (c) => {
+      const { id: capsula, file } = c.req.valid('param');
+      // Captions (subtitulos-{idioma}.vtt) come from the database; an unknown language is a 404 below.
+      const idioma = idiomaDeArchivo(file);
+      if (idioma) return respuestaVtt(c, await deps.subtitulos.vtt(capsula, idioma, actor(c)));
+      const { key, tipo } = await capsulas.streaming(capsula, file, actor(c));
+      // Renditions never change once made: the browser may keep them for the session. Segments may
+      // come from the bucket or its CDN; playlists always from here (the player resolves the
+      // segments' names against the playlist's URL, so they come back here to be checked).
+      return fileResponse(deps.storage, {
+        key,
+        contentType: tipo,
+        range: c.req.header('range'),
+        cacheControl: 'private, max-age=3600',
+        directa: key.endsWith('.ts'),
+      });
+    },
+  );
 }
 
 /** /miniaturas/capsulas/{id}/ (the poster) and its card variants (`?ancho=`), with the session cookie. */
@@ -134,7 +144,7 @@ export function miniaturasCapsulasRoutes(capsulas: CapsulasService, deps: Deps) 
   const consultaMiniatura = query(consulta('GET /miniaturas/capsulas/{id}/', consultaMiniaturaSchema));
   return new Hono<AppEnv>({ strict: false }).get(
     '/:id',
-    autenticado(deps.keys, { cookie: true }),
+    sesionOPublico(deps.keys, capsulas.esPublico),
     params(idParam),
     consultaMiniatura,
     async (c) => {

@@ -15,6 +15,7 @@ import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, formulario, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, soloAdmin } from './env.server.ts';
 import { body, params, query } from './input.server.ts';
+import { conLicencia, sesionOPublico } from './publico.server.ts';
 import { comentarioRecursoSchema, recursosRoutes } from './recursos.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
@@ -34,7 +35,8 @@ const comentarioManual = (c: Comentario): Esquema<'ComentarioRecurso'> => ({ ...
 export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKeys; storage: Storage; subidas: SubidasService }) {
   const auth = autenticado(deps.keys);
   // Downloads are plain links (the browser saves the file as it arrives), so they carry the cookie.
-  const conCookie = autenticado(deps.keys, { cookie: true });
+  // A public item's (issue 34) also answer a visitor with no session.
+  const conCookie = sesionOPublico(deps.keys, manuales.esPublico);
   return new Hono<AppEnv>({ strict: false })
     .get('/', auth, query(consulta('GET /api/manuales/', busquedaManualesSchema)), async (c) =>
       responder(c, 'GET /api/manuales/', 200, await manuales.listar(c.req.valid('query'), actor(c))),
@@ -71,8 +73,8 @@ export function manualesRoutes(manuales: ManualesService, deps: { keys: TokenKey
       return sinContenido(c, 'DELETE /api/manuales/{id}/');
     })
     .get('/:id/descargar', conCookie, params(idParam), async (c) => {
-      const { key, titulo } = await manuales.archivo(c.req.valid('param').id, actor(c));
-      return descarga(deps.storage, key, `${titulo}.pdf`, c.req.header('range'));
+      const { key, titulo, licencia } = await manuales.archivo(c.req.valid('param').id, actor(c));
+      return conLicencia(await descarga(deps.storage, key, `${titulo}.pdf`, c.req.header('range')), licencia);
     })
     .get('/:id/leer', conCookie, params(idParam), async (c) => {
       const { key, titulo } = await manuales.archivo(c.req.valid('param').id, actor(c));
@@ -92,7 +94,7 @@ export function miniaturasManualesRoutes(manuales: ManualesService, deps: { keys
   const consultaMiniatura = query(consulta('GET /miniaturas/manuales/{id}/', consultaMiniaturaSchema));
   return new Hono<AppEnv>({ strict: false }).get(
     '/:id',
-    autenticado(deps.keys, { cookie: true }),
+    sesionOPublico(deps.keys, manuales.esPublico),
     params(idParam),
     consultaMiniatura,
     async (c) => {

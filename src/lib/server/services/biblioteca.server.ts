@@ -30,6 +30,8 @@ import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { retiradosNuevos } from './curriculo.server.ts';
+import { createPublicacionService } from './publicacion.server.ts';
+import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
@@ -60,6 +62,7 @@ export const etiquetaDe = (extension: string): Etiqueta =>
 export function createBibliotecaService(ctx: ServiceContext) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
+  const publicacion = createPublicacionService(ctx);
 
   async function componer(ids: number[]): Promise<Material[]> {
     if (ids.length === 0) return [];
@@ -181,6 +184,10 @@ export function createBibliotecaService(ctx: ServiceContext) {
 
   return {
     recursos,
+    /** The network's default licence and the licence rule (issue 34), for the pages. */
+    publicacion,
+    /** Whether the item is public now (issue 34): its files then answer without a session. */
+    esPublico: (id: number) => esPublicoAhora(db, 'material', id),
 
     async listar(f: FiltrosMateriales, actor: Actor): Promise<Esquema<'MaterialLista'>> {
       const where = and(
@@ -248,6 +255,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
         throw invalido();
       }
       await coherencia(input);
+      const publica = await publicacion.nueva(input);
 
       const id = await db.transaction(async (tx) => {
         const [row] = await tx
@@ -264,6 +272,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
             id_unidad: input.id_unidad,
             id_tipo_material: input.tipo_material_docente,
             id_usuario: actor.id,
+            ...publica,
           })
           .returning({ id: materiales.id });
         if (!row) throw new Error('material not stored');
@@ -293,6 +302,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
       exigirAutorOAdmin(actor, row.id_usuario);
       const actuales = await db.select({ id: materialesOas.id_oa }).from(materialesOas).where(eq(materialesOas.id_material, row.id));
       await coherencia(input, { id_unidad: row.id_unidad, oas: actuales.map((o) => o.id) });
+      const publica = publicacion.editada(input, row);
       await db.transaction(async (tx) => {
         await tx
           .update(materiales)
@@ -303,6 +313,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
             codigo_nivel: input.id_nivel,
             id_unidad: input.id_unidad,
             id_tipo_material: input.tipo_material_docente,
+            ...publica,
           })
           .where(eq(materiales.id, row.id));
         await tx.delete(materialesOas).where(eq(materialesOas.id_material, row.id));
@@ -324,7 +335,7 @@ export function createBibliotecaService(ctx: ServiceContext) {
 
     async archivo(id: number, actor: Actor) {
       const row = await fila(id, actor);
-      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}` };
+      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}`, licencia: row.licencia };
     },
 
     /** The first-page thumbnail of a PDF, or the type picture for Office files. */

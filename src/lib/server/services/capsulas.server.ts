@@ -17,6 +17,8 @@ import { probarVideo } from '../media/video.server.ts';
 import { type Actor, esAdmin, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { claves, createProcesoVideo } from './capsulas/video.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { createPublicacionService } from './publicacion.server.ts';
+import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, capsulaVisible, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 import { coincideEnSubtitulos, menciones } from './subtitulos.server.ts';
 
@@ -43,6 +45,7 @@ const LIVIANA_NO_DISPONIBLE = 'La versión liviana aún no está disponible';
 export function createCapsulasService(ctx: ServiceContext) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
+  const publicacion = createPublicacionService(ctx);
   const { ffmpeg, ffprobe } = ctx.herramientas.herramientas;
   const video = { ffmpeg: ffmpeg.ruta, ffprobe: ffprobe.ruta };
   /**
@@ -191,6 +194,9 @@ export function createCapsulasService(ctx: ServiceContext) {
 
   return {
     recursos,
+    publicacion,
+    /** Whether the item is public now (issue 34): its files then answer without a session. */
+    esPublico: (id: number) => esPublicoAhora(db, 'capsula', id),
     /** The video's job (registered by the runtime, services.server.ts). */
     trabajos: { [TRABAJO_HLS]: procesar },
 
@@ -236,6 +242,7 @@ export function createCapsulasService(ctx: ServiceContext) {
         throw invalido();
       }
       await referencias(input);
+      const publica = await publicacion.nueva(input);
       const [row] = await db
         .insert(capsulas)
         .values({
@@ -249,6 +256,7 @@ export function createCapsulasService(ctx: ServiceContext) {
           id_metodologia: input.id_metodologia,
           codigo_nivel: input.id_nivel,
           id_usuario: actor.id,
+          ...publica,
         })
         .returning({ id: capsulas.id });
       if (!row) throw new Error('capsule not stored');
@@ -280,6 +288,7 @@ export function createCapsulasService(ctx: ServiceContext) {
           id_area: input.id_area,
           id_metodologia: input.id_metodologia,
           codigo_nivel: input.id_nivel,
+          ...publicacion.editada(input, row),
         })
         .where(eq(capsulas.id, row.id));
     },
@@ -299,14 +308,14 @@ export function createCapsulasService(ctx: ServiceContext) {
 
     async original(id: number, actor: Actor) {
       const row = await visible(id, actor);
-      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}` };
+      return { key: row.archivo, nombre: `${row.titulo}.${row.extension}`, licencia: row.licencia };
     },
 
     /** The light version (a 234p MP4), once the video job has made it: the same people as the original. */
     async liviana(id: number, actor: Actor) {
       const row = await visible(id, actor);
       if (row.tamano_liviana === null) throw new ErrorDeDominio(404, LIVIANA_NO_DISPONIBLE);
-      return { key: claves(id).liviana, nombre: `${row.titulo} (liviana).mp4` };
+      return { key: claves(id).liviana, nombre: `${row.titulo} (liviana).mp4`, licencia: row.licencia };
     },
 
     /** A playlist or segment of a ready capsule. */

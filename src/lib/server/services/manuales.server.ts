@@ -18,6 +18,8 @@ import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { createPublicacionService } from './publicacion.server.ts';
+import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró manual';
@@ -41,6 +43,7 @@ const clave = (id: number) => ({
 export function createManualesService(ctx: ServiceContext) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
+  const publicacion = createPublicacionService(ctx);
 
   async function componer(ids: number[]): Promise<Manual[]> {
     if (ids.length === 0) return [];
@@ -108,6 +111,9 @@ export function createManualesService(ctx: ServiceContext) {
 
   return {
     recursos,
+    publicacion,
+    /** Whether the item is public now (issue 34): its files then answer without a session. */
+    esPublico: (id: number) => esPublicoAhora(db, 'manual', id),
 
     async listar(f: FiltrosManuales, actor: Actor): Promise<Esquema<'ManualLista'>> {
       const where = and(
@@ -141,6 +147,7 @@ export function createManualesService(ctx: ServiceContext) {
         throw invalido();
       }
       const idArea = await areaValida(input.id_area);
+      const publica = await publicacion.nueva(input);
       const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, actor.id));
       if (!autor) throw noAutenticado();
 
@@ -156,6 +163,7 @@ export function createManualesService(ctx: ServiceContext) {
           tamano: archivo.size,
           paginas,
           id_usuario: actor.id,
+          ...publica,
         })
         .returning({ id: manuales.id });
       if (!row) throw new Error('manual not stored');
@@ -186,7 +194,7 @@ export function createManualesService(ctx: ServiceContext) {
         throw new ErrorDeDominio(400, 'Debe ingresar una area', { errors: { id_area: ['Debe ingresar una area'] } });
       await db
         .update(manuales)
-        .set({ titulo: input.titulo, descripcion: input.descripcion, id_area: idArea })
+        .set({ titulo: input.titulo, descripcion: input.descripcion, id_area: idArea, ...publicacion.editada(input, row) })
         .where(eq(manuales.id, row.id));
     },
 
@@ -205,7 +213,7 @@ export function createManualesService(ctx: ServiceContext) {
 
     async archivo(id: number, actor: Actor) {
       const row = await fila(id, actor);
-      return { key: row.archivo, titulo: row.titulo };
+      return { key: row.archivo, titulo: row.titulo, licencia: row.licencia };
     },
 
     async miniatura(id: number, actor: Actor): Promise<string | null> {
