@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { createApi } from '../../src/lib/server/api/app.server.ts';
+import type { ProveedorOidc } from '../../src/lib/server/auth/oidc-proveedores.server.ts';
 import { hashPassword } from '../../src/lib/server/auth/password.server.ts';
 import { openDatabase } from '../../src/lib/server/db/client.server.ts';
 import { perfilesDocentes, usuarios } from '../../src/lib/server/db/schema.server.ts';
@@ -97,6 +98,8 @@ export interface TestApiOptions {
   filesDir?: string;
   /** The files' storage, made over that folder (default: disk, or a bucket with TEST_STORAGE=s3). */
   storage?: (filesDir: string) => Promise<Storage>;
+  /** OpenID Connect providers (OIDC_PROVEEDORES, issue 32); none by default. */
+  oidc?: ProveedorOidc[];
 }
 
 export async function createTestApi(options: TestApiOptions = {}) {
@@ -127,7 +130,7 @@ export async function createTestApi(options: TestApiOptions = {}) {
     now: () => clock.now,
   };
   // As the runtime does (runtime.server.ts): the services once, their jobs on the runner, the routes over them.
-  const services = createServices({ ...contexto, config: CONFIG_PRUEBA, storage, herramientas, jobs });
+  const services = createServices({ ...contexto, config: CONFIG_PRUEBA, storage, herramientas, jobs, oidc: options.oidc });
   registrarTrabajos(services, jobs);
   const api = createApi({
     ...contexto,

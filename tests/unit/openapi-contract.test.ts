@@ -196,6 +196,11 @@ const expectedCalls = [
   ['GET', '/api/usuarios/{id}/sesiones/'],
   ['DELETE', '/api/usuarios/{id}/sesiones/'],
   ['DELETE', '/api/usuarios/{id}/sesiones/{sid}/'],
+  // Sign-in with a school account (issue 32, OpenID Connect).
+  ['GET', '/auth/oidc/{proveedor}/'],
+  ['GET', '/auth/oidc/{proveedor}/callback'],
+  ['GET', '/api/usuarios/{id}/identidades/'],
+  ['DELETE', '/api/usuarios/{id}/identidades/{proveedor}/'],
   // Two-factor sign-in (issue 32).
   ['POST', '/auth/segundo-factor/'],
   ['GET', '/api/usuarios/{id}/totp/'],
@@ -266,6 +271,9 @@ const publicOperations = new Set([
   'opcionesSubida',
   // The privacy notice is for anyone to read (issue 31).
   'getPrivacyNotice',
+  // Sign-in with a school account starts and ends without a session (issue 32).
+  'iniciarOidc',
+  'callbackOidc',
 ]);
 
 describe('openapi.yaml', () => {

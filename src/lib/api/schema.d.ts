@@ -59,6 +59,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/oidc/{proveedor}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An OpenID Connect provider's `id` in OIDC_PROVEEDORES (issue 32). */
+                proveedor: components["parameters"]["ProveedorOidc"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Starts a sign-in with a school account (OpenID Connect, issue 32).
+         * @description The authorization code flow with PKCE, state and nonce (decision 0063): answers 303 to the
+         *     provider's authorization endpoint (from its discovery document, fetched at the first use and
+         *     cached), with a short-lived httpOnly cookie `ed_oidc` that names the flow kept on the server.
+         *     `siguiente` is where the person lands after signing in (a page of this site, or /).
+         *     With `vincular` a signed-in person (the access cookie) links the provider to their account.
+         *     An unknown provider, or one that does not answer, is a 303 to /ingresar/ with `error_oidc`
+         *     (`proveedor`, `no_disponible`); a link asked without a session, to /perfil/cuentas-vinculadas.
+         */
+        get: operations["iniciarOidc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/{proveedor}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An OpenID Connect provider's `id` in OIDC_PROVEEDORES (issue 32). */
+                proveedor: components["parameters"]["ProveedorOidc"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Ends a sign-in with a school account.
+         * @description The provider sends the browser here with `code` and `state`. The flow named by the
+         *     `ed_oidc` cookie is spent (a replayed callback finds it spent), the code exchanged with the
+         *     PKCE verifier and the ID token checked (issuer, audience, signature, nonce) by openid-client.
+         *     A verified email of one of the provider's domains signs in to the account linked to that
+         *     provider's subject, or else to the account with that email (an invited, pending account
+         *     becomes active); an unknown email is refused unless the admin turned on automatic accounts
+         *     for its domain; a deactivated, leaving or erased account is refused. Success: 303 to
+         *     `siguiente` (or /) with the same session cookies as `POST /auth/login/`. Failure: 303 to
+         *     /ingresar/?error_oidc=CODE (`estado`, `usado`, `vencido`, `cancelado`, `no_verificado`,
+         *     `dominio`, `sin_cuenta`, `cuenta_inactiva`, `no_disponible`, `proveedor`) and no session;
+         *     when linking, to /perfil/cuentas-vinculadas (`ya_vinculada` too). Every step is in the audit log.
+         */
+        get: operations["callbackOidc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/logout/": {
         parameters: {
             query?: never;
@@ -1158,6 +1220,58 @@ export interface paths {
          * @description The person themself only; 404 when the session is not theirs or is already closed.
          */
         delete: operations["cerrarSesion"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/identidades/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The person's linked school accounts (OpenID Connect providers, issue 32).
+         * @description Each linked provider with the email it last gave, when it was linked and last used, and the
+         *     providers this network offers (to link one: `GET /auth/oidc/{proveedor}/?vincular=1`).
+         *     The person themself only (403 otherwise).
+         */
+        get: operations["listIdentidades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usuarios/{id}/identidades/{proveedor}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                /** @description An OpenID Connect provider's `id` in OIDC_PROVEEDORES (issue 32). */
+                proveedor: components["parameters"]["ProveedorOidc"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlinks a provider from the person's account.
+         * @description Never the last way in: an account without a password and with this one provider is
+         *     refused with 409 ('No puedes desvincular tu única forma de ingresar…'). 404 when the
+         *     provider is not linked. Audited. The person themself only.
+         */
+        delete: operations["desvincularIdentidad"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3854,6 +3968,23 @@ export interface components {
         SesionesAbiertas: {
             sesiones: components["schemas"]["SesionAbierta"][];
         };
+        IdentidadesVinculadas: {
+            identidades: {
+                /** @description The provider's id in OIDC_PROVEEDORES. */
+                proveedor: string;
+                /** @description Its label, as 'Google'. */
+                nombre: string;
+                email: string;
+                /** Format: date-time */
+                vinculada: string;
+                /** Format: date-time */
+                ultimo_uso: string | null;
+            }[];
+            proveedores: {
+                id: string;
+                nombre: string;
+            }[];
+        };
         SesionesCerradas: {
             /** @description 'Cerramos 2 sesiones', or 'No había otras sesiones abiertas'. */
             detail: string;
@@ -5048,6 +5179,8 @@ export interface components {
         Id: number;
         /** @description Id of the user. */
         IdUsuario: number;
+        /** @description An OpenID Connect provider's `id` in OIDC_PROVEEDORES (issue 32). */
+        ProveedorOidc: string;
         /** @description Page number, from 1. */
         Pagina: number;
         /** @description Results per page. */
@@ -5190,6 +5323,63 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    iniciarOidc: {
+        parameters: {
+            query?: {
+                siguiente?: string;
+                vincular?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An OpenID Connect provider's `id` in OIDC_PROVEEDORES (issue 32). */
+                proveedor: components["parameters"]["ProveedorOidc"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider, or back to the sign-in screen with `error_oidc`. */
+            303: {
+                headers: {
+                    /** @description The provider's authorization URL, or /ingresar/?error_oidc=… */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    callbackOidc: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                /** @description The provider's issuer (RFC 9207). */
+                iss?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An OpenID Connect provider's `id` in OIDC_PROVEEDORES (issue 32). */
+                proveedor: components["parameters"]["ProveedorOidc"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in (to `siguiente`), linked (to /perfil/cuentas-vinculadas), or refused (to /ingresar/ with `error_oidc`). */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description The session cookies on success (as POST /auth/login/); always clears `ed_oidc`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     logout: {
@@ -6912,6 +7102,62 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listIdentidades: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The linked providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentidadesVinculadas"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    desvincularIdentidad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                id: components["parameters"]["IdUsuario"];
+                /** @description An OpenID Connect provider's `id` in OIDC_PROVEEDORES (issue 32). */
+                proveedor: components["parameters"]["ProveedorOidc"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detalle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getMisDatos: {

@@ -98,6 +98,7 @@ export async function createRuntime(
       jobs,
       respaldos: { dir: dirRespaldos(config), conservar: config.RESPALDOS_CONSERVAR },
       retencionDirecciones: config.RETENCION_DIRECCIONES_DIAS,
+      oidc: config.OIDC_PROVEEDORES,
     });
     registrarTrabajos(services, jobs);
     await programarTrabajos(services);

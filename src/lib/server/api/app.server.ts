@@ -31,6 +31,7 @@ import { foroRoutes, miniaturasCategoriasRoutes } from './foro.server.ts';
 import { manualesRoutes, miniaturasManualesRoutes } from './manuales.server.ts';
 import { misDatosRoutes } from './mis-datos.server.ts';
 import { notificacionesRoutes, preferenciasRoutes } from './notificaciones.server.ts';
+import { identidadesRoutes, oidcRoutes } from './oidc.server.ts';
 import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { adminPrivacidadRoutes, privacidadRoutes } from './privacidad.server.ts';
 import { respaldosRoutes } from './respaldos.server.ts';
@@ -116,6 +117,17 @@ export function createApi(deps: ApiDeps) {
   app.route('/healthz', saludRoutes({ health: deps.health, keys, adminKey: deps.adminKey }));
 
   app.route('/auth', authRoutes(cuentas, renovarSesion, { secureCookies: deps.secureCookies, baja: services.baja }));
+  // Sign-in with a school account (issue 32): the flow ends in the same session a password opens.
+  app.route(
+    '/auth/oidc',
+    oidcRoutes({
+      oidc: services.oidc,
+      completarIngreso: (usuario, origen) => cuentas.abrirSesion(usuario, origen.direccion, origen.agente, origen.via),
+      keys,
+      secureCookies: deps.secureCookies,
+      publicUrl: services.oidc.publicUrl,
+    }),
+  );
   app.route('/api/usuarios', usuariosRoutes({ cuentas, ayuda, keys }));
   // Leaving the platform and the console's requests (issue 31).
   app.route('/api/usuarios', bajaRoutes({ baja: services.baja, keys }));
@@ -136,6 +148,7 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/usuarios', preferenciasRoutes(notificaciones, keys));
   app.route('/api/usuarios', misDatosRoutes({ misDatos: services.misDatos, keys, storage }));
   app.route('/api/usuarios', sesionesRoutes({ sesiones: cuentas.sesiones, keys }));
+  app.route('/api/usuarios', identidadesRoutes({ oidc: services.oidc, keys }));
   // Community and profiles after usuariosRoutes, so the account routes match first.
   app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage, subidas }));
   app.route('/miniaturas/usuarios', miniaturasUsuariosRoutes(perfiles, { keys, storage }, 'grande'));

@@ -4,6 +4,7 @@
  * the pages use what this builds; the job runner gets the services' job handlers from here.
  */
 import path from 'node:path';
+import type { ProveedorOidc } from '../auth/oidc-proveedores.server.ts';
 import type { JobHandler, JobRunner } from '../jobs/runner.server.ts';
 import { createAdminOperacionesService } from './admin-operaciones.server.ts';
 import { createAdminUsuariosService } from './admin-usuarios.server.ts';
@@ -23,6 +24,7 @@ import { createInvitacionesService } from './invitaciones.server.ts';
 import { createManualesService } from './manuales.server.ts';
 import { createMisDatosService } from './mis-datos.server.ts';
 import { createNotificacionesService } from './notificaciones.server.ts';
+import { createOidcService } from './oidc.server.ts';
 import { createPerfilesService } from './perfiles.server.ts';
 import { createPrimerosPasosService } from './primeros-pasos.server.ts';
 import { createPrivacidadService } from './privacidad.server.ts';
@@ -37,6 +39,8 @@ export interface ServicesDeps extends ServiceContext {
   respaldos?: OpcionesRespaldos;
   /** Days sign-in addresses are kept (RETENCION_DIRECCIONES_DIAS, issue 31); 90 by default. */
   retencionDirecciones?: number;
+  /** The OpenID Connect providers (OIDC_PROVEEDORES, issue 32); none by default. */
+  oidc?: ProveedorOidc[];
 }
 
 export function createServices(entrada: ServicesDeps) {
@@ -92,6 +96,8 @@ export function createServices(entrada: ServicesDeps) {
     respaldos,
     /** 'Mis datos' (issue 31): what is held about a person, and its copy. */
     misDatos: createMisDatosService(ctx),
+    /** Sign-in with a school account (issue 32): OpenID Connect flows, linked providers, automatic accounts. */
+    oidc: createOidcService(ctx, { proveedores: entrada.oidc ?? [] }),
     /** Leaving the platform and the console's requests (issue 31). */
     baja: createBajaService(ctx, { cuentas, capsulas, biblioteca, manuales, foro }),
     inicio: createInicioService(ctx, { notificaciones }),
