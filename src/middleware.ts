@@ -22,8 +22,8 @@ import { debeAceptarPrivacidad } from './lib/server/services/privacidad.server.t
 
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Pages anyone may read, signed in or not. */
-const PUBLICAS = new Set(['/404', '/privacidad']);
+/** Pages anyone may read, signed in or not (sign-in is rendered on request for its providers' buttons, issue 32). */
+const PUBLICAS = new Set(['/404', '/privacidad', '/ingresar']);
 /** The pages of the notice itself, open to a person who still has to accept it. */
 const ACEPTAR = '/privacidad/aceptar';
 
