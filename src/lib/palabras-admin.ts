@@ -119,6 +119,13 @@ const ACCIONES: Record<string, string> = {
   programar_eliminacion: 'Programar la eliminación de una cuenta',
   eliminar_cuenta: 'Eliminar una cuenta',
   cancelar_eliminacion: 'Cancelar la eliminación de una cuenta',
+  oidc_ingreso: 'Ingreso con cuenta del colegio',
+  oidc_activar: 'Activación con cuenta del colegio',
+  oidc_cuenta_automatica: 'Cuenta creada al ingresar con cuenta del colegio',
+  oidc_rechazo: 'Ingreso con cuenta del colegio rechazado',
+  oidc_vincular: 'Vincular cuenta del colegio',
+  oidc_desvincular: 'Desvincular cuenta del colegio',
+  editar_cuentas_automaticas: 'Cuentas automáticas por dominio',
 };
 
 /** An audit log action in words ('dar_admin' → 'Dar admin'); one not listed is written from its code, without underscores. */
