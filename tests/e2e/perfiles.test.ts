@@ -46,7 +46,8 @@ const api = (token?: string) => apiClient(inject('baseUrl'), token);
 async function acceder(email: string, password = CLAVE): Promise<{ access: string; id: number }> {
   const { data, response } = await api().POST('/auth/login/', { body: { email, password } });
   expect(response.status).toBe(200);
-  return { access: data?.access ?? '', id: data?.usuario.id ?? 0 };
+  if (!data || 'segundo_factor' in data) throw new Error(`${email} did not sign in with a password alone`);
+  return { access: data.access, id: data.usuario.id };
 }
 
 /** An active account: invited (by the admin CLI or the admin API), activated with the mailed link. */

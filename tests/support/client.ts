@@ -33,6 +33,8 @@ export async function signIn(baseUrl: string, credentials: { email: string; pass
   if (!data) {
     throw new Error(`Sign-in as ${credentials.email} failed (HTTP ${response.status}): ${JSON.stringify(error)}`);
   }
+  if ('segundo_factor' in data)
+    throw new Error(`Sign-in as ${credentials.email} asks a second factor (issue 32): use POST /auth/segundo-factor/.`);
   const cookie = cookieHeader(response.headers.getSetCookie());
   if (!/(^|; )ed_access=/.test(cookie) || !/(^|; )ed_refresh=/.test(cookie)) {
     throw new Error(

@@ -57,8 +57,9 @@ export default function ActivarCuenta({ prefijo }: ActivarCuentaProps) {
     if (!activada.ok) return setError(activada.mensaje);
     setEntrando(true);
     const sesion = await ingresar({ email, password: datos.password });
-    if (!sesion.ok) return window.location.assign('/ingresar/');
-    iniciarSesion(sesion.valor);
+    // A new account has no second factor; anything else signs in from the sign-in screen.
+    if (!sesion.ok || !sesion.valor.usuario) return window.location.assign('/ingresar/');
+    iniciarSesion(sesion.valor.usuario);
     window.location.assign('/');
   });
 

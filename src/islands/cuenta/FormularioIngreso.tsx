@@ -1,15 +1,17 @@
 /**
  * /ingresar/: email and password, the auth error above the form (docs/SPEC.md sections 2, 5 and 8).
- * A visitor who already has a session goes straight on; after signing in, to `siguiente`.
+ * A visitor who already has a session goes straight on; after signing in, to `siguiente`. An
+ * account with a second factor gets a second step asking its code (SegundoPaso, issue 32).
  */
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { destinoSeguro } from '../../lib/destino';
-import { iniciarSesion, marcarNoAutenticado } from '../../lib/stores/session';
+import { iniciarSesion, marcarNoAutenticado, type UsuarioSesion } from '../../lib/stores/session';
 import type { LoginInput } from '../../lib/validation/cuentas';
 import { Campo, ErrorFormulario, useHidratado } from '../comun/Campo';
 import { validacionDiferida } from '../comun/validacion';
 import { haySesion, ingresar } from './cuenta';
+import SegundoPaso from './SegundoPaso';
 
 const validacion = validacionDiferida(() => import('../comun/resolvers').then((m) => m.ingreso));
 
@@ -19,6 +21,7 @@ export default function FormularioIngreso() {
   const hidratado = useHidratado();
   const [error, setError] = useState<string | null>(null);
   const [entrando, setEntrando] = useState(false);
+  const [desafio, setDesafio] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -44,10 +47,23 @@ export default function FormularioIngreso() {
       setError(resultado.mensaje);
       return;
     }
-    setEntrando(true);
-    iniciarSesion(resultado.valor);
-    window.location.assign(destino());
+    if (resultado.valor.desafio !== undefined) return setDesafio(resultado.valor.desafio);
+    entrar(resultado.valor.usuario);
   });
+
+  function entrar(usuario: UsuarioSesion) {
+    setEntrando(true);
+    iniciarSesion(usuario);
+    window.location.assign(destino());
+  }
+
+  if (desafio !== null) {
+    const reiniciar = (mensaje: string | null) => {
+      setDesafio(null);
+      setError(mensaje);
+    };
+    return <SegundoPaso desafio={desafio} alIngresar={entrar} alReiniciar={reiniciar} />;
+  }
 
   const ocupado = isSubmitting || entrando;
   return (

@@ -6,6 +6,7 @@ import { api, renovarSesion } from '../../lib/api/client';
 import { notificar } from '../../lib/stores/notifications';
 import { cerrarSesion, comprobarSesion, type UsuarioSesion } from '../../lib/stores/session';
 import type { ActivacionInput, LoginInput, NuevaContrasenaInput, RecuperarCuentaInput } from '../../lib/validation/cuentas';
+import type { SegundoFactorInput } from '../../lib/validation/segundo-factor';
 
 export type Resultado<T = undefined> = { ok: true; valor: T } | { ok: false; mensaje: string };
 
@@ -73,13 +74,37 @@ async function llamar<T>(llamada: () => Promise<Resultado<T>>, sinRespuesta: str
   }
 }
 
+/** A sign-in's first step: a session, or (an account with a second factor, issue 32) a challenge for the code. */
+export type Ingreso = { usuario: UsuarioSesion; desafio?: undefined } | { desafio: string; usuario?: undefined };
+
 export const ingresar = (body: LoginInput) =>
-  llamar(async () => {
+  llamar(async (): Promise<Resultado<Ingreso>> => {
     const { data, error, response } = await api.POST('/auth/login/', { body });
+    if (!data) return falla(mensajeIngreso(response.status, error));
+    if ('segundo_factor' in data) return hecho({ desafio: data.desafio });
     // Signing in cancelled a scheduled deletion (issue 31): said on the page the person lands on.
-    if (data?.aviso) notificar(data.aviso, 'info');
-    return data ? hecho<UsuarioSesion>(data.usuario) : falla(mensajeIngreso(response.status, error));
+    if (data.aviso) notificar(data.aviso, 'info');
+    return hecho({ usuario: data.usuario });
   }, mensajeIngreso(null));
+
+/** Why a second step failed: the code (try again) or the challenge (start again with the password). */
+export type FalloSegundoFactor = { ok: false; mensaje: string; reiniciar?: boolean };
+
+/** The second step (issue 32): the code of the app or a recovery code, for the challenge of the first. */
+export async function completarSegundoFactor(body: SegundoFactorInput): Promise<{ ok: true; valor: UsuarioSesion } | FalloSegundoFactor> {
+  try {
+    const { data, error, response } = await api.POST('/auth/segundo-factor/', { body });
+    if (data) {
+      if (data.aviso) notificar(data.aviso, 'info');
+      return hecho<UsuarioSesion>(data.usuario);
+    }
+    const desafio = error?.errors?.desafio?.[0];
+    if (desafio) return { ok: false, mensaje: desafio, reiniciar: true };
+    return falla(error?.errors?.codigo?.[0] ?? mensajeIngreso(response.status, error));
+  } catch {
+    return falla(SIN_CONEXION);
+  }
+}
 
 export const solicitarRecuperacion = (body: RecuperarCuentaInput) =>
   llamar(async () => {

@@ -36,6 +36,7 @@ import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { adminPrivacidadRoutes, privacidadRoutes } from './privacidad.server.ts';
 import { respaldosRoutes } from './respaldos.server.ts';
 import { saludRoutes } from './salud.server.ts';
+import { adminSegundoFactorRoutes, segundoFactorRoutes } from './segundo-factor.server.ts';
 import { sesionesRoutes } from './sesiones.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
 import { subidasRoutes } from './subidas.server.ts';
@@ -116,7 +117,10 @@ export function createApi(deps: ApiDeps) {
 
   app.route('/healthz', saludRoutes({ health: deps.health, keys, adminKey: deps.adminKey }));
 
-  app.route('/auth', authRoutes(cuentas, renovarSesion, { secureCookies: deps.secureCookies, baja: services.baja }));
+  app.route(
+    '/auth',
+    authRoutes(cuentas, renovarSesion, { secureCookies: deps.secureCookies, baja: services.baja, segundoFactor: services.segundoFactor }),
+  );
   // Sign-in with a school account (issue 32): the flow ends in the same session a password opens.
   app.route(
     '/auth/oidc',
@@ -148,6 +152,9 @@ export function createApi(deps: ApiDeps) {
   app.route('/api/usuarios', preferenciasRoutes(notificaciones, keys));
   app.route('/api/usuarios', misDatosRoutes({ misDatos: services.misDatos, keys, storage }));
   app.route('/api/usuarios', sesionesRoutes({ sesiones: cuentas.sesiones, keys }));
+  // Two-factor sign-in (issue 32): the person's enrolment and the admins' reset.
+  app.route('/api/usuarios', segundoFactorRoutes({ segundoFactor: services.segundoFactor, keys }));
+  app.route('/api/admin', adminSegundoFactorRoutes({ segundoFactor: services.segundoFactor, keys, adminKey: deps.adminKey }));
   app.route('/api/usuarios', identidadesRoutes({ oidc: services.oidc, keys }));
   // Community and profiles after usuariosRoutes, so the account routes match first.
   app.route('/api/usuarios', perfilesRoutes({ comunidad, perfiles, keys, storage, subidas }));

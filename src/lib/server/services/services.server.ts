@@ -30,6 +30,7 @@ import { createPrimerosPasosService } from './primeros-pasos.server.ts';
 import { createPrivacidadService } from './privacidad.server.ts';
 import { createRegistroService } from './registro.server.ts';
 import { createRespaldosService, type OpcionesRespaldos } from './respaldos.server.ts';
+import { createSegundoFactorService } from './segundo-factor.server.ts';
 import { createSubidasService } from './subidas.server.ts';
 import { createSubtitulosService } from './subtitulos.server.ts';
 import { createUsuarioActual } from './usuario-actual.server.ts';
@@ -39,6 +40,8 @@ export interface ServicesDeps extends ServiceContext {
   respaldos?: OpcionesRespaldos;
   /** Days sign-in addresses are kept (RETENCION_DIRECCIONES_DIAS, issue 31); 90 by default. */
   retencionDirecciones?: number;
+  /** Admins must enrol a second factor (TOTP_ADMIN_OBLIGATORIO, issue 32); true by default. */
+  totpAdminObligatorio?: boolean;
   /** The OpenID Connect providers (OIDC_PROVEEDORES, issue 32); none by default. */
   oidc?: ProveedorOidc[];
 }
@@ -52,6 +55,10 @@ export function createServices(entrada: ServicesDeps) {
   const ctx: ServiceContext = { ...entrada, storage: respaldos.almacenamiento };
   const privacidad = createPrivacidadService(ctx, { retencionDias: entrada.retencionDirecciones });
   const cuentas = createCuentasService(ctx, { privacidad });
+  const segundoFactor = createSegundoFactorService(ctx, {
+    abrirSesion: cuentas.abrirSesion,
+    adminObligatorio: entrada.totpAdminObligatorio ?? true,
+  });
   const catalogos = createCatalogosService(ctx.db, ctx.now);
   const ayuda = createAyudaService(ctx);
   const invitaciones = createInvitacionesService(ctx, cuentas);
@@ -72,6 +79,8 @@ export function createServices(entrada: ServicesDeps) {
   const denuncias = createDenunciasService(ctx, { capsulas, biblioteca, manuales, foro, adminUsuarios });
   return {
     cuentas,
+    /** Two-factor sign-in (issue 32): what follows a verified identity, enrolment, the admins' reset. */
+    segundoFactor,
     catalogos,
     ayuda,
     invitaciones,

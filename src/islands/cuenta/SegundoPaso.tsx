@@ -1,0 +1,97 @@
+/**
+ * The second step of /ingresar/ for an account with a second factor (issue 32): the 6-digit code
+ * of the person's app, or one of their recovery codes, and 'Recordar este equipo 30 días'.
+ */
+import { useId, useRef, useState } from 'react';
+import type { UsuarioSesion } from '../../lib/stores/session';
+import { codigoSchema } from '../../lib/validation/segundo-factor';
+import { ErrorFormulario } from '../comun/Campo';
+import { completarSegundoFactor } from './cuenta';
+
+interface Props {
+  desafio: string;
+  /** Signed in. */
+  alIngresar(usuario: UsuarioSesion): void;
+  /** The challenge expired or was spent: back to the password, with this message. */
+  alReiniciar(mensaje: string | null): void;
+}
+
+export default function SegundoPaso({ desafio, alIngresar, alReiniciar }: Props) {
+  const [recuperacion, setRecuperacion] = useState(false);
+  const [codigo, setCodigo] = useState('');
+  const [recordar, setRecordar] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [enviando, setEnviando] = useState(false);
+  const campo = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  async function enviar(evento: React.FormEvent) {
+    evento.preventDefault();
+    const valido = codigoSchema.safeParse({ codigo });
+    const formato = recuperacion || /^\d{6}$/.test(codigo.replace(/\s/g, ''));
+    if (!valido.success || !formato) {
+      setError(recuperacion ? 'Ingresa un código de recuperación' : 'Ingresa el código de 6 dígitos de tu app');
+      campo.current?.focus();
+      return;
+    }
+    setError(null);
+    setEnviando(true);
+    const resultado = await completarSegundoFactor({ desafio, codigo: valido.data.codigo, recordar });
+    if (resultado.ok) return alIngresar(resultado.valor);
+    setEnviando(false);
+    if ('reiniciar' in resultado && resultado.reiniciar) return alReiniciar(resultado.mensaje);
+    setError(resultado.mensaje);
+    setCodigo('');
+    campo.current?.focus();
+  }
+
+  function cambiarModo() {
+    setRecuperacion(!recuperacion);
+    setCodigo('');
+    setError(null);
+    requestAnimationFrame(() => campo.current?.focus());
+  }
+
+  const campoId = `${id}-codigo`;
+  return (
+    <form noValidate onSubmit={enviar} aria-labelledby={`${id}-titulo`}>
+      <h2 id={`${id}-titulo`}>Verificación en dos pasos</h2>
+      <p id={`${id}-ayuda`}>
+        {recuperacion
+          ? 'Ingresa uno de los códigos de recuperación que guardaste al activar la verificación. Cada código sirve una sola vez.'
+          : 'Abre tu app de autenticación e ingresa el código de 6 dígitos que muestra para Entre Docentes.'}
+      </p>
+      <ErrorFormulario mensaje={error} />
+      <label htmlFor={campoId}>{recuperacion ? 'Código de recuperación' : 'Código de 6 dígitos'}</label>
+      <input
+        ref={campo}
+        id={campoId}
+        name="codigo"
+        // biome-ignore lint/a11y/noAutofocus: the one field of this step, shown right after the password was accepted
+        autoFocus
+        value={codigo}
+        onChange={(e) => setCodigo(e.target.value)}
+        aria-describedby={`${id}-ayuda`}
+        aria-invalid={error ? true : undefined}
+        {...(recuperacion
+          ? { autoComplete: 'off', autoCapitalize: 'none', spellCheck: false, maxLength: 20, placeholder: 'abcd-efgh' }
+          : { autoComplete: 'one-time-code', inputMode: 'numeric' as const, pattern: '[0-9]*', maxLength: 6, placeholder: '123456' })}
+      />
+      <label>
+        <input type="checkbox" name="recordar" checked={recordar} onChange={(e) => setRecordar(e.target.checked)} /> Recordar este equipo 30
+        días
+      </label>
+      <button type="submit" disabled={enviando} aria-busy={enviando || undefined}>
+        {enviando ? 'Verificando...' : 'Verificar'}
+      </button>
+      <p>
+        <button type="button" className="secundario" onClick={cambiarModo} disabled={enviando}>
+          {recuperacion ? 'Usar el código de la app' : 'Usar un código de recuperación'}
+        </button>{' '}
+        <button type="button" className="secundario" onClick={() => alReiniciar(null)} disabled={enviando}>
+          Volver
+        </button>
+      </p>
+    </form>
+  );
+}

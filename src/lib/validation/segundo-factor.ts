@@ -1,0 +1,28 @@
+/**
+ * The second factor's forms (issue 32): the code asked after the password, at enrolment and to
+ * remove the factor. One schema each, shared by the islands and the server.
+ */
+import { z } from 'zod';
+import { cadena } from './texto.ts';
+
+const FALTA = 'Ingresa el código de 6 dígitos o un código de recuperación';
+
+/** A 6-digit TOTP code or a recovery code ('abcd-efgh'); spaces and dashes are ignored when checking. */
+export const codigo = cadena({ error: FALTA })
+  .trim()
+  .min(1, { error: FALTA, abort: true })
+  .max(20, { error: 'El código es demasiado largo', abort: true });
+
+export const codigoSchema = z.object({ codigo });
+export type CodigoInput = z.infer<typeof codigoSchema>;
+
+export const segundoFactorSchema = z.object({
+  desafio: cadena({ error: 'Vuelve a ingresar tu correo y contraseña' }).min(1, 'Vuelve a ingresar tu correo y contraseña').max(200),
+  codigo,
+  /** 'Recordar este equipo 30 días'. */
+  recordar: z.boolean().optional(),
+});
+export type SegundoFactorInput = z.infer<typeof segundoFactorSchema>;
+
+/** Only digits, at enrolment: the first code must come from the app (recovery codes do not exist yet). */
+export const codigoTotp = /^\d{6}$/;
