@@ -13,10 +13,12 @@ import {
   copiasDatos,
   correos,
   denuncias,
+  flujosOidc,
   foroComentarios,
   foroConversaciones,
   foroReaccionesComentario,
   foroReaccionesConversacion,
+  identidades,
   ingresos,
   likesCapsulas,
   likesManuales,
@@ -149,6 +151,9 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
       await tx.delete(tokensCuenta).where(eq(tokensCuenta.id_usuario, id));
       await tx.delete(tokensRefresh).where(eq(tokensRefresh.id_usuario, id));
       await tx.delete(ingresos).where(eq(ingresos.id_usuario, id));
+      // The school accounts linked to it, and any linking under way (issue 32).
+      await tx.delete(identidades).where(eq(identidades.id_usuario, id));
+      await tx.delete(flujosOidc).where(eq(flujosOidc.id_usuario, id));
       await tx.delete(visitas).where(eq(visitas.id_usuario, id));
       await tx.delete(subidas).where(eq(subidas.id_usuario, id));
       // Mail to or from the address goes; mail to others keeps no trace of the person.
