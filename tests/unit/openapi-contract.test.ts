@@ -251,6 +251,7 @@ const expectedCalls = [
   ['POST', '/api/colecciones/{id}/items/'],
   ['DELETE', '/api/colecciones/{id}/items/{item}/'],
   ['POST', '/api/colecciones/{id}/copiar/'],
+  ['GET', '/api/colecciones/{id}/mochila/'],
 ] as const;
 
 const publicOperations = new Set([

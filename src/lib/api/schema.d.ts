@@ -3217,6 +3217,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/colecciones/{id}/mochila/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * The collection as one ZIP to use offline (issue 35, decision 0069).
+         * @description What the reader may see of the collection, in its order: each material's and manual's
+         *     file, each capsule's light MP4 and captions, each conversation as a page, and an
+         *     `index.html` with titles, descriptions, OAs, licences and notes (relative links, no
+         *     scripts). Streamed as it is written, never held whole; its page states the size first.
+         *     The session cookie is accepted (a link on the page).
+         */
+        get: operations["mochilaColeccion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/colecciones/{id}/copiar/": {
         parameters: {
             query?: never;
@@ -10721,6 +10747,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Coleccion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    mochilaColeccion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
                 };
             };
             400: components["responses"]["BadRequest"];
