@@ -7,6 +7,8 @@
  * - public pages rendered on request (the privacy notice, issue 31) go through without a session;
  * - a signed-in person who has not accepted the privacy notice's current version sees the
  *   acceptance page before any other page (decision 0057; the API keeps answering them);
+ * - then, an admin without a second factor while TOTP_ADMIN_OBLIGATORIO is on sees the enrolment
+ *   page before any other page, the same way (issue 32, decision 0065);
  * - a same-origin check for cookie-authenticated page form posts (the API instead requires a
  *   Bearer header for every change, so requests without an Origin header reach it);
  * - headers that keep per-user HTML out of shared caches, the security headers beside the
@@ -18,7 +20,9 @@ import { defineMiddleware } from 'astro:middleware';
 import { compressResponse } from './lib/server/http/compress.server.ts';
 import { withPageHeaders } from './lib/server/http/headers.server.ts';
 import { resolveSession } from './lib/server/http/session.server.ts';
+import { getRuntime } from './lib/server/runtime.server.ts';
 import { debeAceptarPrivacidad } from './lib/server/services/privacidad.server.ts';
+import { debeInscribirSegundoFactor, PAGINA_INSCRIPCION } from './lib/server/services/segundo-factor.server.ts';
 
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -44,6 +48,13 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (usuario && debeAceptarPrivacidad(usuario) && !PUBLICAS.has(context.routePattern) && context.routePattern !== ACEPTAR) {
     const siguiente = url.pathname + url.search;
     const redirect = context.redirect(`${ACEPTAR}/?siguiente=${encodeURIComponent(siguiente)}`, 302);
+    withPageHeaders(redirect.headers);
+    return redirect;
+  }
+  // Not on the notice's own page: it must be accepted first (the two redirects would loop).
+  const inscribir = usuario && context.routePattern !== ACEPTAR && context.routePattern !== PAGINA_INSCRIPCION;
+  if (inscribir && !PUBLICAS.has(context.routePattern) && debeInscribirSegundoFactor(usuario, getRuntime().config.TOTP_ADMIN_OBLIGATORIO)) {
+    const redirect = context.redirect(`${PAGINA_INSCRIPCION}/`, 302);
     withPageHeaders(redirect.headers);
     return redirect;
   }

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registroAdmin } from '../../src/lib/server/db/schema.server.ts';
+import { recolectar } from '../../src/lib/server/services/mis-datos/recoleccion.server.ts';
 import { createSegundoFactorService, debeInscribirSegundoFactor } from '../../src/lib/server/services/segundo-factor.server.ts';
 import { ADMIN_KEY, createTestApi, PASSWORD, type TestApi } from '../support/api.ts';
 
@@ -196,6 +197,21 @@ describe('signing in with a second factor', () => {
     expect((await (await ingresar(otra.email, equipo)).json()).segundo_factor).toBe(true);
     seconds(30 * 24 * 60 * 60 + 1);
     expect((await (await ingresar(u.email, equipo)).json()).segundo_factor).toBe(true);
+  });
+});
+
+describe('Mis datos', () => {
+  it('lists that a second factor exists, never its secret nor the recovery codes', async () => {
+    const u = await conSegundoFactor();
+    const categoria = (await recolectar(t.db, u.id)).find((c) => c.clave === 'segundo_factor');
+    expect(categoria?.lineas).toEqual([
+      expect.stringMatching(/^Activada el .+; 10 códigos de recuperación sin usar; 0 equipos recordados$/),
+    ]);
+    const copia = JSON.stringify(categoria);
+    expect(copia).not.toContain(u.secreto);
+    for (const c of u.recuperacion) expect(copia).not.toContain(c);
+    const sin = await t.session();
+    expect((await recolectar(t.db, sin.id)).find((c) => c.clave === 'segundo_factor')?.cantidad).toBe(0);
   });
 });
 

@@ -72,6 +72,8 @@ async function desplegar(serverUrl: string) {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'info',
+    // The admin here signs in with a password alone and reads pages (the second factor: tests/e2e/segundo-factor.test.ts).
+    TOTP_ADMIN_OBLIGATORIO: 'false',
   };
   // Both web servers start at once on the empty database, as after an upgrade: start-up's advisory
   // lock (database.exclusivo) lets one migrate and seed while the other waits. With

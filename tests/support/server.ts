@@ -36,6 +36,8 @@ export interface RunningServer {
 /**
  * `aceptarPrivacidad` (default true): the seeded admin accepts the privacy notice once the server
  * is up; false leaves it to the caller (the size budgets measure the acceptance page first).
+ * TOTP_ADMIN_OBLIGATORIO is 'false' unless `env` says otherwise: the suites sign in as the seeded
+ * admin, who has no second factor (tests/e2e/segundo-factor.test.ts turns it on).
  */
 export async function startServer(
   options: { dataDir?: string; env?: NodeJS.ProcessEnv; aceptarPrivacidad?: boolean } = {},
@@ -52,6 +54,7 @@ export async function startServer(
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
+    TOTP_ADMIN_OBLIGATORIO: 'false',
     ...options.env,
   };
   const child = spawn(process.execPath, ['src/lib/server/main.server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

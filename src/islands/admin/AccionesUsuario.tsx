@@ -1,7 +1,7 @@
 /**
  * The actions on one account of /admin/usuarios (issue 16): resend the activation link (pending
- * accounts), deactivate or reactivate, grant or remove 'admin', change the school. Deactivating
- * and removing 'admin' ask first. The server decides what is allowed (never the last admin) and
+ * accounts), deactivate or reactivate, grant or remove 'admin', change the school, reset the
+ * second factor (issue 32). Deactivating, removing 'admin' and the reset ask first. The server decides what is allowed (never the last admin) and
  * its Spanish sentence is shown when it refuses; after a change the page reloads with the row as
  * the database now holds it.
  */
@@ -9,7 +9,7 @@ import { type ReactNode, type SubmitEvent, useState } from 'react';
 import { notificar } from '../../lib/stores/notifications';
 import { useHidratado } from '../comun/Campo';
 import { Modal } from '../comun/Modal';
-import { actualizarUsuario, type Resultado, reenviarActivacion } from './api';
+import { actualizarUsuario, type Resultado, reenviarActivacion, reiniciarSegundoFactor } from './api';
 
 export interface AccionesUsuarioProps {
   id: number;
@@ -20,11 +20,13 @@ export interface AccionesUsuarioProps {
   colegio: string;
   /** The signed-in admin's own account. */
   propia: boolean;
+  /** The account has a second factor (issue 32), which an admin may reset. */
+  segundoFactor?: boolean;
 }
 
-type Dialogo = 'desactivar' | 'quitar-admin' | 'colegio' | null;
+type Dialogo = 'desactivar' | 'quitar-admin' | 'colegio' | 'segundo-factor' | null;
 
-export default function AccionesUsuario({ id, email, nombre, estado, admin, colegio, propia }: AccionesUsuarioProps) {
+export default function AccionesUsuario({ id, email, nombre, estado, admin, colegio, propia, segundoFactor }: AccionesUsuarioProps) {
   const hidratado = useHidratado();
   const [dialogo, setDialogo] = useState<Dialogo>(null);
   const [ocupado, setOcupado] = useState(false);
@@ -143,6 +145,17 @@ export default function AccionesUsuario({ id, email, nombre, estado, admin, cole
       >
         Cambiar colegio
       </button>
+      {segundoFactor && !propia && (
+        <button
+          type="button"
+          className="secundario peligro"
+          disabled={deshabilitado}
+          aria-label={`Reiniciar la verificación en dos pasos de ${email}`}
+          onClick={() => setDialogo('segundo-factor')}
+        >
+          Reiniciar verificación en dos pasos
+        </button>
+      )}
 
       {confirmacion(
         'desactivar',
@@ -162,6 +175,18 @@ export default function AccionesUsuario({ id, email, nombre, estado, admin, cole
         <p>
           ¿Quitar el rol de administrador a <strong>{nombre}</strong> ({email})?{' '}
           {propia ? 'Es tu propia cuenta: perderás el acceso a esta consola.' : 'Ya no podrá usar esta consola.'}
+        </p>,
+      )}
+
+      {confirmacion(
+        'segundo-factor',
+        'Reiniciar verificación en dos pasos',
+        'Reiniciar',
+        () => hacer(() => reiniciarSegundoFactor(id), `Se reinició la verificación en dos pasos de ${email}`),
+        <p>
+          ¿Reiniciar la verificación en dos pasos de <strong>{nombre}</strong> ({email})? Podrá ingresar solo con su contraseña hasta que la
+          vuelva a activar, y los equipos recordados se olvidan. Hazlo solo si confirmaste que es la persona (por ejemplo, perdió su
+          teléfono). Queda en el registro.
         </p>,
       )}
 

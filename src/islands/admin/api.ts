@@ -47,6 +47,10 @@ export const actualizarUsuario = (id: number, cambios: { activo?: boolean; admin
 export const reenviarActivacion = (id: number) =>
   llamar(200, (api) => api.POST('/api/admin/usuarios/{id}/reenviar-activacion/', { params: { path: { id } } }));
 
+/** A lost phone (issue 32): the person's second factor, recovery codes and remembered devices go. */
+export const reiniciarSegundoFactor = (id: number) =>
+  llamar(200, (api) => api.DELETE('/api/admin/usuarios/{id}/totp/', { params: { path: { id } } }));
+
 /** The roster as multipart: the generated type of a binary field is a string, so the body names the file. */
 export const importar = (archivo: File, confirmar: boolean) =>
   llamar(200, (api) =>

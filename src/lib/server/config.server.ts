@@ -95,6 +95,14 @@ const schema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * Admins must enrol a second factor (TOTP, issue 32): an admin without one who signs in is sent
+   * to /perfil/segundo-factor/ by every page until they enrol.
+   */
+  TOTP_ADMIN_OBLIGATORIO: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 
 /** The environment variables the process reads (the README's table lists each one). */

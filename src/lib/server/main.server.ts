@@ -197,6 +197,9 @@ async function main() {
       'Si olvidaste la contraseña, usa "¿Olvidaste tu Contraseña?": el enlace queda en data/outbox.',
     );
   }
+  if (config.TOTP_ADMIN_OBLIGATORIO) {
+    lines.push('Al ingresar como administrador te pediremos activar la verificación en dos pasos con una app de autenticación.');
+  }
   const herramientas = prepararHerramientas(runtime.herramientas.herramientas, { permitida: config.INSTALAR_HERRAMIENTAS, log });
   if (herramientas.length > 0) lines.push('', ...herramientas);
   lines.push('', 'Invitar docentes: npm run usuarios -- crear --email ... --nombres ... --apellidos ...');

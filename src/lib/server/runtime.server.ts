@@ -98,6 +98,7 @@ export async function createRuntime(
       jobs,
       respaldos: { dir: dirRespaldos(config), conservar: config.RESPALDOS_CONSERVAR },
       retencionDirecciones: config.RETENCION_DIRECCIONES_DIAS,
+      totpAdminObligatorio: config.TOTP_ADMIN_OBLIGATORIO,
       oidc: config.OIDC_PROVEEDORES,
     });
     registrarTrabajos(services, jobs);

@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { AccessClaims } from '../auth/tokens.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
-import { usuarios } from '../db/schema.server.ts';
+import { segundosFactores, usuarios } from '../db/schema.server.ts';
 import { cargarPerfiles, TABLAS_USUARIO, toUsuario, type Usuario } from './usuarios.server.ts';
 
 export const CACHE_SECONDS = 10;
@@ -24,18 +24,29 @@ export type UsuarioPagina = Usuario & {
   ahorro_datos: boolean;
   /** The privacy notice's version the person accepted (issue 31): the pages ask again when it is not the current one. */
   privacidad_version: string | null;
+  /** A confirmed second factor (issue 32): the pages send an admin without one to enrol while TOTP_ADMIN_OBLIGATORIO is on. */
+  segundo_factor: boolean;
 };
 
 async function leerUsuario(db: Db, id: number): Promise<UsuarioPagina | null> {
   const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
   if (!row) return null;
   const perfiles = await cargarPerfiles(db, [row.id]);
-  return { ...toUsuario(row, perfiles.get(row.id)), ahorro_datos: row.ahorro_datos, privacidad_version: row.privacidad_version };
+  const [factor] = await db
+    .select({ confirmado: segundosFactores.confirmado })
+    .from(segundosFactores)
+    .where(eq(segundosFactores.id_usuario, id));
+  return {
+    ...toUsuario(row, perfiles.get(row.id)),
+    ahorro_datos: row.ahorro_datos,
+    privacidad_version: row.privacidad_version,
+    segundo_factor: Boolean(factor?.confirmado),
+  };
 }
 
 export function createUsuarioActual(ctx: { db: Db; now: () => Date }) {
   const cache = cacheDeLecturas<UsuarioPagina | null>(ctx.db, {
-    tablas: TABLAS_USUARIO,
+    tablas: [...TABLAS_USUARIO, segundosFactores],
     segundos: CACHE_SECONDS,
     max: 5_000,
     now: ctx.now,
@@ -50,7 +61,12 @@ export function createUsuarioActual(ctx: { db: Db; now: () => Date }) {
     /** The same for a user a session renewal just answered (its groups are current). */
     async deSesion(usuario: Usuario): Promise<UsuarioPagina> {
       const pagina = await leer(usuario.id);
-      return { ...usuario, ahorro_datos: pagina?.ahorro_datos ?? false, privacidad_version: pagina?.privacidad_version ?? null };
+      return {
+        ...usuario,
+        ahorro_datos: pagina?.ahorro_datos ?? false,
+        privacidad_version: pagina?.privacidad_version ?? null,
+        segundo_factor: pagina?.segundo_factor ?? false,
+      };
     },
   };
 }

@@ -1,7 +1,11 @@
-/** What is held about a person's account (issue 31, decision 0058): profile, schools, specialties, areas, levels, consents, sessions and sign-ins. */
-import { desc, eq, max, min } from 'drizzle-orm';
+/**
+ * What is held about a person's account (issue 31, decision 0058): profile, schools, specialties,
+ * areas, levels, consents, sessions, sign-ins and the second factor (issue 32).
+ */
+import { and, count, desc, eq, isNull, max, min } from 'drizzle-orm';
 import {
   areas,
+  codigosRecuperacion,
   colegios,
   consentimientos,
   especialidades,
@@ -11,6 +15,8 @@ import {
   perfilColegios,
   perfilEspecialidades,
   perfilNiveles,
+  segundosFactores,
+  tokensCuenta,
   tokensRefresh,
 } from '../../db/schema.server.ts';
 import { corto, cuando, type Definicion, delPerfil, perfil, texto } from './definicion.server.ts';
@@ -83,5 +89,29 @@ export const CATEGORIAS_CUENTA: Definicion[] = [
         .where(eq(ingresos.id_usuario, id))
         .orderBy(desc(ingresos.fecha)),
     linea: (f) => `${cuando(f.fecha)}${f.ip ? ` desde ${texto(f.ip)}` : ''}${f.navegador ? ` (${corto(f.navegador, 60)})` : ''}`,
+  },
+  {
+    clave: 'segundo_factor',
+    nombre: 'Verificación en dos pasos',
+    // That it exists, when it was turned on, the recovery codes left and the remembered devices:
+    // never the secret nor the codes, which are secrets.
+    cargar: async (db, id) => {
+      const [factor] = await db
+        .select({ activada: segundosFactores.confirmado })
+        .from(segundosFactores)
+        .where(eq(segundosFactores.id_usuario, id));
+      if (!factor?.activada) return [];
+      const [codigos] = await db
+        .select({ n: count() })
+        .from(codigosRecuperacion)
+        .where(and(eq(codigosRecuperacion.id_usuario, id), isNull(codigosRecuperacion.usado)));
+      const [equipos] = await db
+        .select({ n: count() })
+        .from(tokensCuenta)
+        .where(and(eq(tokensCuenta.id_usuario, id), eq(tokensCuenta.tipo, 'equipo_recordado')));
+      return [{ activada: factor.activada, codigos_restantes: codigos?.n ?? 0, equipos_recordados: equipos?.n ?? 0 }];
+    },
+    linea: (f) =>
+      `Activada el ${cuando(f.activada)}; ${f.codigos_restantes} códigos de recuperación sin usar; ${f.equipos_recordados} equipos recordados`,
   },
 ];

@@ -6,7 +6,7 @@
  * actor; a reset, with the admin. Removing or resetting also forgets the remembered devices and
  * open challenges.
  */
-import { and, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { createAttemptStore, fixedWait, type Limit } from '../../auth/rate-limit.server.ts';
 import type { Db } from '../../db/client.server.ts';
@@ -66,6 +66,19 @@ async function borrarTodo(tx: Db, idUsuario: number) {
     .where(and(eq(tokensCuenta.id_usuario, idUsuario), inArray(tokensCuenta.tipo, ['equipo_recordado', 'desafio_segundo_factor'])));
 }
 
+export interface Inscripcion {
+  secreto: string;
+  otpauth_url: string;
+  qr_svg: string;
+}
+
+/** What an authenticator app needs: the secret, its otpauth:// URL and that URL's QR code as SVG. */
+async function paraLaApp(secreto: string, email: string): Promise<Inscripcion> {
+  const otpauth_url = urlOtpauth(secreto, email);
+  const qr_svg = await QRCode.toString(otpauth_url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return { secreto, otpauth_url, qr_svg };
+}
+
 export function createInscripcion(ctx: Pick<ServiceContext, 'db' | 'now'>) {
   const { db, now } = ctx;
   const limite = limiteCodigos(ctx);
@@ -99,8 +112,29 @@ export function createInscripcion(ctx: Pick<ServiceContext, 'db' | 'now'>) {
       return { activo: true, codigos_restantes: restantes?.n ?? 0 };
     },
 
+    /** Which of these accounts have a confirmed second factor (the console's users page). */
+    async conSegundoFactor(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const filas = await db
+        .select({ id: segundosFactores.id_usuario })
+        .from(segundosFactores)
+        .where(and(inArray(segundosFactores.id_usuario, ids), isNotNull(segundosFactores.confirmado)));
+      return new Set(filas.map((f) => f.id));
+    },
+
+    /** An enrolment started and not confirmed yet, for the person's page to show again; null otherwise. */
+    async pendiente(actor: { id: number }, idUsuario: number): Promise<Inscripcion | null> {
+      soloLaPersona(actor, idUsuario);
+      const [fila] = await db
+        .select({ secreto: segundosFactores.secreto, confirmado: segundosFactores.confirmado, email: usuarios.email })
+        .from(segundosFactores)
+        .innerJoin(usuarios, eq(usuarios.id, segundosFactores.id_usuario))
+        .where(eq(segundosFactores.id_usuario, idUsuario));
+      return fila && !fila.confirmado ? paraLaApp(fila.secreto, fila.email) : null;
+    },
+
     /** Starts (or restarts) enrolment: a new secret, not in force until confirmed. */
-    async iniciar(actor: { id: number }, idUsuario: number): Promise<{ secreto: string; otpauth_url: string; qr_svg: string }> {
+    async iniciar(actor: { id: number }, idUsuario: number): Promise<Inscripcion> {
       soloLaPersona(actor, idUsuario);
       const [usuario] = await db.select({ email: usuarios.email }).from(usuarios).where(eq(usuarios.id, idUsuario));
       if (!usuario) throw new ErrorDeDominio(404, 'No encontrado.');
@@ -112,9 +146,7 @@ export function createInscripcion(ctx: Pick<ServiceContext, 'db' | 'now'>) {
         .insert(segundosFactores)
         .values({ id_usuario: idUsuario, secreto })
         .onConflictDoUpdate({ target: segundosFactores.id_usuario, set: { secreto, ultimo_paso: null, fecha_creacion: now() } });
-      const otpauth_url = urlOtpauth(secreto, usuario.email);
-      const qr_svg = await QRCode.toString(otpauth_url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-      return { secreto, otpauth_url, qr_svg };
+      return paraLaApp(secreto, usuario.email);
     },
 
     /** Confirms enrolment with a first code from the app; answers the ten recovery codes, shown this once. */
