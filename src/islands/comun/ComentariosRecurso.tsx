@@ -173,6 +173,35 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
     void cargar();
   }, [tipo, id]);
 
+  const [masCargando, setMasCargando] = useState(false);
+
+  /** The next page of top-level comments (issue 36), after the last one shown. */
+  async function cargarMas() {
+    if (carga.estado !== 'lista') return;
+    const ultimo = carga.datos.comentarios_base.at(-1);
+    setMasCargando(true);
+    const resultado = await comentarios(tipo, id, ultimo?.id);
+    setMasCargando(false);
+    if (!resultado.ok) {
+      notificar('No se pudieron cargar más comentarios', 'error');
+      return;
+    }
+    const mas = resultado.data;
+    setCarga((c) => {
+      if (c.estado !== 'lista') return c;
+      const vistos = new Set([...c.datos.comentarios_base, ...c.datos.comentarios_hijos].map((x) => x.id));
+      const nuevos = (lista: ComentarioRecurso[]) => lista.filter((x) => !vistos.has(x.id));
+      return {
+        estado: 'lista',
+        datos: {
+          ...mas,
+          comentarios_base: [...c.datos.comentarios_base, ...nuevos(mas.comentarios_base)],
+          comentarios_hijos: [...c.datos.comentarios_hijos, ...nuevos(mas.comentarios_hijos)],
+        },
+      };
+    });
+  }
+
   async function publicar(texto: string, padre: number | null): Promise<boolean> {
     if (!usuario) return false;
     const resultado = await comentar(tipo, id, usuario.id, texto, padre);
@@ -181,10 +210,11 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
     setCarga((c) => {
       if (c.estado !== 'lista') return c;
       const d = c.datos;
+      const contado = { ...d, n_comentarios: d.n_comentarios + 1 };
       const datos =
         padre === null
-          ? { ...d, comentarios_base: [nuevo, ...d.comentarios_base] }
-          : { ...d, comentarios_hijos: [nuevo, ...d.comentarios_hijos] };
+          ? { ...contado, comentarios_base: [nuevo, ...d.comentarios_base] }
+          : { ...contado, comentarios_hijos: [nuevo, ...d.comentarios_hijos] };
       return { estado: 'lista', datos };
     });
     return true;
@@ -207,6 +237,7 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
           ? {
               estado: 'lista',
               datos: {
+                ...actual.datos,
                 comentarios_base: cambiar(actual.datos.comentarios_base),
                 comentarios_hijos: cambiar(actual.datos.comentarios_hijos),
               },
@@ -230,7 +261,8 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
   const datos = carga.estado === 'lista' ? carga.datos : null;
   // Placeholders of deleted and hidden comments are not comments.
   const vivos = (lista: ComentarioRecurso[]) => lista.filter((c) => !esMarcador(c)).length;
-  const total = datos ? vivos(datos.comentarios_base) + vivos(datos.comentarios_hijos) : null;
+  // While older pages are not loaded, the server's count (and what was added here since).
+  const total = datos ? (datos.hay_mas ? datos.n_comentarios : vivos(datos.comentarios_base) + vivos(datos.comentarios_hijos)) : null;
   const hijosDe = respuestasPorPadre(datos?.comentarios_hijos ?? []);
   // The page's figures above (CifrasContenido) count the same comments: a new one shows there at once.
   useEffect(() => {
@@ -269,6 +301,11 @@ export default function ComentariosRecurso({ tipo, id }: ComentariosRecursoProps
             />
           ))}
         </ol>
+      )}
+      {datos?.hay_mas && (
+        <button type="button" className="secondary ver-mas-comentarios" onClick={cargarMas} aria-busy={masCargando} disabled={masCargando}>
+          Ver más comentarios
+        </button>
       )}
     </section>
   );

@@ -23,9 +23,12 @@ export interface ComentarioRecurso {
   oculto: boolean;
 }
 
+/** A page of a thread (issue 36): `hay_mas` when older top-level comments remain. */
 export interface Comentarios {
   comentarios_base: ComentarioRecurso[];
   comentarios_hijos: ComentarioRecurso[];
+  hay_mas: boolean;
+  n_comentarios: number;
 }
 
 const fallo = { ok: false } as const;
@@ -40,8 +43,9 @@ async function intentar<T>(llamada: () => Promise<{ data?: T | undefined }>): Pr
   }
 }
 
-export function comentarios(tipo: TipoRecurso, id: number): Promise<Resultado<Comentarios>> {
-  const path = { params: { path: { id } } };
+/** The thread's first page, or the page after the top-level comment `antes`. */
+export function comentarios(tipo: TipoRecurso, id: number, antes?: number): Promise<Resultado<Comentarios>> {
+  const path = { params: { path: { id }, query: antes === undefined ? {} : { antes } } };
   return intentar<Comentarios>(() => {
     if (tipo === 'capsula') return api.GET('/api/capsulas/comentarios/{id}/', path);
     if (tipo === 'material') return api.GET('/api/bdocente/comentarios/{id}/', path);

@@ -8,3 +8,17 @@ export const comentarioSchema = z.object({
     .min(1, 'Debe ingresar un comentario')
     .max(2000, 'Puede ingresar hasta 2000 caracteres'),
 });
+
+/** Top-level comments in a thread's first page, and the most one page may ask for (issue 36). */
+export const LIMITE_HILO = 20;
+export const LIMITE_HILO_MAX = 100;
+
+/**
+ * A page of a thread (issue 36): `limite` top-level comments (LIMITE_HILO when absent or out of
+ * range) that come after the comment `antes` newest first, each with all its replies.
+ */
+export const paginaHiloSchema = z.object({
+  limite: z.coerce.number().int().min(1).max(LIMITE_HILO_MAX).catch(LIMITE_HILO),
+  antes: z.coerce.number().int().positive('Comentario no válido').optional(),
+});
+export type PaginaHilo = z.output<typeof paginaHiloSchema>;

@@ -6,12 +6,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
-import { comentarioSchema } from '../../validation/comentarios.ts';
+import { comentarioSchema, paginaHiloSchema } from '../../validation/comentarios.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
 import type { Comentario, RecursosService, TipoRecurso } from '../services/recursos.server.ts';
-import { entrada, type Responde } from './contrato.server.ts';
+import { consulta, entrada, type Responde } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado, mismoUsuario } from './env.server.ts';
-import { body, params } from './input.server.ts';
+import { body, params, query } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
 /** A new comment as a section's schema hands it over, whatever the section names the item's id. */
@@ -41,7 +41,7 @@ export interface LikeEntrada {
   add: boolean;
 }
 
-type Comentarios<T> = { comentarios_base: T[]; comentarios_hijos: T[] };
+type Comentarios<T> = { comentarios_base: T[]; comentarios_hijos: T[]; hay_mas: boolean; n_comentarios: number };
 
 /** A mount prefix whose comment and like operations in the contract answer what these routes send. */
 type PrefijoRecursos<P extends string, T> = Responde<`GET ${P}/comentarios/{id}/`, 200, Comentarios<T>> &
@@ -63,11 +63,13 @@ export function recursosRoutes<P extends string, T>(recursos: RecursosService, k
   const auth = autenticado(keys);
   const { tipo, salida } = seccion;
   return new Hono<AppEnv>({ strict: false })
-    .get('/comentarios/:id', auth, params(idParam), async (c) => {
-      const { comentarios_base, comentarios_hijos } = await recursos.comentarios(tipo, c.req.valid('param').id, actor(c));
+    .get('/comentarios/:id', auth, params(idParam), query(consulta('GET /api/capsulas/comentarios/{id}/', paginaHiloSchema)), async (c) => {
+      const hilo = await recursos.comentarios(tipo, c.req.valid('param').id, actor(c), c.req.valid('query'));
       const respuesta: Comentarios<T> = {
-        comentarios_base: comentarios_base.map(salida),
-        comentarios_hijos: comentarios_hijos.map(salida),
+        comentarios_base: hilo.comentarios_base.map(salida),
+        comentarios_hijos: hilo.comentarios_hijos.map(salida),
+        hay_mas: hilo.hay_mas,
+        n_comentarios: hilo.n_comentarios,
       };
       return c.json(respuesta, 200);
     })

@@ -19,15 +19,29 @@ export interface Pagina {
   order: 'fecha' | 'n_visitas';
 }
 
+/**
+ * The deepest a list pages (issue 36): a page is read through the order's index, skipping every
+ * row before it, so the pages stop at the first MAX_FILAS_PAGINADAS rows (page 1,000 at 10 a page):
+ * `num_pages` counts no further and a page beyond answers no items. `num_results` stays the true
+ * count: filters and the search narrow a list to what can be paged.
+ */
+export const MAX_FILAS_PAGINADAS = 10_000;
+
 export async function paginaDeIds(db: Db, tabla: PgTable & Listable, where: SQL | undefined, f: Pagina) {
-  const [total] = await db.select({ n: count() }).from(tabla).where(where);
-  const rows = await db
-    .select({ id: tabla.id })
-    .from(tabla)
-    .where(where)
-    .orderBy(desc(f.order === 'n_visitas' ? tabla.n_visitas : tabla.fecha_creacion), desc(tabla.id))
-    .limit(f.tamano_pagina)
-    .offset((f.pagina - 1) * f.tamano_pagina);
+  const saltar = (f.pagina - 1) * f.tamano_pagina;
+  const [[total], rows] = await Promise.all([
+    db.select({ n: count() }).from(tabla).where(where),
+    saltar >= MAX_FILAS_PAGINADAS
+      ? []
+      : db
+          .select({ id: tabla.id })
+          .from(tabla)
+          .where(where)
+          .orderBy(desc(f.order === 'n_visitas' ? tabla.n_visitas : tabla.fecha_creacion), desc(tabla.id))
+          .limit(f.tamano_pagina)
+          .offset(saltar),
+  ]);
   const num_results = total?.n ?? 0;
-  return { ids: rows.map((r) => Number(r.id)), num_pages: numPaginas(num_results, f.tamano_pagina), num_results };
+  const num_pages = Math.min(numPaginas(num_results, f.tamano_pagina), Math.ceil(MAX_FILAS_PAGINADAS / f.tamano_pagina));
+  return { ids: rows.map((r) => Number(r.id)), num_pages, num_results };
 }

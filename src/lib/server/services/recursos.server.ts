@@ -2,8 +2,9 @@
  * Comments, likes and views of the three kinds of content (capsules, teacher materials, manuals),
  * with who may see each: one implementation for all, so the sections reuse it and never copy it.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
+import { LIMITE_HILO, type PaginaHilo } from '../../validation/comentarios.ts';
 import type { Db } from '../db/client.server.ts';
 import {
   capsulas,
@@ -22,6 +23,7 @@ import {
 import { ErrorDeDominio } from '../errores.server.ts';
 import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { notificarComentarioRecurso, notificarMeGusta, olvidarNotificaciones } from './notificaciones.server.ts';
+import { paginaDeHilo } from './recursos/hilo.server.ts';
 import { registrarAccion } from './registro.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
@@ -170,22 +172,6 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
     if (!row) throw new ErrorDeDominio(404, noEncontrado);
   }
 
-  async function comentariosDe(tipo: TipoRecurso, id: number, padres: 'base' | 'hijos'): Promise<Comentario[]> {
-    const { columna } = recursos[tipo];
-    const rows = await db
-      .select({ c: comentarios, autor: autorColumns })
-      .from(comentarios)
-      .innerJoin(usuarios, eq(usuarios.id, comentarios.id_usuario))
-      .where(
-        and(
-          eq(columna, id),
-          padres === 'base' ? isNull(comentarios.id_respuesta_comentario) : isNotNull(comentarios.id_respuesta_comentario),
-        ),
-      )
-      .orderBy(desc(comentarios.fecha_creacion), desc(comentarios.id));
-    return rows.map(({ c, autor }) => aComentario(c, autor, id));
-  }
-
   /**
    * The comment `idComentario` on content of kind `tipo`, for its author or an admin to change:
    * 404 when it does not exist, is on another kind of content or is already a placeholder.
@@ -209,15 +195,17 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
   }
 
   return {
-    /** Top-level comments and replies, newest first (a new reply shows at the top), as this reader sees them. */
-    async comentarios(
-      tipo: TipoRecurso,
-      id: number,
-      lector?: Persona,
-    ): Promise<{ comentarios_base: Comentario[]; comentarios_hijos: Comentario[] }> {
+    /**
+     * A page of the thread as this reader sees it (issue 36): `limite` top-level comments after
+     * the comment `antes` (none when it is not on this item), newest first, with all their replies
+     * (a new reply shows at the top); `hay_mas` when older ones remain, `n_comentarios` the item's
+     * count as the lists show it.
+     */
+    async comentarios(tipo: TipoRecurso, id: number, lector?: Persona, pagina: PaginaHilo = { limite: LIMITE_HILO }) {
       await existe(tipo, id, lector);
-      const [base, hijos] = await Promise.all([comentariosDe(tipo, id, 'base'), comentariosDe(tipo, id, 'hijos')]);
-      return hiloParaLector(comoActor(lector), base, hijos);
+      const { base, hijos, ...resto } = await paginaDeHilo(db, recursos[tipo].columna, id, pagina);
+      const comentario = ({ c, autor }: (typeof base)[number]) => aComentario(c, autor, id);
+      return { ...hiloParaLector(comoActor(lector), base.map(comentario), hijos.map(comentario)), ...resto };
     },
 
     async comentar(tipo: TipoRecurso, id: number, autor: Persona, contenido: string, padre: number | null): Promise<Comentario> {

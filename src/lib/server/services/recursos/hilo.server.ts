@@ -1,0 +1,49 @@
+/**
+ * A page of a comment thread on a capsule, material or manual (issue 36): a popular item has
+ * thousands of comments, so a thread is read a page of top-level comments at a time, each with all
+ * its replies, newest first. The page after comment `antes` is the top-level comments older than
+ * it (by date, then id): a keyset, so the hundredth page costs what the first does
+ * (comentarios_<item>_idx: item, date, id).
+ */
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PaginaHilo } from '../../../validation/comentarios.ts';
+import type { Db } from '../../db/client.server.ts';
+import { comentarios, usuarios } from '../../db/schema.server.ts';
+
+const autor = {
+  id: usuarios.id,
+  primer_nombre: usuarios.primer_nombre,
+  apellido_paterno: usuarios.apellido_paterno,
+  foto_perfil: usuarios.foto_perfil,
+};
+
+/** `columna` is the comment's column naming the item (id_capsula, id_material, id_manual). */
+export async function paginaDeHilo(db: Db, columna: PgColumn, id: number, pagina: PaginaHilo) {
+  const filas = (donde: SQL | undefined, limite?: number) => {
+    const consulta = db
+      .select({ c: comentarios, autor })
+      .from(comentarios)
+      .innerJoin(usuarios, eq(usuarios.id, comentarios.id_usuario))
+      .where(and(eq(columna, id), donde))
+      .orderBy(desc(comentarios.fecha_creacion), desc(comentarios.id));
+    return limite === undefined ? consulta : consulta.limit(limite);
+  };
+  // A cursor that is not a comment of this item gives an empty page (the row comparison is null).
+  const despues =
+    pagina.antes === undefined
+      ? undefined
+      : sql`(${comentarios.fecha_creacion}, ${comentarios.id}) < (select a.fecha_creacion, a.id from ${comentarios} a where a.id = ${pagina.antes} and a.${sql.identifier(columna.name)} = ${id})`;
+  const [base, [cuenta]] = await Promise.all([
+    filas(and(isNull(comentarios.id_respuesta_comentario), despues), pagina.limite + 1),
+    // What the lists count: neither placeholders nor hidden ones (the same for everyone).
+    db
+      .select({ n: count() })
+      .from(comentarios)
+      .where(and(eq(columna, id), eq(comentarios.eliminado, false), eq(comentarios.oculto, false))),
+  ]);
+  const primeros = base.slice(0, pagina.limite);
+  const padres = primeros.map((f) => f.c.id);
+  const hijos = padres.length > 0 ? await filas(inArray(comentarios.id_respuesta_comentario, padres)) : [];
+  return { base: primeros, hijos, hay_mas: base.length > pagina.limite, n_comentarios: cuenta?.n ?? 0 };
+}

@@ -1,0 +1,162 @@
+/**
+ * What issue 36's fixes change, on the database the suite runs on (PGlite, or PostgreSQL with
+ * DATABASE_URL): a comment thread read a page at a time, lists that page no deeper than
+ * MAX_FILAS_PAGINADAS, and the title search's accent and case rules answered through its index.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILAS_PAGINADAS } from '../../src/lib/server/db/paginar.server.ts';
+import { comentarios } from '../../src/lib/server/db/schema.server.ts';
+import { LIMITE_HILO } from '../../src/lib/validation/comentarios.ts';
+import { createTestApi, type TestApi } from '../support/api.ts';
+import { catalogos, insertarManual, insertarMaterial, type Sesion } from '../support/contenido.ts';
+
+let t: TestApi;
+let ana: Sesion;
+let luis: Sesion;
+beforeAll(async () => {
+  t = await createTestApi();
+  ana = await t.session({ nombre: 'Ana' });
+  luis = await t.session({ nombre: 'Luis' });
+});
+afterAll(() => t.close());
+
+interface Hilo {
+  comentarios_base: { id: number; contenido: string }[];
+  comentarios_hijos: { id: number; id_respuesta_comentario: number }[];
+  hay_mas: boolean;
+  n_comentarios: number;
+}
+
+const hilo = async (ruta: string, token = luis.token): Promise<Hilo> => {
+  const r = await t.call('GET', ruta, { token });
+  expect(r.status).toBe(200);
+  return r.json();
+};
+
+describe('a comment thread read a page at a time', () => {
+  let manual: number;
+  /** Top-level comment ids, oldest first; the newest has a reply, and so does the third. */
+  let base: number[];
+  let respuestas: number[];
+  beforeAll(async () => {
+    manual = await insertarManual(t, ana, 'Manual con muchos comentarios');
+    const inicio = Date.parse('2026-03-01T12:00:00Z');
+    const filas = await t.db
+      .insert(comentarios)
+      .values(
+        Array.from({ length: LIMITE_HILO + 5 }, (_, i) => ({
+          contenido: `Comentario ${i + 1}`,
+          id_usuario: i % 2 ? ana.id : luis.id,
+          id_manual: manual,
+          fecha_creacion: new Date(inicio + i * 60_000),
+        })),
+      )
+      .returning({ id: comentarios.id });
+    base = filas.map((f) => f.id);
+    const padres = [base.at(-1) as number, base[2] as number];
+    const hijas = await t.db
+      .insert(comentarios)
+      .values(padres.map((p, i) => ({ contenido: `Respuesta ${i}`, id_usuario: ana.id, id_manual: manual, id_respuesta_comentario: p })))
+      .returning({ id: comentarios.id });
+    respuestas = hijas.map((h) => h.id);
+  });
+
+  it('answers the newest LIMITE_HILO top-level comments with their replies, says more remain and counts them all', async () => {
+    const primera = await hilo(`/api/manuales/comentarios/${manual}/`);
+    expect(primera.comentarios_base.map((c) => c.id)).toEqual(base.slice(-LIMITE_HILO).reverse());
+    expect(primera.comentarios_hijos.map((c) => c.id)).toEqual([respuestas[0]]);
+    expect(primera.hay_mas).toBe(true);
+    expect(primera.n_comentarios).toBe(base.length + respuestas.length);
+  });
+
+  it("gives the rest after the page's last comment, with their replies, and no more", async () => {
+    const primera = await hilo(`/api/manuales/comentarios/${manual}/`);
+    const ultimo = primera.comentarios_base.at(-1)?.id;
+    const segunda = await hilo(`/api/manuales/comentarios/${manual}/?antes=${ultimo}`);
+    expect(segunda.comentarios_base.map((c) => c.id)).toEqual(base.slice(0, base.length - LIMITE_HILO).reverse());
+    expect(segunda.comentarios_hijos.map((c) => c.id)).toEqual([respuestas[1]]);
+    expect(segunda.hay_mas).toBe(false);
+  });
+
+  it('takes a smaller page; a size out of range is the default, a cursor of another item an empty page', async () => {
+    const cinco = await hilo(`/api/manuales/comentarios/${manual}/?limite=5`);
+    expect(cinco.comentarios_base).toHaveLength(5);
+    expect(cinco.hay_mas).toBe(true);
+    expect((await hilo(`/api/manuales/comentarios/${manual}/?limite=1000`)).comentarios_base).toHaveLength(LIMITE_HILO);
+    const otro = await insertarManual(t, ana, 'Otro manual');
+    const [ajeno] = await t.db.insert(comentarios).values({ contenido: 'Ajeno', id_usuario: ana.id, id_manual: otro }).returning();
+    const vacia = await hilo(`/api/manuales/comentarios/${manual}/?antes=${ajeno?.id}`);
+    expect(vacia).toMatchObject({ comentarios_base: [], comentarios_hijos: [], hay_mas: false });
+    const mala = await t.call('GET', `/api/manuales/comentarios/${manual}/?antes=abc`, { token: luis.token });
+    expect(mala.status).toBe(400);
+  });
+
+  it('pages the same way on materials and capsules', async () => {
+    const material = await insertarMaterial(t, ana, 'Material comentado');
+    await t.db
+      .insert(comentarios)
+      .values(Array.from({ length: 3 }, (_, i) => ({ contenido: `M${i}`, id_usuario: luis.id, id_material: material })));
+    const uno = await hilo(`/api/bdocente/comentarios/${material}/?limite=2`);
+    expect(uno).toMatchObject({ hay_mas: true, n_comentarios: 3 });
+    const dos = await hilo(`/api/bdocente/comentarios/${material}/?limite=2&antes=${uno.comentarios_base.at(-1)?.id}`);
+    expect(dos.comentarios_base).toHaveLength(1);
+    expect(new Set([...uno.comentarios_base, ...dos.comentarios_base].map((c) => c.id)).size).toBe(3);
+  });
+});
+
+describe('lists page no deeper than MAX_FILAS_PAGINADAS rows', () => {
+  it('counts every result but pages only the first ones; a page beyond them is empty', async () => {
+    const cat = await catalogos(t);
+    const antes = (await (await t.call('GET', '/api/manuales/', { token: luis.token })).json()).num_results as number;
+    await t.db.execute(
+      sql`insert into manuales (titulo, autor, descripcion, extension, archivo, id_area, id_usuario)
+          select 'Manual ' || n, 'Autora', 'Descripción', 'pdf', 'manuales/x/original.pdf', ${cat.area}, ${ana.id}
+          from generate_series(1, ${MAX_FILAS_PAGINADAS + 5}) n`,
+    );
+    const total = antes + MAX_FILAS_PAGINADAS + 5;
+    const ultima = await (await t.call('GET', '/api/manuales/?pagina=1000&tamano_pagina=10', { token: luis.token })).json();
+    expect(ultima).toMatchObject({ num_results: total, num_pages: 1000 });
+    expect(ultima.manuales).toHaveLength(10);
+    const mas = await (await t.call('GET', '/api/manuales/?pagina=1001&tamano_pagina=10', { token: luis.token })).json();
+    expect(mas).toMatchObject({ manuales: [], num_results: total, num_pages: 1000 });
+    const grandes = await (await t.call('GET', '/api/manuales/?pagina=100&tamano_pagina=100', { token: luis.token })).json();
+    expect(grandes.manuales).toHaveLength(100);
+    expect(grandes.num_pages).toBe(100);
+  });
+});
+
+describe('the title search: accents and case aside, through its index', () => {
+  const titulos = ['Evaluación de fracciones', 'EVALUACION FORMATIVA', 'Comprensión lectora'];
+  let ids: number[];
+  beforeAll(async () => {
+    ids = [];
+    for (const titulo of titulos) ids.push(await insertarMaterial(t, ana, titulo, { descripcion: 'Para el aula' }));
+  });
+
+  const buscar = async (q: string) => {
+    const r = await (await t.call('GET', `/api/bdocente/?titulo=${encodeURIComponent(q)}`, { token: luis.token })).json();
+    return (r.material as { id: number }[]).map((m) => m.id).sort((a, b) => a - b);
+  };
+
+  it('finds the same items with or without accents, in any case, the last word as a prefix', async () => {
+    const evaluacion = [ids[0], ids[1]];
+    expect(await buscar('evaluación')).toEqual(evaluacion);
+    expect(await buscar('EVALUACION')).toEqual(evaluacion);
+    expect(await buscar('evaluacion fracc')).toEqual([ids[0]]);
+    expect(await buscar('comprension LECTORA')).toEqual([ids[2]]);
+    expect(await buscar('Comprensión')).toEqual([ids[2]]);
+  });
+
+  it("is answered by the search index, not a scan (the query's expression is the index's)", async () => {
+    await t.db.execute(sql`analyze materiales`);
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const r = await tx.execute(
+        sql`explain select id from materiales where busqueda_es(titulo || ' ' || descripcion) @@ to_tsquery('spanish', f_unaccent('evaluacion:*'))`,
+      );
+      return ((r as unknown as { rows: Record<string, string>[] }).rows ?? []).map((f) => Object.values(f)[0]).join('\n');
+    });
+    expect(plan).toContain('materiales_busqueda_idx');
+  });
+});
