@@ -7,10 +7,11 @@
  * way in), and the audit log.
  */
 import { and, eq } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MENSAJES_OIDC } from '../../src/lib/ingreso-externo.ts';
 import { identidades, registroAdmin, usuarios } from '../../src/lib/server/db/schema.server.ts';
-import { CONFIG_PRUEBA, createTestApi, type TestApi } from '../support/api.ts';
+import { CONFIG_PRUEBA, createTestApi, PASSWORD, type TestApi } from '../support/api.ts';
 import { ingresarEnProveedor, iniciarProveedor, type ProveedorPrueba, Tarro } from '../support/oidc.ts';
 
 const DOMINIO = 'colegio.cl';
@@ -260,5 +261,31 @@ describe('linking and unlinking', () => {
     const otra = await t.session();
     expect((await t.call('DELETE', `/api/usuarios/${u.id}/identidades/prueba/`, { token: otra.token })).status).toBe(403);
     expect((await t.call('GET', `/api/usuarios/${u.id}/identidades/`, { token: otra.token })).status).toBe(403);
+  });
+});
+
+describe('after the provider, the second factor', () => {
+  it('an account with a second factor is asked its code on the sign-in screen, then signed in', async () => {
+    const email = `con-totp@${DOMINIO}`;
+    const u = await t.createUser({ email });
+    const { access } = await t.login(email, PASSWORD);
+    const inicio = await (await t.call('POST', `/api/usuarios/${u.id}/totp/`, { token: access })).json();
+    const codigo = (pasos = 0) =>
+      TOTP.generate({ secret: Secret.fromBase32(inicio.secreto), timestamp: t.clock.now.getTime() + pasos * 30_000 });
+    const confirmado = await t.call('POST', `/api/usuarios/${u.id}/totp/confirmar/`, { token: access, json: { codigo: codigo() } });
+    expect(confirmado.status).toBe(200);
+
+    const { fin, tarro } = await ingresarComo(email, '?siguiente=/foro/');
+    expect(fin.status).toBe(303);
+    const destino = new URL(fin.headers.get('location') ?? '', 'http://x');
+    expect(destino.pathname).toBe('/ingresar/');
+    expect(destino.searchParams.get('siguiente')).toBe('/foro/');
+    const desafio = new URLSearchParams(destino.hash.slice(1)).get('desafio') ?? '';
+    expect(desafio).not.toBe('');
+    // No session until the code.
+    expect(tarro.valor('ed_refresh')).toBeUndefined();
+    const paso = await t.call('POST', '/auth/segundo-factor/', { json: { desafio, codigo: codigo(1) } });
+    expect(paso.status).toBe(200);
+    expect((await paso.json()).usuario.id).toBe(u.id);
   });
 });

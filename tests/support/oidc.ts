@@ -52,6 +52,7 @@ export async function iniciarProveedor(redirects: string[]): Promise<ProveedorPr
     // The ID token carries the claims (no userinfo call needed), as Google's and Entra's do.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
+    ttl: { AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600 },
     async findAccount(_ctx, id) {
       const cuenta = cuentas.get(id) ?? {};
       return {

@@ -29,6 +29,14 @@ export default function FormularioIngreso() {
   } = useForm<LoginInput>({ resolver: validacion.resolver, mode: 'onTouched' }); // no defaults: keep what was typed before hydration
 
   useEffect(() => {
+    // A provider sign-in (OpenID Connect) whose account has a second factor comes back with its
+    // challenge in the fragment: the code is asked here, as after a password (issue 32).
+    const delProveedor = new URLSearchParams(window.location.hash.slice(1)).get('desafio');
+    if (delProveedor) {
+      window.history.replaceState(null, '', window.location.pathname + window.location.search);
+      setDesafio(delProveedor);
+      return;
+    }
     haySesion().then((conSesion) => {
       if (conSesion) {
         setEntrando(true);
