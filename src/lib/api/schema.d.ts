@@ -107,7 +107,9 @@ export interface paths {
          *     provider's subject, or else to the account with that email (an invited, pending account
          *     becomes active); an unknown email is refused unless the admin turned on automatic accounts
          *     for its domain; a deactivated, leaving or erased account is refused. Success: 303 to
-         *     `siguiente` (or /) with the same session cookies as `POST /auth/login/`. Failure: 303 to
+         *     `siguiente` (or /) with the same session cookies as `POST /auth/login/`; an account with a
+         *     second factor (and no remembered device) instead lands on /ingresar/#desafio=… and no session,
+         *     the code then going to `POST /auth/segundo-factor/` as after a password. Failure: 303 to
          *     /ingresar/?error_oidc=CODE (`estado`, `usado`, `vencido`, `cancelado`, `no_verificado`,
          *     `dominio`, `sin_cuenta`, `cuenta_inactiva`, `no_disponible`, `proveedor`) and no session;
          *     when linking, to /perfil/cuentas-vinculadas (`ya_vinculada` too). Every step is in the audit log.
