@@ -23,6 +23,18 @@ afterAll(async () => {
 
 const captura = (page: Page, nombre: string) =>
   page.screenshot({ path: path.join(os.tmpdir(), `ed-segundo-factor-${nombre}.png`), fullPage: true });
+/** A screenshot at 1280 and 375 px, each without sideways scrolling; back to the desktop width. */
+async function enAmbosAnchos(page: Page, nombre: string) {
+  for (const [ancho, viewport] of [
+    ['escritorio', DESKTOP],
+    ['movil', MOBILE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await captura(page, `${nombre}-${ancho}`);
+  }
+  await page.setViewportSize(DESKTOP);
+}
 /** The code of the next 30-second step: never the one the previous sign-in spent (one step either side is accepted). */
 const codigo = (secreto: string, pasos = 1) =>
   TOTP.generate({ secret: Secret.fromBase32(secreto), timestamp: Date.now() + pasos * 30_000 });
@@ -52,18 +64,10 @@ describe('two-factor sign-in', () => {
     expect(await page.locator('.segundo-factor-qr svg').count()).toBe(1);
     expect(await page.getByLabel('Código de 6 dígitos que muestra la app').getAttribute('autocomplete')).toBe('one-time-code');
     expect(await violacionesGraves(page)).toEqual([]);
-    for (const [nombre, viewport] of [
-      ['inscripcion-escritorio', DESKTOP],
-      ['inscripcion-movil', MOBILE],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      await captura(page, nombre);
-    }
-    await page.setViewportSize(DESKTOP);
+    await enAmbosAnchos(page, 'inscripcion');
     await page.getByLabel('Código de 6 dígitos que muestra la app').fill('000000');
     await page.getByRole('button', { name: 'Confirmar y activar' }).click();
-    expect(await page.getByRole('alert').first().textContent()).toContain('El código no es válido');
+    expect(await page.locator('#error-codigo').textContent()).toContain('El código no es válido');
     await page.getByLabel('Código de 6 dígitos que muestra la app').fill(codigo(secreto, 0));
     await page.getByRole('button', { name: 'Confirmar y activar' }).click();
     await page.getByRole('heading', { name: 'La verificación en dos pasos está activa' }).waitFor();
@@ -81,18 +85,10 @@ describe('two-factor sign-in', () => {
     expect(await campo.getAttribute('autocomplete')).toBe('one-time-code');
     expect(await campo.getAttribute('inputmode')).toBe('numeric');
     expect(await violacionesGraves(page)).toEqual([]);
-    for (const [nombre, viewport] of [
-      ['paso-escritorio', DESKTOP],
-      ['paso-movil', MOBILE],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      await captura(page, nombre);
-    }
-    await page.setViewportSize(DESKTOP);
+    await enAmbosAnchos(page, 'paso');
     await campo.fill('123456');
     await page.getByRole('button', { name: 'Verificar' }).click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('El código no es válido');
+    await expect.poll(() => page.locator('form .alerta').textContent()).toContain('El código no es válido');
     await campo.fill(codigo(secreto));
     await page.getByRole('button', { name: 'Verificar' }).click();
     await page.waitForURL((u) => u.pathname === '/');
@@ -106,7 +102,7 @@ describe('two-factor sign-in', () => {
       await page.getByLabel('Código de recuperación').fill(primero ?? '');
       await page.getByRole('button', { name: 'Verificar' }).click();
       if (intento === 1) await page.waitForURL((u) => u.pathname === '/');
-      else await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('ya fue usado');
+      else await expect.poll(() => page.locator('form .alerta').textContent()).toContain('ya fue usado');
     }
   });
 
@@ -118,7 +114,7 @@ describe('two-factor sign-in', () => {
       await hidratada(page);
       await completarIngreso(page, ADMIN.email, ADMIN.password);
       await page.waitForURL((u) => u.pathname === '/perfil/segundo-factor/');
-      expect(await page.getByRole('alert').first().textContent()).toContain('Como administrador, debes activar');
+      expect(await page.getByText('Como administrador, debes activar').count()).toBe(1);
       // Every other page sends them back; the API keeps answering the enrolment calls.
       await page.goto('/admin/usuarios');
       expect(new URL(page.url()).pathname).toBe('/perfil/segundo-factor/');

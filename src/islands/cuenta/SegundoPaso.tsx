@@ -66,6 +66,7 @@ export default function SegundoPaso({ desafio, alIngresar, alReiniciar }: Props)
       <input
         ref={campo}
         id={campoId}
+        type="text"
         name="codigo"
         // biome-ignore lint/a11y/noAutofocus: the one field of this step, shown right after the password was accepted
         autoFocus
