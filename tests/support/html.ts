@@ -64,10 +64,19 @@ async function revisar(context: BrowserContext, response: Response): Promise<voi
   }
 }
 
+/** Origins whose pages are not ours to validate (the OpenID Connect provider of the sign-in tests, issue 32). */
+const ajenos = new Set<string>();
+
+/** The pages of this origin are another server's (a test's identity provider): not validated. */
+export function noValidarOrigen(origen: string): void {
+  ajenos.add(new URL(origen).origin);
+}
+
 /** Validates every HTML document a page of the context receives (not redirects, not fetches). */
 export function vigilarHtml(context: BrowserContext): void {
   context.on('response', (response) => {
     if (response.request().resourceType() !== 'document' || (response.status() >= 300 && response.status() < 400)) return;
+    if (ajenos.has(new URL(response.url()).origin)) return;
     if (!(response.headers()['content-type'] ?? '').startsWith('text/html')) return;
     const tarea = revisar(context, response).finally(() => pendientes.delete(tarea));
     pendientes.add(tarea);

@@ -40,10 +40,11 @@ export interface RunningServer {
  * admin, who has no second factor (tests/e2e/segundo-factor.test.ts turns it on).
  */
 export async function startServer(
-  options: { dataDir?: string; env?: NodeJS.ProcessEnv; aceptarPrivacidad?: boolean } = {},
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv; aceptarPrivacidad?: boolean; port?: number } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'ed-e2e-'));
-  const port = await freePort();
+  // A port chosen beforehand when something else must know the address first (an OpenID Connect provider's redirect URI).
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
