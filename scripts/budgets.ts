@@ -66,6 +66,8 @@ const SAMPLES: Record<string, (m: Muestras) => string> = {
   '/biblioteca-docente/oa/[codigo]/': (m) => `/biblioteca-docente/oa/${m.material.oa}/`,
   '/capsulas/[id]/': (m) => `/capsulas/${m.capsulaId}/`,
   '/capsulas/editar/[id]/': (m) => `/capsulas/editar/${m.capsulaId}/`,
+  // A static page that needs its query: what to add to a collection (issue 35).
+  '/colecciones/agregar/': (m) => `/colecciones/agregar/?tipo=manual&id=${m.manualId}`,
 };
 
 /** The chunk the capsule player's loader imports at once (src/islands/capsulas/codigo-reproductor.ts). */
@@ -319,7 +321,7 @@ async function main(): Promise<number> {
           else rows.push(await measurePage(server.url, `404 (${MISSING_PATH})`, MISSING_PATH, 404, session, load));
           continue;
         }
-        const sample = page.dynamic ? sampleFor(page, muestras) : page.route;
+        const sample = page.dynamic || page.route in SAMPLES ? sampleFor(page, muestras) : page.route;
         if (sample === null) {
           skip('skipped (no sample path)');
           continue;

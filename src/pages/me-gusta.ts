@@ -12,11 +12,9 @@ import { z } from 'zod';
 import { ApiError } from '../lib/server/api/errors.server.ts';
 import { getRuntime } from '../lib/server/runtime.server.ts';
 import { actorDe, usuarioDe } from './_componentes/paginas.ts';
+import { formularioCorto, volver } from './_componentes/volver.ts';
 
 export const prerender = false;
-
-/** Three short fields: anything longer is not this form. */
-const MAX_BYTES = 1024;
 
 const campos = z.object({
   tipo: z.enum(['capsula', 'material', 'manual']),
@@ -27,25 +25,12 @@ const campos = z.object({
   add: z.enum(['true', 'false']).transform((v) => v === 'true'),
 });
 
-/** The path (and query) of a same-origin Referer, else the home page. */
-function volver(referer: string | null, origen: string): string {
-  if (!referer) return '/';
-  try {
-    const url = new URL(referer);
-    return url.origin === origen ? url.pathname + url.search : '/';
-  } catch {
-    return '/';
-  }
-}
-
 export const POST: APIRoute = async ({ request, locals, url, redirect }) => {
   const usuario = usuarioDe(locals);
   const destino = volver(request.headers.get('referer'), url.origin);
-  const largo = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (!(largo <= MAX_BYTES)) return new Response('Solicitud demasiado grande', { status: 413 });
-  const datos = campos.safeParse(Object.fromEntries(new URLSearchParams(await request.text())));
-  if (!datos.success) return new Response('Solicitud no válida', { status: 400 });
-  const { tipo, id, add } = datos.data;
+  const leido = await formularioCorto(request, campos);
+  if ('respuesta' in leido) return leido.respuesta;
+  const { tipo, id, add } = leido.datos;
   try {
     await getRuntime().api.services.capsulas.recursos.like(tipo, id, actorDe(usuario), add);
   } catch (error) {

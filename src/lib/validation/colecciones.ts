@@ -36,9 +36,7 @@ export type GuardadoEntrada = z.input<typeof guardadoSchema>;
 /** The path of DELETE /api/guardados/{tipo}/{id}/. */
 export const guardadoParam = z.object({ tipo, id });
 
-const nota = cadena({ error: 'Ingresa un texto válido' })
-  .trim()
-  .max(NOTA_MAX, `La nota puede tener hasta ${NOTA_MAX} caracteres`);
+const nota = cadena({ error: 'Ingresa un texto válido' }).trim().max(NOTA_MAX, `La nota puede tener hasta ${NOTA_MAX} caracteres`);
 
 /** A collection's own fields, when created or edited. */
 export const coleccionSchema = z.object({

@@ -23,6 +23,7 @@ import { adminBajaRoutes, bajaRoutes } from './baja.server.ts';
 import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
+import { coleccionesRoutes, guardadosRoutes, mochilaRoutes } from './colecciones.server.ts';
 import { curriculoRoutes } from './curriculo.server.ts';
 import { adminDenunciasRoutes, denunciasRoutes } from './denuncias.server.ts';
 import type { AppEnv } from './env.server.ts';
@@ -173,6 +174,11 @@ export function createApi(deps: ApiDeps) {
   app.route('/miniaturas/capsulas', miniaturasCapsulasRoutes(capsulas, { keys, storage }));
   app.route('/api/foro', foroRoutes(foro, { keys, storage, now: deps.now, subidas }));
   app.route('/miniaturas/categorias', miniaturasCategoriasRoutes(foro, { keys, storage }));
+  // Saved items and collections (issue 35).
+  app.route('/api/guardados', guardadosRoutes(services.colecciones, keys));
+  // The mochila first: it takes the session cookie, and the collections' routes want a bearer token.
+  app.route('/api/colecciones', mochilaRoutes(services.colecciones, keys));
+  app.route('/api/colecciones', coleccionesRoutes(services.colecciones, keys));
   // Resumable uploads (tus, issue 18): a finished one is sent as `id_subida` to the forms above.
   app.route('/api/subidas', subidasRoutes(subidas, { keys, locker: createBloqueoSubidas(deps.db, { log: deps.log }) }));
 

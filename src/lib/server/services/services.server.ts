@@ -13,6 +13,7 @@ import { createBajaService } from './baja.server.ts';
 import { createBibliotecaService } from './biblioteca.server.ts';
 import { createCapsulasService } from './capsulas.server.ts';
 import { createCatalogosService } from './catalogos.server.ts';
+import { createColeccionesService } from './colecciones.server.ts';
 import { createComunidadService } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { createCuentasService } from './cuentas.server.ts';
@@ -103,6 +104,8 @@ export function createServices(entrada: ServicesDeps) {
     subtitulos,
     denuncias,
     respaldos,
+    /** Saved items and collections (issue 35). */
+    colecciones: createColeccionesService(ctx),
     /** 'Mis datos' (issue 31): what is held about a person, and its copy. */
     misDatos: createMisDatosService(ctx),
     /** Sign-in with a school account (issue 32): OpenID Connect flows, linked providers, automatic accounts. */

@@ -7,11 +7,11 @@ import { formatearFechaHora, formatearTamano } from '../../../format/index.ts';
 import { PRODUCTO } from '../../../marca.ts';
 import type { DatosCopia, Incluido } from './archivo-zip.server.ts';
 
-const escapar = (s: string) =>
+export const escapar = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 /** A relative link to a path inside the ZIP (each segment encoded). */
-const enlace = (ruta: string) => ruta.split('/').map(encodeURIComponent).join('/');
+export const enlace = (ruta: string) => ruta.split('/').map(encodeURIComponent).join('/');
 
 export function paginaIndice(datos: DatosCopia, archivos: Incluido[]): string {
   const secciones = datos.categorias

@@ -1,0 +1,29 @@
+/**
+ * Saved items, collections and the mochila (issue 35): one service over the item lookup
+ * (colecciones/items.server.ts), so none of them shows what a person may not see.
+ */
+
+import type { Actor } from './actor.server.ts';
+import { createColecciones } from './colecciones/colecciones.server.ts';
+import { createGuardados } from './colecciones/guardados.server.ts';
+import { createItems } from './colecciones/items.server.ts';
+import type { PlanMochila } from './colecciones/mochila.server.ts';
+import { createMochila } from './colecciones/mochila.server.ts';
+import type { ServiceContext } from './context.server.ts';
+
+export function createColeccionesService(ctx: ServiceContext) {
+  const items = createItems(ctx.db);
+  const colecciones = createColecciones(ctx.db, items, ctx.now);
+  const mochila = createMochila(ctx.db, ctx.storage);
+  return {
+    items,
+    guardados: createGuardados(ctx.db, items, ctx.now),
+    ...colecciones,
+    /** What the collection's mochila holds and weighs, as this reader may see it. */
+    planMochila: async (actor: Actor, id: number) => mochila.planear(await colecciones.obtener(actor, id)),
+    /** The mochila as a ZIP stream (never held in memory). */
+    zipMochila: (plan: PlanMochila) => mochila.zip(plan, ctx.now()),
+  };
+}
+
+export type ColeccionesService = ReturnType<typeof createColeccionesService>;
