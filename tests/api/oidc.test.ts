@@ -95,6 +95,10 @@ describe('who gets in', () => {
       { id: 'caido', nombre: 'Caído' },
     ]);
     expect((await t.findUser(invitada.email))?.activo).toBe(true);
+    // The linked account is part of what the person can see held about them (issue 31).
+    const datos = await (await t.call('GET', `/api/usuarios/${invitada.id}/mis-datos/`, { token: access })).json();
+    const vinculadas = datos.categorias.find((c: { clave: string }) => c.clave === 'cuentas_vinculadas');
+    expect(vinculadas).toMatchObject({ cantidad: 1 });
     expect(await acciones(invitada.email)).toEqual(expect.arrayContaining(['oidc_activar', 'oidc_ingreso']));
   });
 

@@ -1,6 +1,6 @@
 /**
  * What is held about a person's account (issue 31, decision 0058): profile, schools, specialties,
- * areas, levels, consents, sessions, sign-ins and the second factor (issue 32).
+ * areas, levels, consents, sessions, sign-ins, the second factor and the linked school accounts (issue 32).
  */
 import { and, count, desc, eq, isNull, max, min } from 'drizzle-orm';
 import {
@@ -9,6 +9,7 @@ import {
   colegios,
   consentimientos,
   especialidades,
+  identidades,
   ingresos,
   niveles,
   perfilAreas,
@@ -113,5 +114,16 @@ export const CATEGORIAS_CUENTA: Definicion[] = [
     },
     linea: (f) =>
       `Activada el ${cuando(f.activada)}; ${f.codigos_restantes} códigos de recuperación sin usar; ${f.equipos_recordados} equipos recordados`,
+  },
+  {
+    clave: 'cuentas_vinculadas',
+    nombre: 'Cuentas vinculadas (Google, Microsoft u otras)',
+    cargar: (db, id) =>
+      db
+        .select({ proveedor: identidades.proveedor, email: identidades.email, desde: identidades.fecha_creacion })
+        .from(identidades)
+        .where(eq(identidades.id_usuario, id))
+        .orderBy(identidades.fecha_creacion),
+    linea: (f) => `${texto(f.proveedor)}: ${texto(f.email)}, vinculada el ${cuando(f.desde)}`,
   },
 ];
