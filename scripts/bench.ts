@@ -12,6 +12,8 @@
  * - `subidas`: issue 18, the RSS rise of a 1 GiB resumable (tus) upload in 8 MiB chunks.
  * - `copia-datos`: issue 31, the RSS rise while the copy of a person with BENCH_COPIA_MB (300) MB
  *   of files is built (in this process, scripts/lib/bench-copia.ts).
+ * - `mochila`: issue 35, the RSS rise while a collection's mochila of BENCH_MOCHILA_MB (1024) MB
+ *   of files is streamed (in this process, scripts/lib/bench-mochila.ts).
  * - `escala`: issue 36, generated installations at sizes ESCALA_TAMANOS (1,10,100) on ESCALA_BASES
  *   (pglite,postgres), each measured on a server of its own; BENCH_JSON=path writes the figures
  *   (scripts/lib/escala/escala.ts).
@@ -26,6 +28,7 @@ import { ADMIN } from '../tests/support/server.ts';
 import { requireBuild, withServer } from './lib/api.ts';
 import { benchCopia, describirCopia } from './lib/bench-copia.ts';
 import { benchListas } from './lib/bench-listas.ts';
+import { benchMochila } from './lib/bench-mochila.ts';
 import { benchReproductor, describirReproductor, subirCapsula } from './lib/bench-reproductor.ts';
 import { benchMemoria, benchServidor, minutosMemoria } from './lib/bench-servidor.ts';
 import { benchSubidas, describirSubidas } from './lib/bench-subidas.ts';
@@ -225,6 +228,7 @@ const SECCIONES: Seccion[] = [
   },
   // Issue 31: the copy of a person's data streams its files; the RSS rise is printed.
   { nombre: 'copia-datos', correr: async () => process.stdout.write(`${describirCopia(await benchCopia())}\n`) },
+  { nombre: 'mochila', correr: async () => process.stdout.write(`${await benchMochila()}\n`) },
   // Issue 36: generated installations of 1x/10x/100x a school network, on PGlite and PostgreSQL.
   { nombre: 'escala', correr: () => benchEscala(), propia: true },
 ];

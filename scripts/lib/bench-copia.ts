@@ -28,7 +28,7 @@ const MB = 1024 * 1024;
 export const megasCopia = () => Number(process.env.BENCH_COPIA_MB ?? 300);
 
 /** `mb` MB of incompressible bytes, one random MiB repeated, as a stream. */
-function generado(mb: number): Readable {
+export function generado(mb: number): Readable {
   const bloque = randomBytes(MB);
   let quedan = mb;
   return new Readable({
@@ -48,46 +48,52 @@ export interface CifrasCopia {
   rise: number;
 }
 
-export async function benchCopia(mbTotal = megasCopia()): Promise<CifrasCopia> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ed-bench-copia-'));
+/**
+ * An installation in this process for a memory bench: its own PGlite and disk storage under `dir`,
+ * the real services and job runner, and a teacher with `mbTotal` MB of generated manual files
+ * (50 MB each) in storage. Shared by the data copy's and the mochila's benches.
+ */
+export async function entornoBench(dir: string, mbTotal: number) {
   const log = createLogger('silent');
   const database = await openDatabase({});
-  try {
-    await database.migrate();
-    await seedCatalogos(database.db);
-    const storage = createDiskStorage(path.join(dir, 'files'));
-    const jobs = createJobRunner({ db: database.db, log });
-    const services = createServices({
-      db: database.db,
-      log,
-      config: {
-        PUBLIC_URL: 'http://localhost:4321',
-        HELP_EMAIL: 'ayuda@example.cl',
-        MAX_VIDEO_MB: 1,
-        MAX_MANUAL_MB: 1,
-        MAX_MATERIAL_MB: 1,
-        MAX_IMAGEN_MB: 1,
-      },
-      storage,
-      herramientas: crearVerificador(resolverHerramientas()),
-      jobs,
-      jwtSecret: 'bench-secret-that-is-long-enough-0123456789',
-      now: () => new Date(),
-    });
-    registrarTrabajos(services, jobs);
-    const [persona] = await database.db
-      .insert(usuarios)
-      .values({ email: 'copia@example.cl', activo: true, primer_nombre: 'Ana', apellido_paterno: 'Pérez' })
-      .returning();
-    if (!persona) throw new Error('no person');
-    await database.db.insert(perfilesDocentes).values({ id_usuario: persona.id });
-    const [area] = await database.db.select().from(areas).limit(1);
-    const archivos = Math.ceil(mbTotal / ARCHIVO_MB);
-    for (let i = 0; i < archivos; i++) {
-      const mb = Math.min(ARCHIVO_MB, mbTotal - i * ARCHIVO_MB);
-      const clave = `manuales/bench-${i}/original.pdf`;
-      await storage.write(clave, generado(mb));
-      await database.db.insert(manuales).values({
+  await database.migrate();
+  await seedCatalogos(database.db);
+  const storage = createDiskStorage(path.join(dir, 'files'));
+  const jobs = createJobRunner({ db: database.db, log });
+  const services = createServices({
+    db: database.db,
+    log,
+    config: {
+      PUBLIC_URL: 'http://localhost:4321',
+      HELP_EMAIL: 'ayuda@example.cl',
+      MAX_VIDEO_MB: 1,
+      MAX_MANUAL_MB: 1,
+      MAX_MATERIAL_MB: 1,
+      MAX_IMAGEN_MB: 1,
+    },
+    storage,
+    herramientas: crearVerificador(resolverHerramientas()),
+    jobs,
+    jwtSecret: 'bench-secret-that-is-long-enough-0123456789',
+    now: () => new Date(),
+  });
+  registrarTrabajos(services, jobs);
+  const [persona] = await database.db
+    .insert(usuarios)
+    .values({ email: 'copia@example.cl', activo: true, primer_nombre: 'Ana', apellido_paterno: 'Pérez' })
+    .returning();
+  if (!persona) throw new Error('no person');
+  await database.db.insert(perfilesDocentes).values({ id_usuario: persona.id });
+  const [area] = await database.db.select().from(areas).limit(1);
+  const archivos = Math.ceil(mbTotal / ARCHIVO_MB);
+  const idsManuales: number[] = [];
+  for (let i = 0; i < archivos; i++) {
+    const mb = Math.min(ARCHIVO_MB, mbTotal - i * ARCHIVO_MB);
+    const clave = `manuales/bench-${i}/original.pdf`;
+    await storage.write(clave, generado(mb));
+    const [manual] = await database.db
+      .insert(manuales)
+      .values({
         titulo: `Manual ${i + 1}`,
         autor: 'Ana Pérez',
         descripcion: 'Generado',
@@ -96,25 +102,44 @@ export async function benchCopia(mbTotal = megasCopia()): Promise<CifrasCopia> {
         tamano: mb * MB,
         id_area: area?.id ?? 0,
         id_usuario: persona.id,
-      });
-    }
+      })
+      .returning({ id: manuales.id });
+    if (manual) idsManuales.push(manual.id);
+  }
+  return { database, services, jobs, persona, archivos, idsManuales };
+}
+
+/** This process's resident memory in MB, sampled every 20 ms while `trabajo` runs: baseline and peak. */
+export async function medirRss(trabajo: () => Promise<void>): Promise<{ baseline: number; peak: number; rise: number; segundos: number }> {
+  global.gc?.();
+  await new Promise((r) => setTimeout(r, 300));
+  const rss = () => process.memoryUsage.rss() / MB;
+  const baseline = rss();
+  let peak = baseline;
+  const muestreo = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 20);
+  const inicio = performance.now();
+  try {
+    await trabajo();
+  } finally {
+    clearInterval(muestreo);
+  }
+  return { baseline, peak, rise: peak - baseline, segundos: (performance.now() - inicio) / 1000 };
+}
+
+export async function benchCopia(mbTotal = megasCopia()): Promise<CifrasCopia> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ed-bench-copia-'));
+  const { database, services, jobs, persona, archivos } = await entornoBench(dir, mbTotal);
+  try {
     const actor = { id: persona.id, groups: [] };
     await services.misDatos.solicitar(actor, persona.id);
-    global.gc?.();
-    await new Promise((r) => setTimeout(r, 300));
-    const rss = () => process.memoryUsage.rss() / MB;
-    const baseline = rss();
-    let peak = baseline;
-    const muestreo = setInterval(() => {
-      peak = Math.max(peak, rss());
-    }, 20);
-    const inicio = performance.now();
-    await jobs.drain();
-    clearInterval(muestreo);
-    const segundos = (performance.now() - inicio) / 1000;
+    const { baseline, peak, rise, segundos } = await medirRss(async () => {
+      await jobs.drain();
+    });
     const [copia] = await services.misDatos.listar(actor, persona.id);
     if (copia?.estado !== 'lista') throw new Error(`the copy ended ${copia?.estado}`);
-    return { archivos, mbArchivos: mbTotal, mbZip: (copia.bytes ?? 0) / MB, segundos, baseline, peak, rise: peak - baseline };
+    return { archivos, mbArchivos: mbTotal, mbZip: (copia.bytes ?? 0) / MB, segundos, baseline, peak, rise };
   } finally {
     await database.close();
     rmSync(dir, { recursive: true, force: true });
