@@ -10,10 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, MOBILE } from '../support/browser.ts';
-import { multipart } from '../support/form.ts';
-import { pdf } from '../support/pdf.ts';
 import { leerZip } from '../support/zip.ts';
-import { abrirComo, apiComo, correoNuevo, docenteActivo, ingresarPorApi, navegador, violacionesGraves } from './helpers.ts';
+import { abrirComo, apiComo, correoNuevo, docenteActivo, ingresarPorApi, manualPorApi, navegador, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
 /** Ana's shared collection, made by the first test. */
@@ -30,17 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function manualPorApi(): Promise<number> {
-  const { api } = await apiComo();
-  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
-  const { data, response } = await api.POST('/api/manuales/', {
-    body: { titulo, descripcion: 'Capítulos 1 a 3', id_area: areas[0]?.id ?? 0, archivo: 'manual.pdf' },
-    bodySerializer: multipart({ data: pdf(1), name: 'manual.pdf', type: 'application/pdf' }),
-  });
-  expect(response.status).toBe(201);
-  return data?.id ?? 0;
-}
 
 /** A page signed in as `quien`, without JavaScript: every step is a plain form. */
 async function sinScript(quien: { email: string; password: string }, viewport = DESKTOP): Promise<Page> {
@@ -61,7 +48,7 @@ async function capturas(page: Page, nombre: string) {
 
 describe('guardar, coleccionar, compartir, copiar', () => {
   it('works end to end without script', { timeout: 120_000 }, async () => {
-    const id = await manualPorApi();
+    const id = await manualPorApi(titulo, 'Capítulos 1 a 3');
     const page = await sinScript(ana);
     await page.goto(`/manuales/${id}`);
     await page.getByRole('button', { name: 'Guardar', exact: true }).click();

@@ -11,8 +11,18 @@ import type { Browser, Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../support/form.ts';
-import { pdf } from '../support/pdf.ts';
-import { ANCHOS, abrirComo, apiComo, correoNuevo, docenteActivo, hidratada, navegador, url, violacionesGraves } from './helpers.ts';
+import {
+  ANCHOS,
+  abrirComo,
+  apiComo,
+  correoNuevo,
+  docenteActivo,
+  hidratada,
+  manualPorApi,
+  navegador,
+  url,
+  violacionesGraves,
+} from './helpers.ts';
 
 let browser: Browser;
 const ana = { email: correoNuevo('propios.ana'), password: 'Docente2026' };
@@ -26,17 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function manualPorApi(): Promise<number> {
-  const { api } = await apiComo();
-  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
-  const { data, response } = await api.POST('/api/manuales/', {
-    body: { titulo: 'Manual para comentar', descripcion: 'Un manual', id_area: areas[0]?.id ?? 0, archivo: 'manual.pdf' },
-    bodySerializer: multipart({ data: pdf(1), name: 'manual.pdf', type: 'application/pdf' }),
-  });
-  expect(response.status).toBe(201);
-  return data?.id ?? 0;
-}
 
 async function categoriaPorApi(): Promise<number> {
   const admin = await apiComo();
@@ -53,7 +52,7 @@ async function categoriaPorApi(): Promise<number> {
 
 describe('own comments on a manual', () => {
   it("edits ('(editado)'), deletes a comment with a reply (placeholder) and one without (it goes)", async () => {
-    const idManual = await manualPorApi();
+    const idManual = await manualPorApi('Manual para comentar');
     const page = await abrirComo(browser, ana);
     await page.goto(url(`/manuales/${idManual}`));
     await hidratada(page);
@@ -129,7 +128,7 @@ describe('own comments on a manual', () => {
 
 describe('the count under the title (issue 33)', () => {
   it.each(ANCHOS)('follows a new comment at once, %s', async (_, viewport) => {
-    const idManual = await manualPorApi();
+    const idManual = await manualPorApi('Manual para comentar');
     const page = await abrirComo(browser, luis, viewport);
     await page.goto(url(`/manuales/${idManual}`));
     const cifra = page.locator('ul.cifras-contenido #cifra-comentarios');

@@ -12,6 +12,7 @@ import { DESKTOP, launchBrowser, MOBILE, newPage, violacionesCsp } from '../supp
 import { type ApiClient, apiClient, signIn } from '../support/client.ts';
 import { multipart } from '../support/form.ts';
 import { erroresHtml } from '../support/html.ts';
+import { pdf } from '../support/pdf.ts';
 import { ADMIN, lastLinkTo, runCli } from '../support/server.ts';
 
 export const ANCHOS = [
@@ -110,6 +111,18 @@ export function correoNuevo(prefijo: string): string {
 export async function apiComo(credenciales: { email: string; password: string } = ADMIN): Promise<{ api: ApiClient; id: number }> {
   const sesion = await signIn(inject('baseUrl'), credenciales);
   return { api: apiClient(inject('baseUrl'), sesion.access), id: sesion.usuarioId };
+}
+
+/** A one-page manual uploaded by the admin, as the upload form sends it; its id. */
+export async function manualPorApi(titulo: string, descripcion = 'Un manual'): Promise<number> {
+  const { api } = await apiComo();
+  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
+  const { data, response } = await api.POST('/api/manuales/', {
+    body: { titulo, descripcion, id_area: areas[0]?.id ?? 0, archivo: 'manual.pdf' },
+    bodySerializer: multipart({ data: pdf(1), name: 'manual.pdf', type: 'application/pdf' }),
+  });
+  expect(response.status).toBe(201);
+  return data?.id ?? 0;
 }
 
 /** ffmpeg and the HLS job share the machine's two cores with the browser: processing takes a while. */
