@@ -2,10 +2,9 @@
  * What is held about a person's account (issue 31, decision 0058): profile, schools, specialties,
  * areas, levels, consents, sessions, sign-ins, the second factor and the linked school accounts (issue 32).
  */
-import { and, count, desc, eq, isNull, max, min } from 'drizzle-orm';
+import { and, count, desc, eq, max, min } from 'drizzle-orm';
 import {
   areas,
-  codigosRecuperacion,
   colegios,
   consentimientos,
   especialidades,
@@ -20,6 +19,7 @@ import {
   tokensCuenta,
   tokensRefresh,
 } from '../../db/schema.server.ts';
+import { codigosRestantes } from '../segundo-factor/codigos.server.ts';
 import { corto, cuando, type Definicion, delPerfil, perfil, texto } from './definicion.server.ts';
 
 export const CATEGORIAS_CUENTA: Definicion[] = [
@@ -102,15 +102,11 @@ export const CATEGORIAS_CUENTA: Definicion[] = [
         .from(segundosFactores)
         .where(eq(segundosFactores.id_usuario, id));
       if (!factor?.activada) return [];
-      const [codigos] = await db
-        .select({ n: count() })
-        .from(codigosRecuperacion)
-        .where(and(eq(codigosRecuperacion.id_usuario, id), isNull(codigosRecuperacion.usado)));
       const [equipos] = await db
         .select({ n: count() })
         .from(tokensCuenta)
         .where(and(eq(tokensCuenta.id_usuario, id), eq(tokensCuenta.tipo, 'equipo_recordado')));
-      return [{ activada: factor.activada, codigos_restantes: codigos?.n ?? 0, equipos_recordados: equipos?.n ?? 0 }];
+      return [{ activada: factor.activada, codigos_restantes: await codigosRestantes(db, id), equipos_recordados: equipos?.n ?? 0 }];
     },
     linea: (f) =>
       `Activada el ${cuando(f.activada)}; ${f.codigos_restantes} códigos de recuperación sin usar; ${f.equipos_recordados} equipos recordados`,

@@ -5,7 +5,7 @@
  * code is stored, and a code of that step or an earlier one is refused (a replay).
  */
 import { randomInt } from 'node:crypto';
-import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { hashToken } from '../../auth/tokens.server.ts';
 import type { Db } from '../../db/client.server.ts';
@@ -102,4 +102,13 @@ export async function tieneSegundoFactor(db: Pick<Db, 'select'>, idUsuario: numb
     .from(segundosFactores)
     .where(and(eq(segundosFactores.id_usuario, idUsuario), isNotNull(segundosFactores.confirmado)));
   return fila !== undefined;
+}
+
+/** How many of the person's recovery codes are still unused (their page, Mis datos). */
+export async function codigosRestantes(db: Pick<Db, 'select'>, idUsuario: number): Promise<number> {
+  const [fila] = await db
+    .select({ n: count() })
+    .from(codigosRecuperacion)
+    .where(and(eq(codigosRecuperacion.id_usuario, idUsuario), isNull(codigosRecuperacion.usado)));
+  return fila?.n ?? 0;
 }

@@ -6,7 +6,7 @@
  * actor; a reset, with the admin. Removing or resetting also forgets the remembered devices and
  * open challenges.
  */
-import { and, count, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { createAttemptStore, fixedWait, type Limit } from '../../auth/rate-limit.server.ts';
 import type { Db } from '../../db/client.server.ts';
@@ -15,7 +15,15 @@ import { ErrorDeDominio } from '../../errores.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { demasiadosIntentos } from '../cuentas.server.ts';
 import { type ActorAdmin, registrarAccion } from '../registro.server.ts';
-import { aceptarTotp, esCodigoTotp, nuevoSecreto, nuevosCodigosRecuperacion, urlOtpauth, verificarCodigo } from './codigos.server.ts';
+import {
+  aceptarTotp,
+  codigosRestantes,
+  esCodigoTotp,
+  nuevoSecreto,
+  nuevosCodigosRecuperacion,
+  urlOtpauth,
+  verificarCodigo,
+} from './codigos.server.ts';
 
 /** Code attempts, like passwords' (decision 0023): a flat limit per account and a wide one per address. */
 const CODIGOS_POR_CUENTA: Limit = { max: 10, windowSeconds: 15 * 60 };
@@ -105,11 +113,7 @@ export function createInscripcion(ctx: Pick<ServiceContext, 'db' | 'now'>) {
       soloLaPersona(actor, idUsuario);
       const fila = await factor(idUsuario);
       if (!fila?.confirmado) return { activo: false, codigos_restantes: 0 };
-      const [restantes] = await db
-        .select({ n: count() })
-        .from(codigosRecuperacion)
-        .where(and(eq(codigosRecuperacion.id_usuario, idUsuario), isNull(codigosRecuperacion.usado)));
-      return { activo: true, codigos_restantes: restantes?.n ?? 0 };
+      return { activo: true, codigos_restantes: await codigosRestantes(db, idUsuario) };
     },
 
     /** Which of these accounts have a confirmed second factor (the console's users page). */
