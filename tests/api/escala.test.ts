@@ -1,15 +1,17 @@
 /**
  * What issue 36's fixes change, on the database the suite runs on (PGlite, or PostgreSQL with
  * DATABASE_URL): a comment thread read a page at a time, lists that page no deeper than
- * MAX_FILAS_PAGINADAS, and the title search's accent and case rules answered through its index.
+ * MAX_FILAS_PAGINADAS, the title search's accent and case rules answered through its index, and
+ * the home's active conversations found without grouping every forum comment.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILAS_PAGINADAS } from '../../src/lib/server/db/paginar.server.ts';
-import { comentarios } from '../../src/lib/server/db/schema.server.ts';
+import { comentarios, foroComentarios } from '../../src/lib/server/db/schema.server.ts';
+import { FILAS_BLOQUE } from '../../src/lib/server/services/inicio.server.ts';
 import { LIMITE_HILO } from '../../src/lib/validation/comentarios.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
-import { catalogos, insertarManual, insertarMaterial, type Sesion } from '../support/contenido.ts';
+import { catalogos, insertarCategoria, insertarConversacion, insertarManual, insertarMaterial, type Sesion } from '../support/contenido.ts';
 
 let t: TestApi;
 let ana: Sesion;
@@ -158,5 +160,50 @@ describe('the title search: accents and case aside, through its index', () => {
       return ((r as unknown as { rows: Record<string, string>[] }).rows ?? []).map((f) => Object.values(f)[0]).join('\n');
     });
     expect(plan).toContain('materiales_busqueda_idx');
+  });
+});
+
+describe("the home's active conversations, from a bounded set of candidates", () => {
+  const HORA = 3_600_000;
+  it('orders by creation or latest comment, also when one busy conversation has all the latest comments', async () => {
+    const hace = (ms: number) => new Date(t.clock.now.getTime() - ms);
+    const categoria = await insertarCategoria(t, { nombre: 'Escala' });
+    const ids: Record<string, number> = {};
+    for (const [titulo, dias] of [
+      ['Muy comentada', 30],
+      ['Con un comentario', 20],
+      ['Nueva 1', 1],
+      ['Nueva 2', 2],
+      ['Nueva 3', 3],
+      ['Vieja', 40],
+    ] as const)
+      ids[titulo] = await insertarConversacion(t, categoria, ana, titulo, { fecha_creacion: hace(dias * 24 * HORA) });
+    await t.db.insert(foroComentarios).values({
+      id_conversacion: ids['Con un comentario'] as number,
+      id_usuario: luis.id,
+      contenido: 'Hola',
+      fecha_creacion: hace(2 * HORA),
+    });
+    // More of the latest comments than the candidates look at, all on one conversation.
+    await t.db.execute(
+      sql`insert into foro_comentarios (id_conversacion, id_usuario, contenido, fecha_creacion)
+          select ${ids['Muy comentada']}, ${luis.id}, 'Sí', ${t.clock.now.toISOString()}::timestamptz - make_interval(secs => n) from generate_series(1, 600) n`,
+    );
+    const titulos = async () => (await t.api.services.inicio.abrir({ id: luis.id, groups: [] })).conversaciones.map((c) => c.titulo);
+    expect(await titulos()).toEqual(['Muy comentada', 'Con un comentario', 'Nueva 1', 'Nueva 2'].slice(0, FILAS_BLOQUE));
+    const muy = (await t.api.services.inicio.abrir({ id: luis.id, groups: [] })).conversaciones[0];
+    expect(muy?.comentarios).toBe(600);
+    // Now the latest comments name several conversations: the candidates are enough.
+    await t.db.insert(foroComentarios).values(
+      ['Vieja', 'Nueva 3', 'Nueva 2'].map((titulo) => ({
+        id_conversacion: ids[titulo] as number,
+        id_usuario: luis.id,
+        contenido: 'Nuevo',
+        fecha_creacion: t.clock.now,
+      })),
+    );
+    const ahora = await titulos();
+    expect(ahora.slice(0, 3).sort()).toEqual(['Nueva 2', 'Nueva 3', 'Vieja']);
+    expect(ahora[3]).toBe('Muy comentada');
   });
 });

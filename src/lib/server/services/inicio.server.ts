@@ -25,6 +25,7 @@ import {
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { categoriasVisibles, iso } from './foro/comun.server.ts';
+import { candidatasActividad } from './inicio/actividad.server.ts';
 import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
 import { visibleA } from './recursos.server.ts';
@@ -171,6 +172,8 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
 
   /** The conversations this person may open, by their latest activity: their creation or their latest visible comment. */
   async function leerConversaciones(actor: Actor): Promise<ItemConversacion[]> {
+    const candidatas = await candidatasActividad(db, conversacionesVisibles(actor), FILAS_BLOQUE);
+    if (candidatas?.length === 0) return [];
     const ultimos = db
       .select({
         id: foroComentarios.id_conversacion,
@@ -179,7 +182,13 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       })
       .from(foroComentarios)
       // As the forum counts them: the same for everyone, without placeholders and hidden comments.
-      .where(and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false)))
+      .where(
+        and(
+          eq(foroComentarios.eliminado, false),
+          eq(foroComentarios.oculto, false),
+          candidatas ? inArray(foroComentarios.id_conversacion, candidatas) : undefined,
+        ),
+      )
       .groupBy(foroComentarios.id_conversacion)
       .as('ultimos');
     const actividad = sql`greatest(${foroConversaciones.fecha_creacion}, ${ultimos.ultimo})`;
@@ -195,7 +204,7 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       .from(foroConversaciones)
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
       .leftJoin(ultimos, eq(ultimos.id, foroConversaciones.id))
-      .where(conversacionesVisibles(actor))
+      .where(and(conversacionesVisibles(actor), candidatas ? inArray(foroConversaciones.id, candidatas) : undefined))
       .orderBy(desc(actividad), desc(foroConversaciones.id))
       .limit(FILAS_BLOQUE);
     return filas.map((f) => ({
