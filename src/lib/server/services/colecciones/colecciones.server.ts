@@ -13,7 +13,6 @@ import {
   type EdicionColeccionEntrada,
   ITEMS_MAX,
   NOMBRE_COLECCION_MAX,
-  type TipoGuardable,
 } from '../../../validation/colecciones.ts';
 import type { Db } from '../../db/client.server.ts';
 import { colecciones, coleccionItems, usuarios } from '../../db/schema.server.ts';
