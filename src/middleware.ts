@@ -22,12 +22,20 @@ import { withPageHeaders } from './lib/server/http/headers.server.ts';
 import { resolveSession } from './lib/server/http/session.server.ts';
 import { getRuntime } from './lib/server/runtime.server.ts';
 import { debeAceptarPrivacidad } from './lib/server/services/privacidad.server.ts';
+import { PUBLICO_MAX_AGE } from './lib/server/services/publicos.server.ts';
 import { debeInscribirSegundoFactor, PAGINA_INSCRIPCION } from './lib/server/services/segundo-factor.server.ts';
 
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Pages anyone may read, signed in or not (sign-in is rendered on request for its providers' buttons, issue 32). */
 const PUBLICAS = new Set(['/404', '/privacidad', '/ingresar']);
+/**
+ * The public pages of issue 34 (decision 0068): anyone reads them without a session, search
+ * engines may index them, and a shared cache may keep them PUBLICO_MAX_AGE seconds when no one is
+ * signed in. Every other page says noindex (X-Robots-Tag).
+ */
+const esExplorar = (ruta: string) =>
+  ruta === '/robots.txt' || ruta === '/sitemap.xml' || ruta === '/explorar' || ruta.startsWith('/explorar/');
 /** The pages of the notice itself, open to a person who still has to accept it. */
 const ACEPTAR = '/privacidad/aceptar';
 
@@ -39,7 +47,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     return new Response('Origen no permitido', { status: 403, headers: withPageHeaders(new Headers()) });
   }
   const usuario = await resolveSession(context.cookies);
-  if (!usuario && !PUBLICAS.has(context.routePattern)) {
+  if (!usuario && !PUBLICAS.has(context.routePattern) && !esExplorar(context.routePattern)) {
     const siguiente = url.pathname + url.search;
     const redirect = context.redirect(siguiente === '/' ? '/ingresar/' : `/ingresar/?siguiente=${encodeURIComponent(siguiente)}`, 302);
     withPageHeaders(redirect.headers);
@@ -60,7 +68,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
   context.locals.usuario = usuario ?? undefined;
   const response = await next();
-  response.headers.set('cache-control', 'private, no-cache');
+  const explorar = esExplorar(context.routePattern);
+  response.headers.set('cache-control', explorar && !usuario ? `public, max-age=${PUBLICO_MAX_AGE}` : 'private, no-cache');
+  if (!explorar && context.routePattern !== '/privacidad') response.headers.set('x-robots-tag', 'noindex');
   withPageHeaders(response.headers);
   const enviada = compressResponse(request, response);
   const fijaCookies = !context.cookies.headers().next().done;

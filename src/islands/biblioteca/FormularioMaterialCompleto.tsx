@@ -13,6 +13,7 @@ import { useForm } from 'react-hook-form';
 import { extensionDe, validarArchivoMaterial } from '../../lib/validation/archivos';
 import type { MaterialInput } from '../../lib/validation/biblioteca';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
+import { CamposPublicacion } from '../comun/CamposPublicacion';
 import { campoPropio } from '../comun/campoPropio';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { conSubida, useArchivo, useSubida } from '../comun/formularioSubida';
@@ -29,7 +30,17 @@ import type { OA, Unidad } from './curriculo';
 import { ListasOA } from './ListasOA';
 import type { ValoresMaterial } from './resolvers';
 
-const CAMPOS = ['id_nivel', 'id_area', 'id_unidad', 'oas', 'titulo', 'descripcion', 'tipo_material_docente'] as const;
+const CAMPOS = [
+  'id_nivel',
+  'id_area',
+  'id_unidad',
+  'oas',
+  'titulo',
+  'descripcion',
+  'tipo_material_docente',
+  'licencia',
+  'visibilidad',
+] as const;
 
 const validacion = validacionDiferida<ValoresMaterial, MaterialInput>(() => import('./resolvers').then((m) => m.material));
 
@@ -39,6 +50,8 @@ export interface FormularioMaterialProps {
   tipos: { id: number; nombre: string }[];
   /** The author's name, shown read-only (the person uploading, or the material's author). */
   autor: string;
+  /** The licence and visibility the form starts with: the material's, or on upload the network's default and 'red' (issue 34). */
+  publicacion: { licencia: string; visibilidad: string };
   /** Upload: the allowed extensions, the hint and the server's size limit. */
   archivo?: { accept: string; ayuda: string; limiteBytes: number };
   /** Edit: the material as it is, with the units of its level and area and the OAs of its unit. */
@@ -76,6 +89,7 @@ export default function FormularioMaterial({
   archivo: reglasArchivo,
   material,
   preseleccion,
+  publicacion,
 }: FormularioMaterialProps) {
   const hidratado = useHidratado();
   const editando = material !== undefined;
@@ -88,6 +102,8 @@ export default function FormularioMaterial({
     titulo: material?.titulo ?? '',
     descripcion: material?.descripcion ?? '',
     tipo_material_docente: String(material?.tipo_material_docente ?? VACIO),
+    licencia: publicacion.licencia,
+    visibilidad: publicacion.visibilidad,
   };
   const form = useForm<ValoresMaterial, unknown, MaterialInput>({
     resolver: validacion.resolver,
@@ -126,6 +142,8 @@ export default function FormularioMaterial({
   const titulo = register('titulo');
   const descripcion = campoPropio(form, 'descripcion');
   const tipo = register('tipo_material_docente', { onChange: () => trigger('tipo_material_docente') });
+  const licencia = register('licencia', { onChange: () => trigger('visibilidad') });
+  const visibilidad = register('visibilidad', { onChange: () => trigger('visibilidad') });
 
   /** docs/SPEC.md section 4: a new level or area clears the unit and the selected OAs. */
   function cambiarNivelOArea(campo: 'id_nivel' | 'id_area') {
@@ -264,6 +282,12 @@ export default function FormularioMaterial({
         error={errors.tipo_material_docente?.message}
         vacio={VACIO}
         opciones={tipos}
+      />
+      <CamposPublicacion
+        licencia={licencia}
+        visibilidad={visibilidad}
+        inicial={inicial}
+        errores={{ licencia: errors.licencia?.message, visibilidad: errors.visibilidad?.message }}
       />
       {reglasArchivo && (
         <ZonaArchivo

@@ -17,6 +17,8 @@ export interface ValoresMaterial {
   titulo: string;
   descripcion: string;
   tipo_material_docente: string;
+  licencia: string;
+  visibilidad: string;
 }
 
 export const material = zodResolver(z.preprocess((v: ValoresMaterial) => ({ ...v, oas: v.oas.map((oa) => oa.id) }), materialSchema));

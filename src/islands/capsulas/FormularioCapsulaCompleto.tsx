@@ -17,6 +17,7 @@ import { notificar } from '../../lib/stores/notifications';
 import { validarArchivoVideo } from '../../lib/validation/archivos';
 import type { CapsulaInput, capsulaSchema } from '../../lib/validation/capsulas';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
+import { CamposPublicacion } from '../comun/CamposPublicacion';
 import { campoPropio } from '../comun/campoPropio';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { conSubida, useArchivo, useSubida } from '../comun/formularioSubida';
@@ -46,6 +47,8 @@ export interface FormularioCapsulaProps {
   limiteMb: number;
   /** The captions' languages, Español first (upload only). */
   idiomas?: OpcionIdioma[];
+  /** The licence and visibility the form starts with: the capsule's, or on upload the network's default and 'red' (issue 34). */
+  publicacion: { licencia: string; visibilidad: string };
   /** Editing: the capsule as it is. */
   capsula?: { id: number; titulo: string; descripcion: string; id_area: number; id_metodologia: number; id_nivel: string };
 }
@@ -55,7 +58,7 @@ const ACEPTA_VIDEO = 'video/mp4,video/x-msvideo,video/mpeg,video/quicktime,.mp4,
 
 const mensajes = MENSAJES.capsula;
 
-const CAMPOS = ['titulo', 'id_area', 'id_metodologia', 'id_nivel', 'descripcion'] as const;
+const CAMPOS = ['titulo', 'id_area', 'id_metodologia', 'id_nivel', 'descripcion', 'licencia', 'visibilidad'] as const;
 
 const validacion = validacionDiferida<z.input<typeof capsulaSchema>, CapsulaInput>(() => import('./resolvers').then((m) => m.capsula));
 
@@ -73,6 +76,7 @@ export default function FormularioCapsula({
   limiteMb,
   idiomas = [],
   capsula,
+  publicacion,
 }: FormularioCapsulaProps) {
   const hidratado = useHidratado();
   const editando = capsula !== undefined;
@@ -82,6 +86,7 @@ export default function FormularioCapsula({
     id_metodologia: String(capsula?.id_metodologia ?? -1),
     id_nivel: capsula?.id_nivel ?? '-1',
     descripcion: capsula?.descripcion ?? '',
+    ...(publicacion as Pick<z.input<typeof capsulaSchema>, 'licencia' | 'visibilidad'>),
   };
   const form = useForm<z.input<typeof capsulaSchema>, unknown, CapsulaInput>({
     resolver: validacion.resolver,
@@ -92,6 +97,7 @@ export default function FormularioCapsula({
     register,
     handleSubmit,
     setError,
+    trigger,
     formState: { errors, isSubmitting },
   } = form;
   const limite = formatearTamano(limiteMb * 1024 * 1024);
@@ -280,6 +286,12 @@ export default function FormularioCapsula({
           />
         </fieldset>
       )}
+      <CamposPublicacion
+        licencia={register('licencia', { onChange: () => trigger('visibilidad') })}
+        visibilidad={register('visibilidad', { onChange: () => trigger('visibilidad') })}
+        inicial={publicacion}
+        errores={{ licencia: errors.licencia?.message, visibilidad: errors.visibilidad?.message }}
+      />
       <PieSubida
         hidratado={hidratado}
         ocupado={ocupado}

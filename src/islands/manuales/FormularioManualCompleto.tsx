@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { validarArchivoManual } from '../../lib/validation/archivos';
 import type { ManualInput, manualSchema } from '../../lib/validation/manuales';
 import { Campo, Selector, useHidratado } from '../comun/Campo';
+import { CamposPublicacion } from '../comun/CamposPublicacion';
 import { campoPropio } from '../comun/campoPropio';
 import { EditorMarkdown } from '../comun/EditorMarkdown';
 import { conSubida, useArchivo, useSubida } from '../comun/formularioSubida';
@@ -33,20 +34,27 @@ export interface FormularioManualProps {
   autor: string;
   /** The size limit, for the drop zone's hint. */
   limiteMb: number;
+  /** The licence and visibility the form starts with: the manual's, or on upload the network's default and 'red' (issue 34). */
+  publicacion: { licencia: string; visibilidad: string };
   /** Editing: the manual as it is. */
   manual?: { id: number; titulo: string; descripcion: string; id_area: number };
 }
 
 const mensajes = MENSAJES.manual;
 
-const CAMPOS = ['titulo', 'id_area', 'descripcion'] as const;
+const CAMPOS = ['titulo', 'id_area', 'descripcion', 'licencia', 'visibilidad'] as const;
 
 const validacion = validacionDiferida<z.input<typeof manualSchema>, ManualInput>(() => import('./resolvers').then((m) => m.manual));
 
-export default function FormularioManual({ areas, autor, limiteMb, manual }: FormularioManualProps) {
+export default function FormularioManual({ areas, autor, limiteMb, manual, publicacion }: FormularioManualProps) {
   const hidratado = useHidratado();
   const editando = manual !== undefined;
-  const inicial = { titulo: manual?.titulo ?? '', id_area: String(manual?.id_area ?? -1), descripcion: manual?.descripcion ?? '' };
+  const inicial = {
+    titulo: manual?.titulo ?? '',
+    id_area: String(manual?.id_area ?? -1),
+    descripcion: manual?.descripcion ?? '',
+    ...(publicacion as Pick<z.input<typeof manualSchema>, 'licencia' | 'visibilidad'>),
+  };
   const form = useForm<z.input<typeof manualSchema>, unknown, ManualInput>({
     resolver: validacion.resolver,
     mode: 'onTouched',
@@ -56,6 +64,7 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
     register,
     handleSubmit,
     setError,
+    trigger,
     formState: { errors, isSubmitting },
   } = form;
   const tus = useSubidaReanudable('manual', useUsuarioActivo()?.id);
@@ -65,19 +74,23 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
   const guardar = (evento: FormEvent<HTMLFormElement>) => {
     // The PDF is checked with the fields, so every message shows at once.
     const archivo = editando ? null : pdf.valido();
-    return handleSubmit(async ({ titulo, descripcion, id_area }) => {
+    return handleSubmit(async ({ titulo, descripcion, id_area, licencia, visibilidad }) => {
       if (manual) {
         // docs/SPEC.md section 7: an edit names the area.
         const area = areas.find((a) => a.id === id_area)?.nombre ?? String(id_area);
-        await enviar((onProgreso) => subir('PUT', '/api/manuales/', { id: manual.id, titulo, descripcion, id_area: area }, onProgreso), {
-          exito: mensajes.editado(titulo),
-          fallo: mensajes.noEditado,
-          destino: `/manuales/${manual.id}`,
-        });
+        await enviar(
+          (onProgreso) =>
+            subir('PUT', '/api/manuales/', { id: manual.id, titulo, descripcion, id_area: area, licencia, visibilidad }, onProgreso),
+          {
+            exito: mensajes.editado(titulo),
+            fallo: mensajes.noEditado,
+            destino: `/manuales/${manual.id}`,
+          },
+        );
       } else if (archivo) {
         await enviar(
           conSubida(tus, archivo, (id_subida) =>
-            subir('POST', '/api/manuales/', { titulo, descripcion, id_area, extension: 'pdf', id_subida }),
+            subir('POST', '/api/manuales/', { titulo, descripcion, id_area, licencia, visibilidad, extension: 'pdf', id_subida }),
           ),
           { exito: mensajes.agregado(titulo), fallo: mensajes.noSubido, destino: '/manuales/' },
         );
@@ -136,6 +149,12 @@ export default function FormularioManual({ areas, autor, limiteMb, manual }: For
         filas={7}
         error={errors.descripcion?.message}
         disabled={ocupado}
+      />
+      <CamposPublicacion
+        licencia={register('licencia', { onChange: () => trigger('visibilidad') })}
+        visibilidad={register('visibilidad', { onChange: () => trigger('visibilidad') })}
+        inicial={publicacion}
+        errores={{ licencia: errors.licencia?.message, visibilidad: errors.visibilidad?.message }}
       />
       <PieSubida
         hidratado={hidratado}

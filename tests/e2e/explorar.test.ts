@@ -1,0 +1,149 @@
+/**
+ * Issue 34 in a browser: an author makes a material public with CC BY 4.0 in its edit form; a
+ * visitor with no session and JavaScript off opens its public page (title, licence, OAs, the link
+ * preview's tags, JSON-LD that parses as schema.org's LearningResource) and downloads the file;
+ * /explorar/ lists it. The pages' HTML is checked by html-validate (helpers.ts) and axe.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, MOBILE } from '../support/browser.ts';
+import { multipart } from '../support/form.ts';
+import { pdf } from '../support/pdf.ts';
+import { ADMIN } from '../support/server.ts';
+import { abrirComo, apiComo, hidratada, navegador, url, violacionesGraves } from './helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await navegador();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const captura = (page: Page, nombre: string) =>
+  page.screenshot({ path: path.join(os.tmpdir(), `ed-explorar-${nombre}.png`), fullPage: true });
+
+/** A PDF guide of 7° básico Matemática aligned to MA07 OA 01, uploaded by the admin through the API. */
+async function guia(titulo: string): Promise<number> {
+  const { api } = await apiComo(ADMIN);
+  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
+  const { data: tipos = [] } = await api.GET('/api/bdocente/tipo/');
+  const area = areas.find((a) => a.nombre === 'Matemática');
+  const { data: unidades = [] } = await api.GET('/api/curriculum_escolar/unidades/', {
+    params: { query: { area: area?.id ?? 0, nivel: '07' } },
+  });
+  const unidad = unidades[0];
+  const { data: oas = [] } = await api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad?.id ?? 0 } } });
+  const { data, response } = await api.POST('/api/bdocente/', {
+    body: {
+      titulo,
+      descripcion: 'Ejercicios con la **recta numérica** para 7° básico.',
+      id_area: area?.id ?? 0,
+      id_nivel: '07',
+      id_unidad: unidad?.id ?? 0,
+      oas: [oas[0]?.id ?? 0],
+      tipo_material_docente: tipos[0]?.id ?? 0,
+      archivo: 'guia.pdf',
+    },
+    bodySerializer: multipart({ data: pdf(2), name: 'guia.pdf', type: 'application/pdf' }),
+  });
+  expect(response.status).toBe(201);
+  return data?.id ?? 0;
+}
+
+describe('a public material', () => {
+  it('is made public with CC BY 4.0 by its author, then read and downloaded by anyone without script', async () => {
+    const titulo = `Guía abierta de enteros ${Date.now().toString(36)}`;
+    const id = await guia(titulo);
+
+    // A visitor cannot see it while it is the network's only.
+    const antes = await browser.newContext({ javaScriptEnabled: false, baseURL: url('/') });
+    const intento = await antes.request.get(url(`/explorar/materiales/${id}`), { maxRedirects: 0 });
+    expect(intento.status()).toBe(404);
+    expect((await antes.request.get(url(`/api/bdocente/${id}/descargar/`))).status()).toBe(401);
+    await antes.close();
+
+    const autor = await abrirComo(browser, ADMIN);
+    await autor.goto(`/biblioteca-docente/editar/${id}`);
+    await hidratada(autor);
+    await autor.getByLabel('Licencia', { exact: true }).selectOption('CC-BY-4.0');
+    await autor.getByRole('radio', { name: 'Cualquier persona' }).check();
+    await autor.getByRole('button', { name: 'Guardar' }).click();
+    await autor.waitForURL(url(`/biblioteca-docente/${id}`));
+    expect(await autor.locator('.licencia-contenido a[rel="license"]').textContent()).toBe('CC BY 4.0');
+    const publica = await autor.getByRole('link', { name: 'Ver la página pública' }).getAttribute('href');
+    expect(publica).toMatch(new RegExp(`^/explorar/materiales/${id}/guia-abierta-de-enteros-`));
+
+    for (const [nombre, viewport] of [
+      ['escritorio', DESKTOP],
+      ['movil', MOBILE],
+    ] as const) {
+      const contexto = await browser.newContext({ javaScriptEnabled: false, viewport, baseURL: url('/') });
+      const page = await contexto.newPage();
+      const respuesta = await page.goto(publica ?? '');
+      expect(respuesta?.status()).toBe(200);
+      expect(respuesta?.headers()['cache-control']).toBe('public, max-age=300');
+      expect(respuesta?.headers()['x-robots-tag']).toBeUndefined();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(titulo);
+      expect(await page.locator('a[rel="license"]').getAttribute('href')).toBe('https://creativecommons.org/licenses/by/4.0/');
+      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(url(publica ?? ''));
+      expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(url(`/miniaturas/bdocente/${id}/`));
+      expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary_large_image');
+      const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+      expect(ld).toMatchObject({
+        '@context': 'https://schema.org',
+        '@type': 'LearningResource',
+        name: titulo,
+        license: 'https://creativecommons.org/licenses/by/4.0/',
+        inLanguage: 'es-CL',
+        educationalLevel: '7° básico',
+      });
+      expect(ld.educationalAlignment).toContainEqual(
+        expect.objectContaining({
+          '@type': 'AlignmentObject',
+          educationalFramework: 'Bases Curriculares (Mineduc, Chile)',
+          targetName: 'MA07 OA 01',
+        }),
+      );
+      expect(await page.getByRole('link', { name: /Ingresa a/ }).getAttribute('href')).toBe(
+        `/ingresar/?siguiente=%2Fbiblioteca-docente%2F${id}`,
+      );
+      await captura(page, nombre);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+      if (nombre === 'escritorio') {
+        const [descarga] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Descargar/ }).click()]);
+        expect(descarga.suggestedFilename()).toBe(`${titulo}.pdf`);
+        const lista = await contexto.newPage();
+        await lista.goto('/explorar/?nivel=07');
+        expect(await lista.getByRole('link', { name: titulo }).getAttribute('href')).toBe(publica);
+        await captura(lista, 'lista');
+        const oa = await contexto.newPage();
+        await oa.goto('/explorar/oa/MA07%20OA%2001');
+        expect(await oa.getByRole('link', { name: titulo }).count()).toBe(1);
+      }
+      await contexto.close();
+    }
+    // axe on the public page, with script (the checker runs in the page).
+    const conScript = await browser.newContext({ baseURL: url('/') });
+    const page = await conScript.newPage();
+    await page.goto(publica ?? '');
+    expect(await violacionesGraves(page)).toEqual([]);
+    await page.goto('/explorar/');
+    expect(await violacionesGraves(page)).toEqual([]);
+
+    // Back to the network: its page and file answer 404 and 401 at once.
+    await autor.goto(`/biblioteca-docente/editar/${id}`);
+    await hidratada(autor);
+    await autor.getByRole('radio', { name: 'La red' }).check();
+    await autor.getByRole('button', { name: 'Guardar' }).click();
+    await autor.waitForURL(url(`/biblioteca-docente/${id}`));
+    expect((await conScript.request.get(url(publica ?? ''))).status()).toBe(404);
+    expect((await conScript.request.get(url(`/api/bdocente/${id}/descargar/`))).status()).toBe(401);
+    const mapa = await (await conScript.request.get(url('/sitemap.xml'))).text();
+    expect(mapa).not.toContain(`/explorar/materiales/${id}/`);
+    await conScript.close();
+  });
+});
