@@ -53,6 +53,24 @@ async function guia(titulo: string): Promise<number> {
   return data?.id ?? 0;
 }
 
+describe("the network's default licence", () => {
+  it('is an admin setting the upload forms start with', async () => {
+    const admin = await abrirComo(browser, ADMIN);
+    await admin.goto('/admin/licencias');
+    await admin.getByLabel('Licencia por defecto', { exact: true }).selectOption('CC-BY-SA-4.0');
+    await admin.getByRole('button', { name: 'Guardar' }).click();
+    await expect.poll(() => admin.getByRole('status').textContent()).toBe('Licencia por defecto guardada.');
+    await admin.goto('/biblioteca-docente/subir');
+    expect(await admin.getByLabel('Licencia', { exact: true }).inputValue()).toBe('CC-BY-SA-4.0');
+    expect(await admin.getByRole('radio', { name: 'La red' }).isChecked()).toBe(true);
+    // Back to the starting default, for the other tests' uploads.
+    await admin.goto('/admin/licencias');
+    await admin.getByLabel('Licencia por defecto', { exact: true }).selectOption('reservados');
+    await admin.getByRole('button', { name: 'Guardar' }).click();
+    await expect.poll(() => admin.getByRole('status').textContent()).toBe('Licencia por defecto guardada.');
+  });
+});
+
 describe('a public material', () => {
   it('is made public with CC BY 4.0 by its author, then read and downloaded by anyone without script', async () => {
     const titulo = `Guía abierta de enteros ${Date.now().toString(36)}`;

@@ -43,6 +43,7 @@ export const SECCIONES_ADMIN = [
   { href: '/admin/solicitudes', nombre: 'Solicitudes de datos' },
   { href: '/admin/registro', nombre: 'Registro' },
   { href: '/admin/privacidad-aviso', nombre: 'Aviso de privacidad' },
+  { href: '/admin/licencias', nombre: 'Licencias' },
   { href: '/admin/ingreso-externo', nombre: 'Ingreso con cuentas del colegio' },
 ] as const;
 
