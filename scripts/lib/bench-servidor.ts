@@ -225,7 +225,7 @@ const SECONDS = 10;
 export const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Runs `work` with the URL of a new, empty database on POSTGRES_URL's server; null when that server does not answer. */
-async function conBaseNueva<T>(work: (url: string) => Promise<T>): Promise<T | null> {
+export async function conBaseNueva<T>(work: (url: string) => Promise<T>): Promise<T | null> {
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   try {
     await admin.connect();

@@ -8,15 +8,14 @@
  * `p95_ms`) and one `generador_s` (the generator's seconds in `p50_ms`).
  *
  * PostgreSQL: BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); a
- * database `escala_<pid>_<size>` is made for the run and dropped after it.
+ * database of the run's own is made there and dropped after it (bench-servidor.ts's conBaseNueva).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { paths } from '../../../src/lib/server/data-dir.server.ts';
 import { removeDir, startServer } from '../../../tests/support/server.ts';
-import { POSTGRES_URL } from '../bench-servidor.ts';
+import { conBaseNueva, POSTGRES_URL } from '../bench-servidor.ts';
 import { formatTable } from '../table.ts';
 import { generar } from './generador.ts';
 import { type Medida, medir, segundosPorConsulta } from './medir.ts';
@@ -57,22 +56,6 @@ export const bases = () =>
     (BASES as readonly string[]).includes(s) ? (s as Base) : undefined,
   );
 
-/** Runs `work` with the URL of a new database on POSTGRES_URL's server, dropped afterwards. */
-async function conBase<T>(nombre: string, work: (url: string) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${nombre} with (force)`);
-  await admin.query(`create database ${nombre}`);
-  try {
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${nombre}`;
-    return await work(url.toString());
-  } finally {
-    await admin.query(`drop database if exists ${nombre} with (force)`);
-    await admin.end();
-  }
-}
-
 interface Corrida {
   medidas: Medida[];
   rssMb: number;
@@ -98,9 +81,11 @@ async function correr(tamano: number, base: Base, out: NodeJS.WritableStream): P
   };
   try {
     if (base === 'pglite') return await enServidor({}, { pgliteDir: paths(dataDir).pglite });
-    return await conBase(`escala_${process.pid}_${tamano}`, (databaseUrl) =>
+    const corrida = await conBaseNueva((databaseUrl) =>
       enServidor({ DATABASE_URL: databaseUrl, JWT_SECRET: 'secreto-del-banco-de-escala-0123456789' }, { databaseUrl }),
     );
+    if (!corrida) throw new Error(`PostgreSQL at ${new URL(POSTGRES_URL).host} does not answer (BENCH_DATABASE_URL).`);
+    return corrida;
   } finally {
     removeDir(dataDir);
   }

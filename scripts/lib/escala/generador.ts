@@ -15,8 +15,9 @@ import { hashPassword } from '../../../src/lib/server/auth/password.server.ts';
 import { openDatabase } from '../../../src/lib/server/db/client.server.ts';
 import { seedAdmin, seedCatalogos } from '../../../src/lib/server/db/seed.server.ts';
 import { PRIVACIDAD_VERSION } from '../../../src/lib/validation/privacidad.ts';
+import { crearAzar } from '../../../tests/fuzz/azar.ts';
 import { ADMIN } from '../../../tests/support/server.ts';
-import { APELLIDOS, azar, COMUNAS, comentario, descripcion, NOMBRES, TEMAS, titulo, zipf } from './textos.ts';
+import { APELLIDOS, COMUNAS, comentario, descripcion, NOMBRES, TEMAS, titulo, zipf } from './textos.ts';
 
 export const CLAVE_ESCALA = 'Escala2026';
 export const SEMILLA = 36;
@@ -103,7 +104,7 @@ export async function generar(
     // One transaction: on PostgreSQL every statement then runs on the same connection, which the
     // setting below needs.
     const generado = await db.transaction(async (db) => {
-      const r = azar(SEMILLA + tamano);
+      const r = crearAzar(SEMILLA + tamano);
       const ahora = Date.now();
       /** `cuantos` dates, oldest first, over the last HISTORIA_DIAS (ids follow dates, as in a real install). */
       const fechas = (cuantos: number) =>
@@ -117,11 +118,7 @@ export async function generar(
         sql`select o.id, u.id as unidad, u.id_area as area, u.codigo_nivel as nivel from oas o join unidades u on u.id = o.id_unidad where o.vigente order by o.codigo`,
       );
       // Shuffled so the most used OAs are spread over areas and levels.
-      const oas = [...curriculo];
-      for (let i = oas.length - 1; i > 0; i--) {
-        const j = r.entero(i + 1);
-        [oas[i], oas[j]] = [oas[j] as (typeof oas)[number], oas[i] as (typeof oas)[number]];
-      }
+      const oas = r.barajar(curriculo);
       const elegirOa = zipf(oas.length);
       const areas = (await filasDe<{ id: number }>(sql`select id from areas order by id`)).map((a) => a.id);
       const niveles = (await filasDe<{ codigo: string }>(sql`select codigo from niveles order by orden`)).map((x) => x.codigo);
@@ -167,9 +164,9 @@ export async function generar(
           correoDocente(i),
           hash,
           true,
-          r.de(NOMBRES),
-          r.de(APELLIDOS),
-          r.de(APELLIDOS),
+          r.uno(NOMBRES),
+          r.uno(APELLIDOS),
+          r.uno(APELLIDOS),
           PRIVACIDAD_VERSION,
           aceptada,
           f,
@@ -195,19 +192,19 @@ export async function generar(
         db,
         'perfil_colegios',
         { id_usuario: 'int4', id_colegio: 'int4' },
-        docentes.map((id) => [id, r.de(colegios)]),
+        docentes.map((id) => [id, r.uno(colegios)]),
       );
       await volcar(
         db,
         'perfil_areas',
         { id_usuario: 'int4', id_area: 'int4' },
-        docentes.map((id) => [id, r.de(areas)]),
+        docentes.map((id) => [id, r.uno(areas)]),
       );
       await volcar(
         db,
         'perfil_niveles',
         { id_usuario: 'int4', codigo_nivel: 'text' },
-        docentes.map((id) => [id, r.de(niveles)]),
+        docentes.map((id) => [id, r.uno(niveles)]),
       );
       paso(`${n.docentes} teachers`, t0);
 
@@ -220,24 +217,24 @@ export async function generar(
       const fechasMateriales = fechas(n.materiales);
       for (let i = 0; i < n.materiales; i++) {
         const oa = oas[elegirOa(r)] as (typeof oas)[number];
-        const tema = TEMAS[(oa.id * 7 + r.entero(3)) % TEMAS.length] as string;
+        const tema = TEMAS[(oa.id * 7 + r.entero(0, 2)) % TEMAS.length] as string;
         materiales.push([
           titulo(r, tema),
           descripcion(r),
           'pdf',
           'escala/compartido.pdf',
-          250_000 + r.entero(4_000_000),
-          1 + r.entero(30),
+          250_000 + r.entero(0, 3_999_999),
+          1 + r.entero(0, 29),
           oa.area,
           oa.nivel,
           oa.unidad,
-          r.de(tipos),
-          r.de(docentes),
-          Math.floor(2000 / (1 + r.entero(400))),
+          r.uno(tipos),
+          r.uno(docentes),
+          Math.floor(2000 / (1 + r.entero(0, 399))),
           fechasMateriales[i],
         ]);
         const hermanos = (porUnidad.get(oa.unidad) ?? []).filter((x) => x !== oa.id);
-        const extra = new Set([oa.id, ...Array.from({ length: r.entero(3) }, () => r.de(hermanos)).filter((x) => x !== undefined)]);
+        const extra = new Set([oa.id, ...Array.from({ length: r.entero(0, 2) }, () => (hermanos.length > 0 ? r.uno(hermanos) : oa.id))]);
         for (const idOa of extra) materialesOas.push([i + 1, idOa]);
       }
       await volcar(
@@ -286,18 +283,18 @@ export async function generar(
         fechasCapsulas.map((f) => {
           const oa = oas[elegirOa(r)] as (typeof oas)[number];
           return [
-            titulo(r, r.de(TEMAS)),
+            titulo(r, r.uno(TEMAS)),
             descripcion(r),
             'mp4',
             'escala/compartido.mp4',
             5_000_000,
             'listo',
-            60 + r.entero(600),
-            Math.floor(2000 / (1 + r.entero(400))),
+            60 + r.entero(0, 599),
+            Math.floor(2000 / (1 + r.entero(0, 399))),
             oa.area,
             oa.nivel,
-            r.de(metodologias),
-            r.de(docentes),
+            r.uno(metodologias),
+            r.uno(docentes),
             f,
           ];
         }),
@@ -320,16 +317,16 @@ export async function generar(
           fecha_creacion: 'timestamptz',
         },
         fechasManuales.map((f) => [
-          `Manual de ${r.de(TEMAS)}`,
+          `Manual de ${r.uno(TEMAS)}`,
           'Ministerio de Educación',
           descripcion(r),
           'pdf',
           'escala/compartido.pdf',
           1_000_000,
-          40 + r.entero(200),
-          r.de(areas),
-          r.de(docentes),
-          Math.floor(2000 / (1 + r.entero(400))),
+          40 + r.entero(0, 199),
+          r.uno(areas),
+          r.uno(docentes),
+          Math.floor(2000 / (1 + r.entero(0, 399))),
           f,
         ]),
       );
@@ -357,7 +354,7 @@ export async function generar(
         const fecha = new Date(desde + r.siguiente() * (ahora - desde)).toISOString();
         comentarios.push([
           comentario(r),
-          r.de(docentes),
+          r.uno(docentes),
           respuesta,
           tipo === 'capsula' ? id : null,
           tipo === 'material' ? id : null,
@@ -413,11 +410,11 @@ export async function generar(
           fecha_creacion: 'timestamptz',
         },
         fechasConversaciones.map((f) => [
-          r.de(categorias),
-          r.de(docentes),
-          `¿Cómo trabajan ${r.de(TEMAS)}?`,
+          r.uno(categorias),
+          r.uno(docentes),
+          `¿Cómo trabajan ${r.uno(TEMAS)}?`,
           `<p>${descripcion(r)}</p>`,
-          r.entero(500),
+          r.entero(0, 499),
           f,
         ]),
       );
@@ -432,7 +429,7 @@ export async function generar(
         const desde = Date.parse(fechasConversaciones[id - 1] ?? new Date(ahora).toISOString());
         respuestas.push([
           id,
-          r.de(docentes),
+          r.uno(docentes),
           hijo,
           `<p>${comentario(r)}</p>`,
           new Date(desde + r.siguiente() * (ahora - desde)).toISOString(),

@@ -1,25 +1,9 @@
 /**
- * Issue 36's generator: a seeded random source and the Spanish words it builds titles,
- * descriptions, names and comments from (with accents, so the accent-free search is exercised).
+ * Issue 36's generator: the Spanish words it builds titles, descriptions, names and comments from
+ * (with accents, so the accent-free search is exercised), and a Zipf-like choice over the fuzz
+ * suite's seeded generator (tests/fuzz/azar.ts).
  */
-
-/** mulberry32: a small, fast generator; the same seed gives the same installation. */
-export function azar(semilla: number) {
-  let a = semilla >>> 0;
-  const siguiente = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    siguiente,
-    entero: (n: number) => Math.floor(siguiente() * n),
-    de: <T>(lista: readonly T[]): T => lista[Math.floor(siguiente() * lista.length)] as T,
-  };
-}
-export type Azar = ReturnType<typeof azar>;
+import type { Azar } from '../../../tests/fuzz/azar.ts';
 
 /**
  * Zipf-like choice among `n` ranks (exponent `s`): rank 0 is the most chosen, most ranks are
@@ -199,6 +183,6 @@ const COMENTARIOS = [
   'Me encantó la rúbrica, la voy a utilizar el próximo semestre.',
 ];
 
-export const titulo = (r: Azar, tema: string) => `${r.de(TIPOS_TITULO)}: ${tema} ${r.de(ADJETIVOS)}`;
-export const descripcion = (r: Azar) => `${r.de(FRASES)} ${r.de(FRASES)}`;
-export const comentario = (r: Azar) => r.de(COMENTARIOS);
+export const titulo = (r: Azar, tema: string) => `${r.uno(TIPOS_TITULO)}: ${tema} ${r.uno(ADJETIVOS)}`;
+export const descripcion = (r: Azar) => `${r.uno(FRASES)} ${r.uno(FRASES)}`;
+export const comentario = (r: Azar) => r.uno(COMENTARIOS);
