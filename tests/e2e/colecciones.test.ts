@@ -51,9 +51,9 @@ describe('guardar, coleccionar, compartir, copiar', () => {
     const id = await manualPorApi(titulo, 'Capítulos 1 a 3');
     const page = await sinScript(ana);
     await page.goto(`/manuales/${id}`);
-    await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await page.getByRole('button', { name: 'Añadir a guardados' }).click();
     await page.waitForURL(new RegExp(`/manuales/${id}/?$`));
-    expect(await page.getByRole('button', { name: 'Guardado' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Quitar de guardados' }).count()).toBe(1);
 
     await page.goto('/perfil/');
     await page.getByRole('link', { name: 'Mis guardados' }).first().click();
