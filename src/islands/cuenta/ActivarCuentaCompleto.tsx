@@ -12,7 +12,8 @@ import type { ActivacionInput } from '../../lib/validation/cuentas';
 import { descripcion, ErrorFormulario, Mensaje, useHidratado } from '../comun/Campo';
 import { validacionDiferida } from '../comun/validacion';
 import { CamposContrasena, EnlaceInvalido, Verificando } from './CamposContrasena';
-import { activarCuenta, haySesion, ingresar, tokenDeEnlace, verificarActivacion } from './cuenta';
+import { activarCuenta, haySesion, tokenDeEnlace, verificarActivacion } from './cuenta';
+import { ingresar } from './ingreso';
 
 const validacion = validacionDiferida(() => import('../comun/resolvers').then((m) => m.activacion));
 

@@ -3,17 +3,26 @@
  * A visitor who already has a session goes straight on; after signing in, to `siguiente`. An
  * account with a second factor gets a second step asking its code (SegundoPaso, issue 32).
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { destinoSeguro } from '../../lib/destino';
 import { iniciarSesion, marcarNoAutenticado, type UsuarioSesion } from '../../lib/stores/session';
 import type { LoginInput } from '../../lib/validation/cuentas';
 import { Campo, ErrorFormulario, useHidratado } from '../comun/Campo';
+import { cargaUnica } from '../comun/carga';
 import { validacionDiferida } from '../comun/validacion';
-import { haySesion, ingresar } from './cuenta';
-import SegundoPaso from './SegundoPaso';
+import { haySesion, mensajeIngreso } from './cuenta';
+
+/** Only an account with a second factor needs the second step: it loads when the challenge comes. */
+const SegundoPaso = lazy(() => import('./SegundoPaso'));
 
 const validacion = validacionDiferida(() => import('../comun/resolvers').then((m) => m.ingreso));
+/** The sign-in call comes with the validation, when the form is first used. */
+const envio = cargaUnica(() => import('./ingreso'));
+const precargar = () => {
+  validacion.precargar();
+  envio().catch(() => undefined);
+};
 
 const destino = () => destinoSeguro(new URLSearchParams(window.location.search).get('siguiente'), window.location.origin);
 
@@ -49,7 +58,10 @@ export default function FormularioIngreso() {
     setError(null);
     // The start-up check may still be renewing the session: let it finish first.
     if (await haySesion()) return window.location.replace(destino());
-    const resultado = await ingresar(datos);
+    const resultado = await envio().then(
+      (m) => m.ingresar(datos),
+      () => ({ ok: false, mensaje: mensajeIngreso(null) }) as const,
+    );
     if (!resultado.ok) {
       marcarNoAutenticado();
       setError(resultado.mensaje);
@@ -70,12 +82,16 @@ export default function FormularioIngreso() {
       setDesafio(null);
       setError(mensaje);
     };
-    return <SegundoPaso desafio={desafio} alIngresar={entrar} alReiniciar={reiniciar} />;
+    return (
+      <Suspense fallback={<p aria-busy="true">Cargando...</p>}>
+        <SegundoPaso desafio={desafio} alIngresar={entrar} alReiniciar={reiniciar} />
+      </Suspense>
+    );
   }
 
   const ocupado = isSubmitting || entrando;
   return (
-    <form method="post" noValidate onSubmit={enviar} onFocus={validacion.precargar} aria-labelledby="titulo">
+    <form method="post" noValidate onSubmit={enviar} onFocus={precargar} aria-labelledby="titulo">
       <ErrorFormulario mensaje={error} />
       <Campo
         id="email"

@@ -3,10 +3,8 @@
  * each status maps to. The islands only render what these return.
  */
 import { api, renovarSesion } from '../../lib/api/client';
-import { notificar } from '../../lib/stores/notifications';
-import { cerrarSesion, comprobarSesion, type UsuarioSesion } from '../../lib/stores/session';
-import type { ActivacionInput, LoginInput, NuevaContrasenaInput, RecuperarCuentaInput } from '../../lib/validation/cuentas';
-import type { SegundoFactorInput } from '../../lib/validation/segundo-factor';
+import { cerrarSesion, comprobarSesion } from '../../lib/stores/session';
+import type { ActivacionInput, NuevaContrasenaInput, RecuperarCuentaInput } from '../../lib/validation/cuentas';
 
 export type Resultado<T = undefined> = { ok: true; valor: T } | { ok: false; mensaje: string };
 
@@ -16,7 +14,7 @@ type Estado = number | null;
 const TOKEN_INVALIDO = 'Token inválido o expirado';
 const CREDENCIALES = 'Usuario y/o contraseña incorrectos';
 /** Not in docs/SPEC.md: a sign-in that never reached the server must not blame the password. */
-const SIN_CONEXION = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.';
+export const SIN_CONEXION = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo nuevamente.';
 
 export function mensajeIngreso(estado: Estado, error?: { detail?: string; non_field_errors?: string[] }): string {
   if (estado === null) return SIN_CONEXION;
@@ -62,47 +60,15 @@ export const haySesion = () => comprobarSesion(renovarSesion);
 /** Signs out here and in the other tabs. */
 export const salir = () => cerrarSesion(api);
 
-const hecho = <T>(valor: T): Resultado<T> => ({ ok: true, valor });
-const falla = (mensaje: string): Resultado<never> => ({ ok: false, mensaje });
+export const hecho = <T>(valor: T): Resultado<T> => ({ ok: true, valor });
+export const falla = (mensaje: string): Resultado<never> => ({ ok: false, mensaje });
 
 /** Runs a call; one that never got an answer gives `sinRespuesta`. */
-async function llamar<T>(llamada: () => Promise<Resultado<T>>, sinRespuesta: string): Promise<Resultado<T>> {
+export async function llamar<T>(llamada: () => Promise<Resultado<T>>, sinRespuesta: string): Promise<Resultado<T>> {
   try {
     return await llamada();
   } catch {
     return falla(sinRespuesta);
-  }
-}
-
-/** A sign-in's first step: a session, or (an account with a second factor, issue 32) a challenge for the code. */
-export type Ingreso = { usuario: UsuarioSesion; desafio?: undefined } | { desafio: string; usuario?: undefined };
-
-export const ingresar = (body: LoginInput) =>
-  llamar(async (): Promise<Resultado<Ingreso>> => {
-    const { data, error, response } = await api.POST('/auth/login/', { body });
-    if (!data) return falla(mensajeIngreso(response.status, error));
-    if ('segundo_factor' in data) return hecho({ desafio: data.desafio });
-    // Signing in cancelled a scheduled deletion (issue 31): said on the page the person lands on.
-    if (data.aviso) notificar(data.aviso, 'info');
-    return hecho({ usuario: data.usuario });
-  }, mensajeIngreso(null));
-
-/** Why a second step failed: the code (try again) or the challenge (start again with the password). */
-export type FalloSegundoFactor = { ok: false; mensaje: string; reiniciar?: boolean };
-
-/** The second step (issue 32): the code of the app or a recovery code, for the challenge of the first. */
-export async function completarSegundoFactor(body: SegundoFactorInput): Promise<{ ok: true; valor: UsuarioSesion } | FalloSegundoFactor> {
-  try {
-    const { data, error, response } = await api.POST('/auth/segundo-factor/', { body });
-    if (data) {
-      if (data.aviso) notificar(data.aviso, 'info');
-      return hecho<UsuarioSesion>(data.usuario);
-    }
-    const desafio = error?.errors?.desafio?.[0];
-    if (desafio) return { ok: false, mensaje: desafio, reiniciar: true };
-    return falla(error?.errors?.codigo?.[0] ?? mensajeIngreso(response.status, error));
-  } catch {
-    return falla(SIN_CONEXION);
   }
 }
 
