@@ -100,6 +100,8 @@ export interface TestApiOptions {
   storage?: (filesDir: string) => Promise<Storage>;
   /** OpenID Connect providers (OIDC_PROVEEDORES, issue 32); none by default. */
   oidc?: ProveedorOidc[];
+  /** Anonymous requests per address and minute to the public files (PUBLICO_POR_MINUTO, issue 34); 300 by default. */
+  publicoPorMinuto?: number;
 }
 
 export async function createTestApi(options: TestApiOptions = {}) {
@@ -130,7 +132,15 @@ export async function createTestApi(options: TestApiOptions = {}) {
     now: () => clock.now,
   };
   // As the runtime does (runtime.server.ts): the services once, their jobs on the runner, the routes over them.
-  const services = createServices({ ...contexto, config: CONFIG_PRUEBA, storage, herramientas, jobs, oidc: options.oidc });
+  const services = createServices({
+    ...contexto,
+    config: CONFIG_PRUEBA,
+    storage,
+    herramientas,
+    jobs,
+    oidc: options.oidc,
+    publicoPorMinuto: options.publicoPorMinuto,
+  });
   registrarTrabajos(services, jobs);
   const api = createApi({
     ...contexto,

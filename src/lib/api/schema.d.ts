@@ -5170,6 +5170,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description A request with no session, for the files of a public item (issue 34): one address may make
+         *     PUBLICO_POR_MINUTO such requests a minute (pages under /explorar/ included); try again after
+         *     `Retry-After` seconds. A request that brings a session is never counted.
+         */
+        PublicLimit: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Too many attempts; try again after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
@@ -7601,6 +7615,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     listSubtitulos: {
@@ -8260,6 +8275,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     likeMaterial: {
@@ -8619,6 +8635,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     readManual: {
@@ -8657,6 +8674,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     listManualComentarios: {
@@ -10026,6 +10044,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     getMaterialThumbnail: {
@@ -10049,6 +10068,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     getManualThumbnail: {
@@ -10072,6 +10092,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     getUsuarioFoto: {
@@ -10185,6 +10206,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["PublicLimit"];
         };
     };
     crearSubida: {

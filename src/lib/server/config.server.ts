@@ -77,6 +77,11 @@ const schema = z.object({
     .regex(/^(true|false|\d)?$/, 'TRUST_PROXY must be false, true or the number of proxies (0-9)')
     .default('false')
     .transform((v) => (v === 'true' ? 1 : v === 'false' || v === '' ? 0 : Number(v))),
+  /**
+   * Requests one address with no session may make in a minute to the public pages and the public
+   * files they link (issue 34, decision 0068); then a 429 with Retry-After. 0 turns it off.
+   */
+  PUBLICO_POR_MINUTO: z.coerce.number().int().min(0).max(1_000_000).default(300),
   /** HTTP timeouts in seconds (decision 0020): silence while a body arrives; a whole request that is not an upload. */
   REQUEST_IDLE_SECONDS: z.coerce.number().positive().default(30),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),

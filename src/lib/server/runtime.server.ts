@@ -100,6 +100,7 @@ export async function createRuntime(
       retencionDirecciones: config.RETENCION_DIRECCIONES_DIAS,
       totpAdminObligatorio: config.TOTP_ADMIN_OBLIGATORIO,
       oidc: config.OIDC_PROVEEDORES,
+      publicoPorMinuto: config.PUBLICO_POR_MINUTO,
     });
     registrarTrabajos(services, jobs);
     await programarTrabajos(services);

@@ -72,6 +72,7 @@ export function createApi(deps: ApiDeps) {
     c.set('requestId', requestId);
     c.set('log', log);
     c.set('renovarSesion', renovarSesion);
+    c.set('limitePublico', services.limitePublico);
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);

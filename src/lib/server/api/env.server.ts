@@ -5,6 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import { ACCESS_COOKIE, applyCookies, type CookieSpec, REFRESH_COOKIE } from '../auth/cookies.server.ts';
 import type { RenovarSesion } from '../auth/renovacion.server.ts';
 import { type AccessClaims, type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
+import type { LimitePublico } from '../http/publicas.server.ts';
 import type { Logger } from '../log.server.ts';
 import { type Actor, esAdmin } from '../services/actor.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
@@ -15,7 +16,14 @@ export interface AppEnv {
    * proxies in front of the server (0: none, X-Forwarded-For is ignored).
    */
   Bindings: { clientAddress?: string; trustProxy?: number };
-  Variables: { requestId: string; log: Logger; auth: AccessClaims; renovarSesion?: RenovarSesion };
+  Variables: {
+    requestId: string;
+    log: Logger;
+    auth: AccessClaims;
+    renovarSesion?: RenovarSesion;
+    /** The public files' per-address limit for visitors with no session (issue 34, publico.server.ts). */
+    limitePublico?: LimitePublico;
+  };
 }
 
 /**

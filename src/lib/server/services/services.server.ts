@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { ProveedorOidc } from '../auth/oidc-proveedores.server.ts';
+import { createLimitePublico } from '../http/publicas.server.ts';
 import type { JobHandler, JobRunner } from '../jobs/runner.server.ts';
 import { createAdminOperacionesService } from './admin-operaciones.server.ts';
 import { createAdminUsuariosService } from './admin-usuarios.server.ts';
@@ -45,6 +46,8 @@ export interface ServicesDeps extends ServiceContext {
   totpAdminObligatorio?: boolean;
   /** The OpenID Connect providers (OIDC_PROVEEDORES, issue 32); none by default. */
   oidc?: ProveedorOidc[];
+  /** Anonymous requests per address and minute to the public pages and files (PUBLICO_POR_MINUTO, issue 34); 300 by default. */
+  publicoPorMinuto?: number;
 }
 
 export function createServices(entrada: ServicesDeps) {
@@ -115,6 +118,8 @@ export function createServices(entrada: ServicesDeps) {
     inicio: createInicioService(ctx, { notificaciones }),
     /** Who the signed-in person is, for the pages' session (http/session.server.ts). */
     usuarioActual,
+    /** The per-address limit of visitors with no session on the public pages and files (issue 34). */
+    limitePublico: createLimitePublico({ max: entrada.publicoPorMinuto ?? 300, ventanaSegundos: 60, now: ctx.now }),
   };
 }
 
