@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { materiales, oas, tiposMaterial, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { publicosDe } from '../../src/lib/server/services/publicos.server.ts';
 import { PUBLICO_SIN_LICENCIA } from '../../src/lib/validation/licencias.ts';
+import { capsulaPublica, jsonLd, manualPublico, materialPublico } from '../../src/pages/explorar/_componentes/publica.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { insertarCapsula, insertarManual, type Sesion, unidadDe } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
+import { erroresSchemaOrg } from '../support/schema-org.ts';
 
 let t: TestApi;
 let ana: Sesion;
@@ -153,4 +155,43 @@ describe('files without a session', () => {
     expect(entrada?.fecha).toBeInstanceOf(Date);
     expect(mapa.every((e) => e.tipo !== 'material' || e.id !== m.id + 1000)).toBe(true);
   });
+});
+
+describe("a public page's JSON-LD", () => {
+  const base = 'https://docentes.example.cl';
+  const AMBOS = 'S.MergeLeafTypes<[S.LearningResourceLeaf, S.VideoObjectLeaf]>';
+
+  it("fits schema.org's types (schema-dts, checked by TypeScript) for a material, a manual and a capsule", async () => {
+    const publicos = publicosDe({ database: { db: t.db }, services: t.api.services });
+    const m = await crear({ licencia: 'CC-BY-SA-4.0', visibilidad: 'publico' });
+    const material = await publicos.material(m.id);
+    const manualId = await insertarManual(t, admin, 'Manual abierto', { licencia: 'CC0-1.0', visibilidad: 'publico' });
+    const manual = await publicos.manual(manualId);
+    const capsulaId = await insertarCapsula(t, admin, 'Clase abierta de fracciones', {
+      estado: 'listo',
+      licencia: 'CC-BY-4.0',
+      visibilidad: 'publico',
+      duracion: 192,
+    });
+    const capsula = await publicos.capsula(capsulaId);
+    if (!material || !manual || !capsula) throw new Error('the public items were not found');
+
+    const deMaterial = jsonLd(materialPublico(material), base);
+    expect(deMaterial).toMatchObject({ '@type': 'LearningResource', inLanguage: 'es-CL', educationalLevel: '7° básico' });
+    const deCapsula = jsonLd(capsulaPublica(capsula), base);
+    expect(deCapsula).toMatchObject({ '@type': ['LearningResource', 'VideoObject'], duration: 'PT3M12S' });
+    const alineacion = { '@type': 'AlignmentObject', alignmentType: 'teaches', targetNombre: 'MA07 OA 01' };
+    const errores = erroresSchemaOrg([
+      [deMaterial, 'S.LearningResource'],
+      [jsonLd(manualPublico(manual), base), 'S.LearningResource'],
+      [deCapsula, AMBOS],
+      // The check bites: a property schema.org does not define, a misspelt one, a value of the wrong kind.
+      [{ ...deMaterial, licencia: 'CC-BY-4.0' }, 'S.LearningResource'],
+      [{ ...deMaterial, educationalAlignment: [alineacion] }, 'S.LearningResource'],
+      [{ ...deCapsula, duration: 192 }, AMBOS],
+    ]);
+    expect(errores.slice(0, 3)).toEqual([[], [], []]);
+    expect(errores.slice(3).map((e) => e.length)).toEqual([1, 1, 1]);
+    expect(errores[4]?.[0]).toContain('\'"targetNombre"\' does not exist in type');
+  }, 60_000);
 });
