@@ -5,6 +5,8 @@
  *   expired) goes to `Astro.locals.usuario`; without one, a redirect to /ingresar/ that remembers
  *   where the person was going;
  * - public pages rendered on request (the privacy notice, issue 31) go through without a session;
+ * - a visitor's page under /explorar/ (and robots.txt, sitemap.xml) counts against the address's
+ *   limit and carries an ETag, answered with a 304 when the client has it (issue 34);
  * - a signed-in person who has not accepted the privacy notice's current version sees the
  *   acceptance page before any other page (decision 0057; the API keeps answering them);
  * - then, an admin without a second factor while TOTP_ADMIN_OBLIGATORIO is on sees the enrolment
@@ -17,8 +19,10 @@
  *   http/paginas.server.ts): kept unless the render set a cookie (a renewed session).
  */
 import { defineMiddleware } from 'astro:middleware';
+import { direccionCliente } from './lib/server/api/env.server.ts';
 import { compressResponse } from './lib/server/http/compress.server.ts';
 import { withPageHeaders } from './lib/server/http/headers.server.ts';
+import { paginaPublica } from './lib/server/http/publicas.server.ts';
 import { resolveSession } from './lib/server/http/session.server.ts';
 import { getRuntime } from './lib/server/runtime.server.ts';
 import { debeAceptarPrivacidad } from './lib/server/services/privacidad.server.ts';
@@ -36,6 +40,9 @@ const PUBLICAS = new Set(['/404', '/privacidad', '/ingresar']);
  */
 const esExplorar = (ruta: string) =>
   ruta === '/robots.txt' || ruta === '/sitemap.xml' || ruta === '/explorar' || ruta.startsWith('/explorar/');
+/** The client's address, behind TRUST_PROXY proxies (as the API counts it). */
+const direccionDe = (context: { clientAddress: string; request: Request }) =>
+  direccionCliente(context.clientAddress, context.request.headers.get('x-forwarded-for') ?? undefined, getRuntime().config.TRUST_PROXY);
 /** The pages of the notice itself, open to a person who still has to accept it. */
 const ACEPTAR = '/privacidad/aceptar';
 
@@ -67,9 +74,13 @@ export const onRequest = defineMiddleware(async (context, next) => {
     return redirect;
   }
   context.locals.usuario = usuario ?? undefined;
-  const response = await next();
   const explorar = esExplorar(context.routePattern);
-  response.headers.set('cache-control', explorar && !usuario ? `public, max-age=${PUBLICO_MAX_AGE}` : 'private, no-cache');
+  // A visitor's public page: counted against the address's limit, with an ETag (publicas.server.ts).
+  const response =
+    explorar && !usuario ? await paginaPublica(request, direccionDe(context), getRuntime().services.limitePublico, next) : await next();
+  // A refusal is never kept; a visitor's public page may be, by a CDN; anything else only by the browser.
+  const compartible = explorar && !usuario ? `public, max-age=${PUBLICO_MAX_AGE}` : 'private, no-cache';
+  response.headers.set('cache-control', response.status === 429 ? 'no-store' : compartible);
   if (!explorar && context.routePattern !== '/privacidad') response.headers.set('x-robots-tag', 'noindex');
   withPageHeaders(response.headers);
   const enviada = compressResponse(request, response);

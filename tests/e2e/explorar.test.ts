@@ -6,12 +6,15 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import ogs from 'open-graph-scraper';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE } from '../support/browser.ts';
+import { signIn } from '../support/client.ts';
 import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
-import { ADMIN } from '../support/server.ts';
+import { erroresSchemaOrg } from '../support/schema-org.ts';
+import { ADMIN, removeDir, startServer } from '../support/server.ts';
 import { abrirComo, apiComo, hidratada, navegador, url, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
@@ -132,6 +135,34 @@ describe('a public material', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
 
       if (nombre === 'escritorio') {
+        // What a link preview reads (open-graph-scraper, on the HTML as sent), and the JSON-LD
+        // as sent, type-checked against schema.org's types.
+        const { result: og } = await ogs({ html: (await respuesta?.text()) ?? '' });
+        expect(og).toMatchObject({
+          ogTitle: titulo,
+          ogType: 'article',
+          ogSiteName: 'Entre Docentes',
+          ogLocale: 'es_CL',
+          ogUrl: url(publica ?? ''),
+          twitterCard: 'summary_large_image',
+          twitterTitle: titulo,
+        });
+        expect(og.ogDescription).toContain('Ejercicios con la recta numérica');
+        expect(og.ogImage?.[0]?.url).toBe(url(`/miniaturas/bdocente/${id}/`));
+        expect(erroresSchemaOrg([[ld, 'S.LearningResource']])).toEqual([[]]);
+
+        // A CDN or a browser that has the page already gets a 304: the item page, the list,
+        // robots.txt and the sitemap.
+        for (const ruta of [publica ?? '', '/explorar/', '/robots.txt', '/sitemap.xml']) {
+          const primera = await contexto.request.get(url(ruta));
+          const etag = primera.headers().etag ?? '';
+          expect(etag, ruta).toMatch(/^W\/"[\w-]+"$/);
+          const otra = await contexto.request.get(url(ruta), { headers: { 'if-none-match': etag } });
+          expect(otra.status(), ruta).toBe(304);
+          expect(otra.headers()['cache-control']).toBe('public, max-age=300');
+          expect(otra.headers().etag).toBe(etag);
+        }
+
         const [descarga] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Descargar/ }).click()]);
         expect(descarga.suggestedFilename()).toBe(`${titulo}.pdf`);
         const lista = await contexto.newPage();
@@ -164,4 +195,37 @@ describe('a public material', () => {
     expect(mapa).not.toContain(`/explorar/materiales/${id}/`);
     await conScript.close();
   });
+});
+
+describe('a crawler', () => {
+  it('is refused past PUBLICO_POR_MINUTO requests a minute with no session; a signed-in teacher at the same address never', async () => {
+    const servidor = await startServer({ env: { PUBLICO_POR_MINUTO: '4' } });
+    try {
+      const { cookie } = await signIn(servidor.url, ADMIN);
+      const pedir = (ruta: string, headers: Record<string, string> = {}) => fetch(servidor.url + ruta, { headers, redirect: 'manual' });
+      for (const ruta of ['/explorar/', '/robots.txt', '/sitemap.xml', '/explorar/?nivel=07'])
+        expect((await pedir(ruta)).status, ruta).toBe(200);
+
+      const rechazo = await pedir('/explorar/');
+      expect(rechazo.status).toBe(429);
+      expect(Number(rechazo.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(rechazo.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(rechazo.headers.get('cache-control')).toBe('no-store');
+      const texto = await rechazo.text();
+      expect(texto).toContain('<h1>Demasiadas visitas seguidas</h1>');
+      expect(texto).toContain('Recibimos demasiadas visitas seguidas desde tu conexión.');
+      // The public files count too; an unknown item answers no differently.
+      expect((await pedir('/api/bdocente/1/descargar/')).status).toBe(429);
+
+      // A teacher with a session reads the same pages, as many times as they like.
+      for (let i = 0; i < 6; i += 1) {
+        const conSesion = await pedir('/explorar/', { cookie });
+        expect(conSesion.status).toBe(200);
+        expect(conSesion.headers.get('cache-control')).toBe('private, no-cache');
+      }
+    } finally {
+      await servidor.stop();
+      removeDir(servidor.dataDir);
+    }
+  }, 120_000);
 });
