@@ -4,12 +4,12 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { materiales, oas, tiposMaterial, usuarios } from '../../src/lib/server/db/schema.server.ts';
+import { materiales, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { publicosDe } from '../../src/lib/server/services/publicos.server.ts';
 import { PUBLICO_SIN_LICENCIA } from '../../src/lib/validation/licencias.ts';
 import { capsulaPublica, jsonLd, manualPublico, materialPublico } from '../../src/pages/explorar/_componentes/publica.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
-import { insertarCapsula, insertarManual, type Sesion, unidadDe } from '../support/contenido.ts';
+import { camposDeMaterial, insertarCapsula, insertarManual, type Sesion } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 import { erroresSchemaOrg } from '../support/schema-org.ts';
@@ -25,18 +25,7 @@ beforeAll(async () => {
   ana = await t.session({ nombre: 'Ana' });
   luis = await t.session({ nombre: 'Luis' });
   admin = await t.session({ admin: true });
-  const u = await unidadDe(t, 'MA', '07');
-  const [oa] = await t.db.select().from(oas).where(eq(oas.unidad, u.id));
-  const [tipo] = await t.db.select().from(tiposMaterial);
-  campos = {
-    id_area: String(u.id_area),
-    id_nivel: '07',
-    id_unidad: String(u.id),
-    oas: [String(oa?.id)],
-    titulo: 'Guía de fracciones',
-    descripcion: 'Ejercicios',
-    tipo_material_docente: String(tipo?.id),
-  };
+  campos = await camposDeMaterial(t);
 });
 afterAll(() => t.close());
 

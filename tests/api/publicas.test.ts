@@ -3,12 +3,10 @@
  * visitors with no session on the public pages and the public files they link, which never counts
  * a request that brings a session (http/publicas.server.ts, api/publico.server.ts).
  */
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oas, tiposMaterial } from '../../src/lib/server/db/schema.server.ts';
 import { conEtiqueta, createLimitePublico, paginaPublica } from '../../src/lib/server/http/publicas.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
-import { type Sesion, unidadDe } from '../support/contenido.ts';
+import { camposDeMaterial, type Sesion } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 
@@ -111,21 +109,10 @@ describe('the public files', () => {
   beforeAll(async () => {
     t = await createTestApi({ publicoPorMinuto: 3 });
     ana = await t.session({ nombre: 'Ana' });
-    const u = await unidadDe(t, 'MA', '07');
-    const [oa] = await t.db.select().from(oas).where(eq(oas.unidad, u.id));
-    const [tipo] = await t.db.select().from(tiposMaterial);
+    const campos = await camposDeMaterial(t);
     const subir = async (extra: Record<string, string>) => {
-      const campos = {
-        id_area: String(u.id_area),
-        id_nivel: '07',
-        id_unidad: String(u.id),
-        oas: [String(oa?.id)],
-        titulo: 'Guía de fracciones',
-        descripcion: 'Ejercicios',
-        tipo_material_docente: String(tipo?.id),
-        ...extra,
-      };
-      const res = await t.call('POST', '/api/bdocente/', { token: ana.token, body: formData(campos, { data: pdf(1), name: 'guia.pdf' }) });
+      const body = formData({ ...campos, ...extra }, { data: pdf(1), name: 'guia.pdf' });
+      const res = await t.call('POST', '/api/bdocente/', { token: ana.token, body });
       expect(res.status).toBe(201);
       return ((await res.json()) as { id: number }).id;
     };

@@ -17,6 +17,7 @@ import {
   materialesOas,
   metodologias,
   niveles,
+  oas,
   tiposMaterial,
   unidades,
 } from '../../src/lib/server/db/schema.server.ts';
@@ -70,6 +71,25 @@ export async function unidadDe(t: TestApi, codigoArea: string, codigoNivel: stri
     .where(and(eq(unidades.id_area, area?.id ?? 0), eq(unidades.codigo_nivel, codigoNivel)));
   if (!unidad) throw new Error(`no unit of ${codigoArea} at level ${codigoNivel}`);
   return unidad;
+}
+
+/**
+ * The form fields of a valid material upload (POST /api/bdocente/): 7° básico Matemática, its
+ * first unit and that unit's first OA, titled 'Guía de fracciones'.
+ */
+export async function camposDeMaterial(t: TestApi): Promise<Record<string, string | string[]>> {
+  const u = await unidadDe(t, 'MA', '07');
+  const [oa] = await t.db.select().from(oas).where(eq(oas.unidad, u.id));
+  const [tipo] = await t.db.select().from(tiposMaterial);
+  return {
+    id_area: String(u.id_area),
+    id_nivel: '07',
+    id_unidad: String(u.id),
+    oas: [String(oa?.id)],
+    titulo: 'Guía de fracciones',
+    descripcion: 'Ejercicios',
+    tipo_material_docente: String(tipo?.id),
+  };
 }
 
 function idDe(filas: { id: number }[]): number {
