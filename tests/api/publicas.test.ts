@@ -4,7 +4,8 @@
  * a request that brings a session (http/publicas.server.ts, api/publico.server.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conEtiqueta, createLimitePublico, paginaPublica } from '../../src/lib/server/http/publicas.server.ts';
+import { createLimitePublico } from '../../src/lib/server/auth/limite-publico.server.ts';
+import { conEtiqueta, paginaPublica } from '../../src/lib/server/http/publicas.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { camposDeMaterial, type Sesion } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';

@@ -4,8 +4,8 @@
  * the pages use what this builds; the job runner gets the services' job handlers from here.
  */
 import path from 'node:path';
+import { createLimitePublico } from '../auth/limite-publico.server.ts';
 import type { ProveedorOidc } from '../auth/oidc-proveedores.server.ts';
-import { createLimitePublico } from '../http/publicas.server.ts';
 import type { JobHandler, JobRunner } from '../jobs/runner.server.ts';
 import { createAdminOperacionesService } from './admin-operaciones.server.ts';
 import { createAdminUsuariosService } from './admin-usuarios.server.ts';
