@@ -75,8 +75,8 @@ describe('no renewal that cannot succeed', () => {
     expect(pedidas()).toEqual([]);
   });
 
-  it('a session ended elsewhere is asked for once, then the cleared marker stops the asking', async () => {
-    const page = await docenteConSesion();
+  /** Ends the page's session from outside the browser, as signing out on another device does. */
+  async function cerrarEnOtraParte(page: Page): Promise<void> {
     const refresh = (await cookie(page, 'ed_refresh'))?.value;
     const salida = await fetch(url('/auth/logout/'), {
       method: 'POST',
@@ -84,11 +84,26 @@ describe('no renewal that cannot succeed', () => {
       body: JSON.stringify({ refresh }),
     });
     expect(salida.status).toBe(200);
+  }
+
+  it('a session ended elsewhere: the sign-in page, rendered on request, clears the marker itself and asks for none', async () => {
+    const page = await docenteConSesion();
+    await cerrarEnOtraParte(page);
     const pedidas = renovaciones(page);
     await cargar(page, '/ingresar/');
+    expect(pedidas()).toEqual([]);
+    expect(await cookie(page, 'ed_sesion')).toBeUndefined();
+    expect(await page.getByRole('button', { name: 'Ingresar' }).isEnabled()).toBe(true);
+  });
+
+  it('a session ended elsewhere: a prerendered page asks for it once, then the cleared marker stops the asking', async () => {
+    const page = await docenteConSesion();
+    await cerrarEnOtraParte(page);
+    const pedidas = renovaciones(page);
+    await cargar(page, '/registrar/?token=no-sirve');
     expect(pedidas()).toEqual([401]);
     expect(await cookie(page, 'ed_sesion')).toBeUndefined();
-    await cargar(page, '/ingresar/');
+    await cargar(page, '/registrar/?token=no-sirve');
     expect(pedidas()).toHaveLength(1);
   });
 });
