@@ -1,5 +1,6 @@
 /**
- * Lighthouse on one page of each kind, anonymous and signed in (issue 15, item 7), against the
+ * Lighthouse on one page of each kind, anonymous and signed in (issue 15, item 7), and SEO 100 on
+ * /explorar/ and a public material's page (issue 34), against the
  * built server on a fresh data directory of its own, with the samples `npm run budgets` measures
  * (a processed capsule, a material, a manual, a forum conversation, a teacher): a performance score
  * under 95, LCP over 2 s, TBT over 200 ms, CLS over 0.02 or an accessibility score under 100 fails,
@@ -12,7 +13,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crearMuestras, type Muestras } from '../../scripts/lib/muestras.ts';
-import { signIn } from '../support/client.ts';
+import { rutaPublica } from '../../src/lib/explorar.ts';
+import { type ApiClient, apiClient, signIn } from '../support/client.ts';
 import { type Cifras, incumplimientos, mediana, type NavegadorLighthouse, navegadorLighthouse, resumen } from '../support/lighthouse.ts';
 import { ADMIN, type RunningServer, removeDir, startServer } from '../support/server.ts';
 
@@ -20,11 +22,15 @@ interface Pagina {
   nombre: string;
   ruta: (m: Muestras) => string;
   sesion: boolean;
+  /** A public page search engines may index (issue 34): its SEO score must be 100 too. */
+  seo?: boolean;
 }
 
 // Anonymous pages first: the browser signs in once, before the first page that needs a session.
 const PAGINAS: Pagina[] = [
   { nombre: 'ingresar', ruta: () => '/ingresar/', sesion: false },
+  { nombre: 'explorar', ruta: () => '/explorar/', sesion: false, seo: true },
+  { nombre: 'material público', ruta: (m) => rutaPublica('material', m.material.id, MATERIAL_DE_MUESTRA), sesion: false, seo: true },
   { nombre: 'inicio', ruta: () => '/', sesion: true },
   { nombre: 'lista de cápsulas', ruta: () => '/capsulas/', sesion: true },
   { nombre: 'lista de la biblioteca', ruta: () => '/biblioteca-docente/', sesion: true },
@@ -44,6 +50,31 @@ const PAGINAS: Pagina[] = [
   { nombre: 'subir una cápsula', ruta: () => '/capsulas/subir', sesion: true },
 ];
 
+/** The sample material's title (scripts/lib/muestras.ts), for its public page's address. */
+const MATERIAL_DE_MUESTRA = 'Material de muestra';
+
+/** The sample material made public with CC BY 4.0 (issue 34), so it has a public page. */
+async function hacerPublico(api: ApiClient, id: number): Promise<void> {
+  const { data: m } = await api.GET('/api/bdocente/{id}/', { params: { path: { id } } });
+  if (!m) throw new Error(`no se encontró el material de muestra ${id}`);
+  expect(m.titulo).toBe(MATERIAL_DE_MUESTRA);
+  const { response } = await api.PUT('/api/bdocente/', {
+    body: {
+      id,
+      titulo: m.titulo,
+      descripcion: m.descripcion,
+      id_area: m.id_area.id,
+      id_nivel: m.id_nivel.codigo,
+      id_unidad: m.id_unidad.id,
+      oas: m.oas.map((o) => o.id),
+      tipo_material_docente: m.tipo_material_docente.id,
+      licencia: 'CC-BY-4.0',
+      visibilidad: 'publico',
+    },
+  });
+  expect(response.status).toBe(204);
+}
+
 /** Runs of a page that missed a threshold, its first included. */
 const CORRIDAS_SI_FALLA = 3;
 
@@ -55,7 +86,9 @@ const medidas: string[] = [];
 
 beforeAll(async () => {
   server = await startServer();
-  muestras = await crearMuestras(server.url, server.dataDir, await signIn(server.url, ADMIN));
+  const sesion = await signIn(server.url, ADMIN);
+  muestras = await crearMuestras(server.url, server.dataDir, sesion);
+  await hacerPublico(apiClient(server.url, sesion.access), muestras.material.id);
   navegador = await navegadorLighthouse();
 }, 240_000);
 
@@ -76,9 +109,10 @@ describe('Lighthouse', () => {
       conSesion = true;
     }
     const url = server.url + pagina.ruta(muestras);
-    const corridas: Cifras[] = [await navegador.auditar(url)];
+    const opciones = { seo: pagina.seo === true };
+    const corridas: Cifras[] = [await navegador.auditar(url, opciones)];
     if (incumplimientos(nombre, corridas[0] as Cifras).length > 0)
-      while (corridas.length < CORRIDAS_SI_FALLA) corridas.push(await navegador.auditar(url));
+      while (corridas.length < CORRIDAS_SI_FALLA) corridas.push(await navegador.auditar(url, opciones));
     const cifras = mediana(corridas);
     const nota =
       corridas.length > 1

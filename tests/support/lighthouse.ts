@@ -7,7 +7,8 @@
  *
  * Mobile defaults: a Moto G Power screen and simulated Slow 4G; the CPU slowed down to the same
  * mid-tier phone whatever the host (auditarCalibrado, decision 0036); only the performance and
- * accessibility categories, which keep a run near 10 s a page on two cores.
+ * accessibility categories, which keep a run near 10 s a page on two cores, and SEO on the public
+ * pages that search engines may index (issue 34; every other page says noindex).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,8 @@ export const UMBRALES = {
   cls: 0.02,
   /** Lighthouse's accessibility score, 0-100. */
   accesibilidad: 100,
+  /** Lighthouse's SEO score, 0-100, on the public pages (issue 34). */
+  seo: 100,
 } as const;
 
 export interface Cifras {
@@ -36,6 +39,10 @@ export interface Cifras {
   accesibilidad: number;
   /** The accessibility audits that failed, by id: what to fix when the score is under 100. */
   fallasAccesibilidad: string[];
+  /** Lighthouse's SEO score, when the page was audited for it (`auditar(url, { seo: true })`). */
+  seo: number | null;
+  /** The SEO audits that failed, by id. */
+  fallasSeo: string[];
   /** Lighthouse's own warnings about the run (a page that redirected, a timed-out reset). */
   avisos: string[];
   /**
@@ -53,7 +60,7 @@ export interface Cifras {
 
 export interface NavegadorLighthouse {
   context: BrowserContext;
-  auditar(url: string): Promise<Cifras>;
+  auditar(url: string, opciones?: { seo?: boolean }): Promise<Cifras>;
   cerrar(): Promise<void>;
 }
 
@@ -66,8 +73,8 @@ export async function navegadorLighthouse(): Promise<NavegadorLighthouse> {
   });
   return {
     context,
-    async auditar(url) {
-      const resultado = await auditarCalibrado(url, puerto, path.join(perfil, 'corrida'));
+    async auditar(url, { seo = false } = {}) {
+      const resultado = await auditarCalibrado(url, puerto, path.join(perfil, 'corrida'), seo);
       if (!resultado) throw new Error(`Lighthouse no devolvió resultados para ${url}`);
       const { lhr } = resultado;
       if (lhr.runtimeError) throw new Error(`Lighthouse falló en ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
@@ -76,17 +83,20 @@ export async function navegadorLighthouse(): Promise<NavegadorLighthouse> {
         if (v === undefined) throw new Error(`Lighthouse no midió ${id} en ${url}: ${lhr.audits[id]?.errorMessage ?? 'sin valor'}`);
         return v;
       };
-      const puntaje = (id: 'performance' | 'accessibility') => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-      const fallasAccesibilidad = (lhr.categories.accessibility?.auditRefs ?? [])
-        .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && (lhr.audits[ref.id]?.score ?? 1) < 1)
-        .map((ref) => ref.id);
+      const puntaje = (id: 'performance' | 'accessibility' | 'seo') => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      const fallas = (id: 'accessibility' | 'seo') =>
+        (lhr.categories[id]?.auditRefs ?? [])
+          .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score !== null && (lhr.audits[ref.id]?.score ?? 1) < 1)
+          .map((ref) => ref.id);
       return {
         rendimiento: puntaje('performance'),
         lcpMs: Math.round(valor('largest-contentful-paint')),
         tbtMs: Math.round(valor('total-blocking-time')),
         cls: Number(valor('cumulative-layout-shift').toFixed(3)),
         accesibilidad: puntaje('accessibility'),
-        fallasAccesibilidad,
+        fallasAccesibilidad: fallas('accessibility'),
+        seo: seo ? puntaje('seo') : null,
+        fallasSeo: seo ? fallas('seo') : [],
         avisos: lhr.runWarnings.map(String),
         indiceCpu: Math.round(lhr.environment.benchmarkIndex),
         ralentizacionCpu: lhr.configSettings.throttling.cpuSlowdownMultiplier,
@@ -118,12 +128,12 @@ const INDICE_MOVIL_MEDIO = 1000;
  * Lighthouse refuses to audit with settings other than the gathered ones, and the slowdown is
  * used only by the audit's simulation, so the saved artifacts get the audit's slowdown too.
  */
-async function auditarCalibrado(url: string, puerto: number, carpeta: string) {
+async function auditarCalibrado(url: string, puerto: number, carpeta: string, seo: boolean) {
   const opciones = {
     port: puerto,
     output: 'json' as const,
     logLevel: 'error' as const,
-    onlyCategories: ['performance', 'accessibility'],
+    onlyCategories: ['performance', 'accessibility', ...(seo ? ['seo'] : [])],
     // A picture of the whole page is for people reading a report; nobody reads these.
     disableFullPageScreenshot: true,
   };
@@ -163,6 +173,8 @@ export function mediana(corridas: Cifras[]): Cifras {
     cls: med((c) => c.cls),
     accesibilidad: med((c) => c.accesibilidad),
     fallasAccesibilidad: [...new Set(corridas.flatMap((c) => c.fallasAccesibilidad))],
+    seo: primera.seo === null ? null : med((c) => c.seo ?? 0),
+    fallasSeo: [...new Set(corridas.flatMap((c) => c.fallasSeo))],
     avisos: [...new Set(corridas.flatMap((c) => c.avisos))],
     indiceCpu: med((c) => c.indiceCpu),
     ralentizacionCpu: med((c) => c.ralentizacionCpu),
@@ -180,6 +192,7 @@ export function incumplimientos(pagina: string, c: Cifras): string[] {
   if (c.cls > UMBRALES.cls) fallas.push(`${pagina}: CLS ${c.cls} > ${UMBRALES.cls}`);
   if (c.accesibilidad < UMBRALES.accesibilidad)
     fallas.push(`${pagina}: accesibilidad ${c.accesibilidad} < ${UMBRALES.accesibilidad} (${c.fallasAccesibilidad.join(', ')})`);
+  if (c.seo !== null && c.seo < UMBRALES.seo) fallas.push(`${pagina}: SEO ${c.seo} < ${UMBRALES.seo} (${c.fallasSeo.join(', ')})`);
   return fallas;
 }
 
@@ -206,5 +219,5 @@ function tareasLargas(detalles: unknown): string[] {
 
 /** One line of figures, for the test's output. */
 export function resumen(pagina: string, c: Cifras): string {
-  return `${pagina.padEnd(28)} rendimiento ${String(c.rendimiento).padStart(3)}  LCP ${String(c.lcpMs).padStart(5)} ms  TBT ${String(c.tbtMs).padStart(4)} ms  CLS ${c.cls.toFixed(3)}  accesibilidad ${c.accesibilidad}  índice de CPU ${c.indiceCpu} (CPU ${c.ralentizacionCpu.toFixed(1)}x)  LCP en ${c.elementoLcp}`;
+  return `${pagina.padEnd(28)} rendimiento ${String(c.rendimiento).padStart(3)}  LCP ${String(c.lcpMs).padStart(5)} ms  TBT ${String(c.tbtMs).padStart(4)} ms  CLS ${c.cls.toFixed(3)}  accesibilidad ${c.accesibilidad}${c.seo === null ? '' : `  SEO ${c.seo}`}  índice de CPU ${c.indiceCpu} (CPU ${c.ralentizacionCpu.toFixed(1)}x)  LCP en ${c.elementoLcp}`;
 }
