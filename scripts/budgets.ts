@@ -18,7 +18,8 @@
  */
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
-import { type Session, signIn } from '../tests/support/client.ts';
+import { rutaPublica } from '../src/lib/explorar.ts';
+import { apiClient, type Session, signIn } from '../tests/support/client.ts';
 import { ADMIN, adminAceptaPrivacidad, root } from '../tests/support/server.ts';
 import { listFiles, requireBuild, withServer } from './lib/api.ts';
 import {
@@ -39,7 +40,7 @@ import {
   statusProblem,
   walkModuleGraph,
 } from './lib/budgets-lib.ts';
-import { crearMuestras, type Muestras } from './lib/muestras.ts';
+import { crearMuestras, MATERIAL_DE_MUESTRA, type Muestras, publicarMaterial } from './lib/muestras.ts';
 import { formatTable } from './lib/table.ts';
 
 /**
@@ -66,6 +67,9 @@ const SAMPLES: Record<string, (m: Muestras) => string> = {
   '/biblioteca-docente/oa/[codigo]/': (m) => `/biblioteca-docente/oa/${m.material.oa}/`,
   '/capsulas/[id]/': (m) => `/capsulas/${m.capsulaId}/`,
   '/capsulas/editar/[id]/': (m) => `/capsulas/editar/${m.capsulaId}/`,
+  // The public pages (issue 34): the sample material is made public before the pages are measured.
+  '/explorar/materiales/[id]/[...slug]/': (m) => rutaPublica('material', m.material.id, MATERIAL_DE_MUESTRA),
+  '/explorar/oa/[codigo]/': (m) => `/explorar/oa/${m.material.oa}/`,
   // A static page that needs its query: what to add to a collection (issue 35).
   '/colecciones/agregar/': (m) => `/colecciones/agregar/?tipo=manual&id=${m.manualId}`,
 };
@@ -307,6 +311,7 @@ async function main(): Promise<number> {
     async (server) => {
       const session = await signIn(server.url, ADMIN);
       const muestras = await crearMuestras(server.url, server.dataDir, session);
+      await publicarMaterial(apiClient(server.url, session.access), muestras.material.id);
       const load = assetLoader(server.url, session.cookie);
 
       const rows: Measured[] = [];

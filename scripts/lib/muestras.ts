@@ -23,6 +23,9 @@ export interface Muestras {
   capsulaId: number;
 }
 
+/** The sample material's title, for its public page's address (issue 34). */
+export const MATERIAL_DE_MUESTRA = 'Material de muestra';
+
 export const SAMPLE_TEACHER = { email: 'docente.presupuestos@example.cl', password: 'Muestra2026' };
 /** A 1x1 PNG: the server crops any category image to 640x360. */
 const SAMPLE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -143,7 +146,7 @@ async function contenido(api: ApiClient): Promise<Pick<Muestras, 'manualId' | 'm
     await api.POST('/api/bdocente/', {
       body: {
         ...comun,
-        titulo: 'Material de muestra',
+        titulo: MATERIAL_DE_MUESTRA,
         extension: 'pdf',
         id_nivel: nivel.codigo,
         id_unidad: unidad.id,
@@ -186,4 +189,27 @@ async function procesada(api: ApiClient, id: number): Promise<void> {
     if (Date.now() > limite) throw new Error(`The capsule sample was still processing after ${PROCESSING_MS / 1000} s.`);
     await new Promise((r) => setTimeout(r, 1000));
   }
+}
+
+/**
+ * Makes the sample material public with CC BY 4.0 (issue 34), so it has a public page: for the
+ * budgets and Lighthouse, which measure that page as an anonymous visitor sees it.
+ */
+export async function publicarMaterial(api: ApiClient, id: number): Promise<void> {
+  const m = made('the sample material', await api.GET('/api/bdocente/{id}/', { params: { path: { id } } }));
+  const { response, error } = await api.PUT('/api/bdocente/', {
+    body: {
+      id,
+      titulo: m.titulo,
+      descripcion: m.descripcion,
+      id_area: m.id_area.id,
+      id_nivel: m.id_nivel.codigo,
+      id_unidad: m.id_unidad.id,
+      oas: m.oas.map((o) => o.id),
+      tipo_material_docente: m.tipo_material_docente.id,
+      licencia: 'CC-BY-4.0',
+      visibilidad: 'publico',
+    },
+  });
+  if (response.status !== 204) throw new Error(`the sample material could not be made public: ${response.status} ${JSON.stringify(error)}`);
 }

@@ -12,9 +12,9 @@
  * page that is slow fails every time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crearMuestras, type Muestras } from '../../scripts/lib/muestras.ts';
+import { crearMuestras, MATERIAL_DE_MUESTRA, type Muestras, publicarMaterial } from '../../scripts/lib/muestras.ts';
 import { rutaPublica } from '../../src/lib/explorar.ts';
-import { type ApiClient, apiClient, signIn } from '../support/client.ts';
+import { apiClient, signIn } from '../support/client.ts';
 import { type Cifras, incumplimientos, mediana, type NavegadorLighthouse, navegadorLighthouse, resumen } from '../support/lighthouse.ts';
 import { ADMIN, type RunningServer, removeDir, startServer } from '../support/server.ts';
 
@@ -50,31 +50,6 @@ const PAGINAS: Pagina[] = [
   { nombre: 'subir una cápsula', ruta: () => '/capsulas/subir', sesion: true },
 ];
 
-/** The sample material's title (scripts/lib/muestras.ts), for its public page's address. */
-const MATERIAL_DE_MUESTRA = 'Material de muestra';
-
-/** The sample material made public with CC BY 4.0 (issue 34), so it has a public page. */
-async function hacerPublico(api: ApiClient, id: number): Promise<void> {
-  const { data: m } = await api.GET('/api/bdocente/{id}/', { params: { path: { id } } });
-  if (!m) throw new Error(`no se encontró el material de muestra ${id}`);
-  expect(m.titulo).toBe(MATERIAL_DE_MUESTRA);
-  const { response } = await api.PUT('/api/bdocente/', {
-    body: {
-      id,
-      titulo: m.titulo,
-      descripcion: m.descripcion,
-      id_area: m.id_area.id,
-      id_nivel: m.id_nivel.codigo,
-      id_unidad: m.id_unidad.id,
-      oas: m.oas.map((o) => o.id),
-      tipo_material_docente: m.tipo_material_docente.id,
-      licencia: 'CC-BY-4.0',
-      visibilidad: 'publico',
-    },
-  });
-  expect(response.status).toBe(204);
-}
-
 /** Runs of a page that missed a threshold, its first included. */
 const CORRIDAS_SI_FALLA = 3;
 
@@ -88,7 +63,7 @@ beforeAll(async () => {
   server = await startServer();
   const sesion = await signIn(server.url, ADMIN);
   muestras = await crearMuestras(server.url, server.dataDir, sesion);
-  await hacerPublico(apiClient(server.url, sesion.access), muestras.material.id);
+  await publicarMaterial(apiClient(server.url, sesion.access), muestras.material.id);
   navegador = await navegadorLighthouse();
 }, 240_000);
 
