@@ -16,10 +16,11 @@ import {
   type Responsable,
   responsableSchema,
 } from '../../validation/privacidad.ts';
-import { ajustes, consentimientos, ingresos, tokensRefresh, usuarios } from '../db/schema.server.ts';
+import { consentimientos, ingresos, tokensRefresh, usuarios } from '../db/schema.server.ts';
 import { trabajoPeriodico } from '../jobs/periodico.server.ts';
+import { guardarAjuste, leerAjuste } from './ajustes.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { type ActorAdmin, registrarAccion } from './registro.server.ts';
+import type { ActorAdmin } from './registro.server.ts';
 
 export const TRABAJO_RETENCION_DIRECCIONES = 'retencion-direcciones';
 const CADENCIA_SEGUNDOS = 24 * 60 * 60;
@@ -77,25 +78,18 @@ export function createPrivacidadService(ctx: Pick<ServiceContext, 'db' | 'log' |
 
     /** The responsible party, or null until an admin sets it (a stored value that no longer validates counts as unset). */
     async responsable(): Promise<Responsable | null> {
-      const [fila] = await db.select({ valor: ajustes.valor }).from(ajustes).where(eq(ajustes.clave, CLAVE_RESPONSABLE));
-      const leido = responsableSchema.safeParse(fila?.valor);
+      const leido = responsableSchema.safeParse(await leerAjuste(db, CLAVE_RESPONSABLE));
       return leido.success ? leido.data : null;
     },
 
     /** Sets the responsible party (validated by the caller with responsableSchema), in the audit log. */
     async guardarResponsable(actor: ActorAdmin, datos: Responsable): Promise<Responsable> {
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(ajustes)
-          .values({ clave: CLAVE_RESPONSABLE, valor: datos, actualizado: ctx.now() })
-          .onConflictDoUpdate({ target: ajustes.clave, set: { valor: datos, actualizado: ctx.now() } });
-        await registrarAccion(tx, actor, {
-          accion: 'editar_responsable_datos',
-          tipo: 'ajuste',
-          id_registro: null,
-          detalle: `Responsable de los datos: ${datos.nombre} (${datos.correo})`,
-        });
-      });
+      await guardarAjuste(
+        db,
+        actor,
+        { clave: CLAVE_RESPONSABLE, valor: datos, en: ctx.now() },
+        { accion: 'editar_responsable_datos', detalle: `Responsable de los datos: ${datos.nombre} (${datos.correo})` },
+      );
       return datos;
     },
 

@@ -6,8 +6,9 @@
 import { and, count, eq } from 'drizzle-orm';
 import type { ProveedorOidc } from '../../auth/oidc-proveedores.server.ts';
 import type { Db } from '../../db/client.server.ts';
-import { ajustes, identidades, registroAdmin, usuarios } from '../../db/schema.server.ts';
+import { identidades, registroAdmin, usuarios } from '../../db/schema.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
+import { guardarAjuste, leerAjuste } from '../ajustes.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { type ActorAdmin, registrarAccion } from '../registro.server.ts';
 
@@ -96,8 +97,7 @@ export function createIdentidades(ctx: Pick<ServiceContext, 'db' | 'now'>, prove
 
     /** The domains (of the configured providers') where an unknown verified address gets an account. */
     async dominiosAutomaticos(): Promise<string[]> {
-      const [fila] = await db.select({ valor: ajustes.valor }).from(ajustes).where(eq(ajustes.clave, CLAVE_CUENTAS_AUTOMATICAS));
-      const valor = fila?.valor;
+      const valor = await leerAjuste(db, CLAVE_CUENTAS_AUTOMATICAS);
       return Array.isArray(valor) ? valor.filter((d): d is string => typeof d === 'string') : [];
     },
 
@@ -105,18 +105,15 @@ export function createIdentidades(ctx: Pick<ServiceContext, 'db' | 'now'>, prove
     async guardarDominiosAutomaticos(actor: ActorAdmin, dominios: string[]): Promise<string[]> {
       const permitidos = new Set(proveedores.flatMap((p) => p.dominios));
       const lista = [...new Set(dominios.map((d) => d.trim().toLowerCase()))].filter((d) => permitidos.has(d)).sort();
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(ajustes)
-          .values({ clave: CLAVE_CUENTAS_AUTOMATICAS, valor: lista, actualizado: now() })
-          .onConflictDoUpdate({ target: ajustes.clave, set: { valor: lista, actualizado: now() } });
-        await registrarAccion(tx, actor, {
+      await guardarAjuste(
+        db,
+        actor,
+        { clave: CLAVE_CUENTAS_AUTOMATICAS, valor: lista, en: now() },
+        {
           accion: 'editar_cuentas_automaticas',
-          tipo: 'ajuste',
-          id_registro: null,
           detalle: lista.length ? `Cuentas automáticas para: ${lista.join(', ')}` : 'Sin cuentas automáticas',
-        });
-      });
+        },
+      );
       return lista;
     },
   };
