@@ -3,6 +3,7 @@
  * with who may see each: one implementation for all, so the sections reuse it and never copy it.
  */
 import { and, asc, count, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
 import { LIMITE_HILO, type PaginaHilo } from '../../validation/comentarios.ts';
 import type { Db } from '../db/client.server.ts';
@@ -172,6 +173,14 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
     if (!row) throw new ErrorDeDominio(404, noEncontrado);
   }
 
+  /** Each item's comment count as the lists and a thread show it: neither placeholders nor hidden ones (the same for everyone). */
+  const contarComentarios = (columna: PgColumn, ids: number[]) =>
+    db
+      .select({ id: columna, n: count() })
+      .from(comentarios)
+      .where(and(inArray(columna, ids), eq(comentarios.eliminado, false), eq(comentarios.oculto, false)))
+      .groupBy(columna);
+
   /**
    * The comment `idComentario` on content of kind `tipo`, for its author or an admin to change:
    * 404 when it does not exist, is on another kind of content or is already a placeholder.
@@ -203,9 +212,13 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
      */
     async comentarios(tipo: TipoRecurso, id: number, lector?: Persona, pagina: PaginaHilo = { limite: LIMITE_HILO }) {
       await existe(tipo, id, lector);
-      const { base, hijos, ...resto } = await paginaDeHilo(db, recursos[tipo].columna, id, pagina);
+      const { columna } = recursos[tipo];
+      const [{ base, hijos, hay_mas }, [cuenta]] = await Promise.all([
+        paginaDeHilo(db, columna, autorColumns, id, pagina),
+        contarComentarios(columna, [id]),
+      ]);
       const comentario = ({ c, autor }: (typeof base)[number]) => aComentario(c, autor, id);
-      return { ...hiloParaLector(comoActor(lector), base.map(comentario), hijos.map(comentario)), ...resto };
+      return { ...hiloParaLector(comoActor(lector), base.map(comentario), hijos.map(comentario)), hay_mas, n_comentarios: cuenta?.n ?? 0 };
     },
 
     async comentar(tipo: TipoRecurso, id: number, autor: Persona, contenido: string, padre: number | null): Promise<Comentario> {
@@ -304,12 +317,7 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
     async contadores(tipo: TipoRecurso, ids: number[]) {
       const { columna, likes } = recursos[tipo];
       const [nComentarios, filas] = await Promise.all([
-        db
-          .select({ id: columna, n: count() })
-          .from(comentarios)
-          // Placeholders and hidden comments are not counted (the count is the same for everyone).
-          .where(and(inArray(columna, ids), eq(comentarios.eliminado, false), eq(comentarios.oculto, false)))
-          .groupBy(columna),
+        contarComentarios(columna, ids),
         db
           .select({ id: likes.id_recurso, usuario: likes.id_usuario })
           .from(likes)

@@ -5,21 +5,19 @@
  * it (by date, then id): a keyset, so the hundredth page costs what the first does
  * (comentarios_<item>_idx: item, date, id).
  */
-import { and, count, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { PaginaHilo } from '../../../validation/comentarios.ts';
 import type { Db } from '../../db/client.server.ts';
 import { comentarios, usuarios } from '../../db/schema.server.ts';
+import type { autorColumns } from '../recursos.server.ts';
 
-const autor = {
-  id: usuarios.id,
-  primer_nombre: usuarios.primer_nombre,
-  apellido_paterno: usuarios.apellido_paterno,
-  foto_perfil: usuarios.foto_perfil,
-};
-
-/** `columna` is the comment's column naming the item (id_capsula, id_material, id_manual). */
-export async function paginaDeHilo(db: Db, columna: PgColumn, id: number, pagina: PaginaHilo) {
+/**
+ * `columna` is the comment's column naming the item (id_capsula, id_material, id_manual); `autor`,
+ * recursos.server.ts's autorColumns (handed over: that file imports this one). The item's comment
+ * count is recursos.server.ts's, the one the lists show.
+ */
+export async function paginaDeHilo(db: Db, columna: PgColumn, autor: typeof autorColumns, id: number, pagina: PaginaHilo) {
   const filas = (donde: SQL | undefined, limite?: number) => {
     const consulta = db
       .select({ c: comentarios, autor })
@@ -34,16 +32,9 @@ export async function paginaDeHilo(db: Db, columna: PgColumn, id: number, pagina
     pagina.antes === undefined
       ? undefined
       : sql`(${comentarios.fecha_creacion}, ${comentarios.id}) < (select a.fecha_creacion, a.id from ${comentarios} a where a.id = ${pagina.antes} and a.${sql.identifier(columna.name)} = ${id})`;
-  const [base, [cuenta]] = await Promise.all([
-    filas(and(isNull(comentarios.id_respuesta_comentario), despues), pagina.limite + 1),
-    // What the lists count: neither placeholders nor hidden ones (the same for everyone).
-    db
-      .select({ n: count() })
-      .from(comentarios)
-      .where(and(eq(columna, id), eq(comentarios.eliminado, false), eq(comentarios.oculto, false))),
-  ]);
+  const base = await filas(and(isNull(comentarios.id_respuesta_comentario), despues), pagina.limite + 1);
   const primeros = base.slice(0, pagina.limite);
   const padres = primeros.map((f) => f.c.id);
   const hijos = padres.length > 0 ? await filas(inArray(comentarios.id_respuesta_comentario, padres)) : [];
-  return { base: primeros, hijos, hay_mas: base.length > pagina.limite, n_comentarios: cuenta?.n ?? 0 };
+  return { base: primeros, hijos, hay_mas: base.length > pagina.limite };
 }
