@@ -128,11 +128,7 @@ export function createApi(deps: ApiDeps) {
     '/auth/oidc',
     oidcRoutes({
       oidc: services.oidc,
-      // The same decision as after a password: a second factor, when the account has one.
-      completarIngreso: async (usuario, origen, equipo) => {
-        const paso = await services.segundoFactor.trasVerificarIdentidad(usuario, origen, equipo);
-        return paso.segundo_factor ? { desafio: paso.desafio } : { sesion: paso.sesion };
-      },
+      segundoFactor: services.segundoFactor,
       keys,
       secureCookies: deps.secureCookies,
       publicUrl: services.oidc.publicUrl,

@@ -15,35 +15,24 @@ import { z } from 'zod';
 import { destinoSeguro } from '../../destino.ts';
 import { ACCESS_COOKIE, applyCookies, sessionCookies } from '../auth/cookies.server.ts';
 import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
-import type { Sesion } from '../services/cuentas.server.ts';
 import { type FinOidc, FLUJO_SEGUNDOS, type OidcService, RechazoOidc } from '../services/oidc.server.ts';
+import type { SegundoFactorService } from '../services/segundo-factor.server.ts';
 import { EQUIPO_COOKIE } from './auth.server.ts';
 import { responder } from './contrato.server.ts';
 import { type AppEnv, autenticado, clientAddress, mismoUsuario } from './env.server.ts';
 import { params } from './input.server.ts';
-import { id } from './schemas.server.ts';
+import { id, idParam } from './schemas.server.ts';
 
 /** The flow's handle: only the callback's path gets it back. */
 export const FLUJO_COOKIE = 'ed_oidc';
 const RUTA_FLUJO = '/auth/oidc/';
 
 const identidadParam = z.object({ id: id(), proveedor: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'Proveedor no válido') });
-const idParam = z.object({ id: id() });
-
-/**
- * Where the sign-in ends, one call the same for every way in (the second factor's
- * trasVerificarIdentidad): a session, or a challenge when the account has a second factor and
- * this device is not remembered (`equipo`, the remembered-device cookie).
- */
-export type CompletarIngreso = (
-  usuario: { id: number; groups: string[] },
-  origen: { direccion: string; agente?: string; via: string },
-  equipo: string | undefined,
-) => Promise<{ sesion: Sesion } | { desafio: string }>;
 
 export interface OidcDeps {
   oidc: OidcService;
-  completarIngreso: CompletarIngreso;
+  /** The same decision as after a password: a second factor's challenge, when the account has one. */
+  segundoFactor: Pick<SegundoFactorService, 'trasVerificarIdentidad'>;
   keys: TokenKeys;
   secureCookies: boolean;
   publicUrl: string;
@@ -63,8 +52,8 @@ export function oidcRoutes(deps: OidcDeps) {
   async function fin(c: Context<AppEnv>, resultado: FinOidc) {
     if (resultado.tipo === 'vinculada') return c.redirect(`/perfil/cuentas-vinculadas?vinculada=${resultado.proveedor}`, 303);
     const origen = { direccion: clientAddress(c), agente: c.req.header('user-agent'), via: resultado.via };
-    const paso = await deps.completarIngreso(resultado.usuario, origen, getCookie(c, EQUIPO_COOKIE));
-    if ('desafio' in paso) {
+    const paso = await deps.segundoFactor.trasVerificarIdentidad(resultado.usuario, origen, getCookie(c, EQUIPO_COOKIE));
+    if (paso.segundo_factor) {
       // The code is asked on the sign-in screen, as after a password: the challenge goes in the
       // fragment, which the island reads and the browser never sends to a server or a Referer.
       const siguiente = resultado.destino === '/' ? '' : `?siguiente=${encodeURIComponent(resultado.destino)}`;
