@@ -16,6 +16,14 @@ export interface Licencia {
   url: string | null;
 }
 
+/** The last choice, and what an unknown code reads as. */
+const RESERVADOS = {
+  codigo: 'reservados',
+  nombre: 'Todos los derechos reservados',
+  titulo: 'Todos los derechos reservados',
+  url: null,
+} as const satisfies Licencia;
+
 export const LICENCIAS = [
   {
     codigo: 'CC-BY-4.0',
@@ -47,7 +55,7 @@ export const LICENCIAS = [
     titulo: 'CC0 1.0 Universal (dominio público)',
     url: 'https://creativecommons.org/publicdomain/zero/1.0/',
   },
-  { codigo: 'reservados', nombre: 'Todos los derechos reservados', titulo: 'Todos los derechos reservados', url: null },
+  RESERVADOS,
 ] as const satisfies readonly Licencia[];
 
 export type CodigoLicencia = (typeof LICENCIAS)[number]['codigo'];
@@ -58,13 +66,6 @@ export const LICENCIA_INICIAL: CodigoLicencia = 'reservados';
 
 /** The `ajustes` row that holds the network's default licence. */
 export const LICENCIA_POR_DEFECTO = 'LICENCIA_POR_DEFECTO';
-
-const RESERVADOS: Licencia = {
-  codigo: 'reservados',
-  nombre: 'Todos los derechos reservados',
-  titulo: 'Todos los derechos reservados',
-  url: null,
-};
 
 /** A code's licence; an unknown code reads as all rights reserved (never as an open licence). */
 export const licenciaDe = (codigo: string): Licencia => LICENCIAS.find((l) => l.codigo === codigo) ?? RESERVADOS;
