@@ -16,7 +16,7 @@ import type { ProveedorOidc } from '../auth/oidc-proveedores.server.ts';
 import { hashToken, randomToken } from '../auth/tokens.server.ts';
 import { flujosOidc, identidades, perfilesDocentes, tokensCuenta, usuarios } from '../db/schema.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { createDescubrimiento, type Descubrimiento, ProveedorNoDisponible } from './oidc/descubrimiento.server.ts';
+import { createDescubrimiento, ProveedorNoDisponible } from './oidc/descubrimiento.server.ts';
 import { auditarOidc, createIdentidades } from './oidc/identidades.server.ts';
 
 /** A started flow lives ten minutes: the time to choose an account and type a password at the provider. */
@@ -89,14 +89,12 @@ const esGoogle = (p: ProveedorOidc) => new URL(p.issuer).hostname === 'accounts.
 
 export interface OpcionesOidc {
   proveedores: ProveedorOidc[];
-  /** Shared discovery cache (default: one per service). */
-  descubrimiento?: Descubrimiento;
 }
 
 export function createOidcService(ctx: ServiceContext, opciones: OpcionesOidc) {
   const { db, now } = ctx;
   const { proveedores } = opciones;
-  const descubrimiento = opciones.descubrimiento ?? createDescubrimiento(now);
+  const descubrimiento = createDescubrimiento(now);
   const cuentas = createIdentidades(ctx, proveedores);
 
   const proveedor = (id: string) => proveedores.find((p) => p.id === id);

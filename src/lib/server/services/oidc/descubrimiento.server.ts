@@ -22,7 +22,7 @@ interface Entrada {
   hasta: number;
 }
 
-export function createDescubrimiento(ahora: () => Date = () => new Date()) {
+export function createDescubrimiento(ahora: () => Date) {
   const cache = new Map<string, Entrada>();
   const enCurso = new Map<string, Promise<client.Configuration>>();
 
@@ -57,11 +57,5 @@ export function createDescubrimiento(ahora: () => Date = () => new Date()) {
       }
       return pendiente;
     },
-    /** Forgets a provider's configuration (its keys or endpoints changed under us). */
-    olvidar(id: string): void {
-      cache.delete(id);
-    },
   };
 }
-
-export type Descubrimiento = ReturnType<typeof createDescubrimiento>;
