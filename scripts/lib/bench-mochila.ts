@@ -27,7 +27,7 @@ export async function benchMochila(mbTotal = megasMochila()): Promise<string> {
       for (const id of idsManuales) await services.colecciones.agregar(actor, coleccion.id, { tipo: 'manual', id }, '');
       let bytes = 0;
       const medida = await medirRss(async () => {
-        const plan = await services.colecciones.planMochila(actor, coleccion.id);
+        const plan = await services.colecciones.planMochila(await services.colecciones.obtener(actor, coleccion.id));
         const contar = new Writable({
           write(trozo: Buffer, _codificacion, listo) {
             bytes += trozo.length;

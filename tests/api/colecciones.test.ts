@@ -313,7 +313,8 @@ describe('mochila', () => {
     expect(indice).not.toContain('No se lleva');
     expect(indice).not.toMatch(/<script|src=|https?:\/\/(?!creativecommons)/i);
     // The collection's page states its size with the same plan.
-    const plan = await t.api.services.colecciones.planMochila({ id: luis.id, groups: [] }, c.id);
+    const { colecciones } = t.api.services;
+    const plan = await colecciones.planMochila(await colecciones.obtener({ id: luis.id, groups: [] }, c.id));
     expect(plan.bytes).toBeGreaterThan(0);
     expect(plan.entradas).toHaveLength(3);
   });

@@ -84,7 +84,7 @@ export function coleccionesRoutes(colecciones: ColeccionesService, keys: TokenKe
  */
 export function mochilaRoutes(colecciones: ColeccionesService, keys: TokenKeys) {
   return new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), async (c) => {
-    const plan = await colecciones.planMochila(actor(c), c.req.valid('param').id);
+    const plan = await colecciones.planMochila(await colecciones.obtener(actor(c), c.req.valid('param').id));
     const cuerpo = Readable.toWeb(colecciones.zipMochila(plan)) as ReadableStream<Uint8Array>;
     return new Response(cuerpo, {
       status: 200,

@@ -3,8 +3,7 @@
  * (colecciones/items.server.ts), so none of them shows what a person may not see.
  */
 
-import type { Actor } from './actor.server.ts';
-import { createColecciones } from './colecciones/colecciones.server.ts';
+import { type Coleccion, createColecciones } from './colecciones/colecciones.server.ts';
 import { createGuardados } from './colecciones/guardados.server.ts';
 import { createItems } from './colecciones/items.server.ts';
 import type { PlanMochila } from './colecciones/mochila.server.ts';
@@ -19,8 +18,8 @@ export function createColeccionesService(ctx: ServiceContext) {
     items,
     guardados: createGuardados(ctx.db, items, ctx.now),
     ...colecciones,
-    /** What the collection's mochila holds and weighs, as this reader may see it. */
-    planMochila: async (actor: Actor, id: number) => mochila.planear(await colecciones.obtener(actor, id)),
+    /** What the collection's mochila holds and weighs, as `obtener` showed it to its reader. */
+    planMochila: (coleccion: Coleccion) => mochila.planear(coleccion),
     /** The mochila as a ZIP stream (never held in memory). */
     zipMochila: (plan: PlanMochila) => mochila.zip(plan, ctx.now()),
   };
