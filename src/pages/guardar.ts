@@ -6,30 +6,16 @@
  * is not saved, and the page they come back to says what it says about it. The middleware has
  * already checked the origin and the session.
  */
-import type { APIRoute } from 'astro';
 import { z } from 'zod';
-import { ApiError } from '../lib/server/api/errors.server.ts';
 import { getRuntime } from '../lib/server/runtime.server.ts';
 import { guardadoSchema } from '../lib/validation/colecciones.ts';
-import { actorDe, usuarioDe } from './_componentes/paginas.ts';
-import { formularioCorto, volver } from './_componentes/volver.ts';
+import { alternar } from './_componentes/volver.ts';
 
 export const prerender = false;
 
 const campos = guardadoSchema.extend({ add: z.enum(['true', 'false']).transform((v) => v === 'true') });
 
-export const POST: APIRoute = async ({ request, locals, url, redirect }) => {
-  const usuario = usuarioDe(locals);
-  const destino = volver(request.headers.get('referer'), url.origin);
-  const leido = await formularioCorto(request, campos);
-  if ('respuesta' in leido) return leido.respuesta;
-  const { tipo, id, add } = leido.datos;
+export const POST = alternar(campos, (actor, { tipo, id, add }) => {
   const { guardados } = getRuntime().api.services.colecciones;
-  try {
-    if (add) await guardados.guardar(actorDe(usuario), { tipo, id });
-    else await guardados.quitar(actorDe(usuario), { tipo, id });
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-  }
-  return redirect(destino, 303);
-};
+  return add ? guardados.guardar(actor, { tipo, id }) : guardados.quitar(actor, { tipo, id });
+});

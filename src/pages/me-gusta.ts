@@ -7,12 +7,9 @@
  * origin and that the person is signed in. A like that fails is silent, as with the island
  * (docs/SPEC.md section 8): the page simply shows the count as it is.
  */
-import type { APIRoute } from 'astro';
 import { z } from 'zod';
-import { ApiError } from '../lib/server/api/errors.server.ts';
 import { getRuntime } from '../lib/server/runtime.server.ts';
-import { actorDe, usuarioDe } from './_componentes/paginas.ts';
-import { formularioCorto, volver } from './_componentes/volver.ts';
+import { alternar } from './_componentes/volver.ts';
 
 export const prerender = false;
 
@@ -25,17 +22,5 @@ const campos = z.object({
   add: z.enum(['true', 'false']).transform((v) => v === 'true'),
 });
 
-export const POST: APIRoute = async ({ request, locals, url, redirect }) => {
-  const usuario = usuarioDe(locals);
-  const destino = volver(request.headers.get('referer'), url.origin);
-  const leido = await formularioCorto(request, campos);
-  if ('respuesta' in leido) return leido.respuesta;
-  const { tipo, id, add } = leido.datos;
-  try {
-    await getRuntime().api.services.capsulas.recursos.like(tipo, id, actorDe(usuario), add);
-  } catch (error) {
-    // Missing or hidden content: the page the person comes back to says so, or shows the count.
-    if (!(error instanceof ApiError)) throw error;
-  }
-  return redirect(destino, 303);
-};
+// Missing or hidden content: the page the person comes back to says so, or shows the count.
+export const POST = alternar(campos, (actor, { tipo, id, add }) => getRuntime().api.services.capsulas.recursos.like(tipo, id, actor, add));
