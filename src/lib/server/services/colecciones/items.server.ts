@@ -7,7 +7,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
 import { truncar } from '../../../format/index.ts';
-import type { TipoGuardable } from '../../../validation/colecciones.ts';
+import { TIPOS_GUARDABLES, type TipoGuardable } from '../../../validation/colecciones.ts';
 import type { Db } from '../../db/client.server.ts';
 import { capsulas, foroCategorias, foroConversaciones, manuales, materiales, usuarios } from '../../db/schema.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
@@ -43,106 +43,98 @@ const persona = { primer_nombre: usuarios.primer_nombre, apellido_paterno: usuar
 /** The ids of one kind among the refs. */
 const idsDe = (refs: RefItem[], tipo: TipoGuardable) => refs.filter((r) => r.tipo === tipo).map((r) => r.id);
 
+/** What every kind's query reads of an item, under the same names. */
+interface Fila {
+  id: number;
+  titulo: string;
+  /** Its description, or a conversation's text: the list's summary. */
+  texto: string;
+  fecha: Date | string;
+  autor: string;
+}
+const aInfo = (tipo: TipoGuardable, f: Fila, url: string, miniatura: string): InfoItem => ({
+  tipo,
+  id: f.id,
+  titulo: f.titulo,
+  resumen: texto(f.texto),
+  url,
+  miniatura,
+  autor: f.autor,
+  fecha: iso(f.fecha),
+});
+
 export function createItems(db: Db) {
-  /** The items among `refs` this person may see, keyed 'tipo:id'; the rest are left out. */
-  async function visibles(actor: Actor, refs: RefItem[]): Promise<Map<string, InfoItem>> {
-    const out = new Map<string, InfoItem>();
-    const poner = (info: InfoItem) => out.set(clave(info), info);
-    const ids = (tipo: TipoGuardable) => idsDe(refs, tipo);
-    if (ids('capsula').length > 0) {
+  /** Each kind's items among `ids` (never empty) this person may see, with the rules of its own section. */
+  const lectores: Record<TipoGuardable, (actor: Actor, ids: number[]) => Promise<InfoItem[]>> = {
+    async capsula(actor, ids) {
       const filas = await db
-        .select({ id: capsulas.id, titulo: capsulas.titulo, descripcion: capsulas.descripcion, fecha: capsulas.fecha_creacion, ...persona })
+        .select({ id: capsulas.id, titulo: capsulas.titulo, texto: capsulas.descripcion, fecha: capsulas.fecha_creacion, ...persona })
         .from(capsulas)
         .innerJoin(usuarios, eq(usuarios.id, capsulas.id_usuario))
-        .where(and(inArray(capsulas.id, ids('capsula')), capsulaVisible(actor)));
-      for (const f of filas) {
-        poner({
-          tipo: 'capsula',
-          id: f.id,
-          titulo: f.titulo,
-          resumen: texto(f.descripcion),
-          url: `/capsulas/${f.id}`,
-          miniatura: `/miniaturas/capsulas/${f.id}/`,
-          autor: autorDe(f),
-          fecha: iso(f.fecha),
-        });
-      }
-    }
-    if (ids('material').length > 0) {
+        .where(and(inArray(capsulas.id, ids), capsulaVisible(actor)));
+      return filas.map((f) => aInfo('capsula', { ...f, autor: autorDe(f) }, `/capsulas/${f.id}`, `/miniaturas/capsulas/${f.id}/`));
+    },
+    async material(actor, ids) {
       const filas = await db
         .select({
           id: materiales.id,
           titulo: materiales.titulo,
-          descripcion: materiales.descripcion,
+          texto: materiales.descripcion,
           fecha: materiales.fecha_creacion,
           ...persona,
         })
         .from(materiales)
         .innerJoin(usuarios, eq(usuarios.id, materiales.id_usuario))
-        .where(and(inArray(materiales.id, ids('material')), visibleA(actor, materiales)));
-      for (const f of filas) {
-        poner({
-          tipo: 'material',
-          id: f.id,
-          titulo: f.titulo,
-          resumen: texto(f.descripcion),
-          url: `/biblioteca-docente/${f.id}`,
-          miniatura: `/miniaturas/bdocente/${f.id}/`,
-          autor: autorDe(f),
-          fecha: iso(f.fecha),
-        });
-      }
-    }
-    if (ids('manual').length > 0) {
+        .where(and(inArray(materiales.id, ids), visibleA(actor, materiales)));
+      return filas.map((f) =>
+        aInfo('material', { ...f, autor: autorDe(f) }, `/biblioteca-docente/${f.id}`, `/miniaturas/bdocente/${f.id}/`),
+      );
+    },
+    async manual(actor, ids) {
       const filas = await db
         .select({
           id: manuales.id,
           titulo: manuales.titulo,
-          descripcion: manuales.descripcion,
+          texto: manuales.descripcion,
           fecha: manuales.fecha_creacion,
           autor: manuales.autor,
         })
         .from(manuales)
-        .where(and(inArray(manuales.id, ids('manual')), visibleA(actor, manuales)));
-      for (const f of filas) {
-        poner({
-          tipo: 'manual',
-          id: f.id,
-          titulo: f.titulo,
-          resumen: texto(f.descripcion),
-          url: `/manuales/${f.id}`,
-          miniatura: `/miniaturas/manuales/${f.id}/`,
-          autor: f.autor,
-          fecha: iso(f.fecha),
-        });
-      }
-    }
-    if (ids('conversacion').length > 0) {
+        .where(and(inArray(manuales.id, ids), visibleA(actor, manuales)));
+      return filas.map((f) => aInfo('manual', f, `/manuales/${f.id}`, `/miniaturas/manuales/${f.id}/`));
+    },
+    async conversacion(actor, ids) {
       const filas = await db
         .select({
           id: foroConversaciones.id,
           categoria: foroConversaciones.id_categoria,
           titulo: foroConversaciones.titulo,
-          contenido: foroConversaciones.contenido,
+          texto: foroConversaciones.contenido,
           fecha: foroConversaciones.fecha_creacion,
           ...persona,
         })
         .from(foroConversaciones)
         .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
         .innerJoin(usuarios, eq(usuarios.id, foroConversaciones.id_usuario_creador))
-        .where(and(inArray(foroConversaciones.id, ids('conversacion')), visibleA(actor, foroConversaciones), categoriasVisibles(actor)));
-      for (const f of filas) {
-        poner({
-          tipo: 'conversacion',
-          id: f.id,
-          titulo: f.titulo,
-          resumen: texto(f.contenido),
-          url: `/foro/categorias/${f.categoria}/conversacion/${f.id}`,
-          miniatura: `/miniaturas/categorias/${f.categoria}/`,
-          autor: autorDe(f),
-          fecha: iso(f.fecha),
-        });
-      }
+        .where(and(inArray(foroConversaciones.id, ids), visibleA(actor, foroConversaciones), categoriasVisibles(actor)));
+      return filas.map((f) =>
+        aInfo(
+          'conversacion',
+          { ...f, autor: autorDe(f) },
+          `/foro/categorias/${f.categoria}/conversacion/${f.id}`,
+          `/miniaturas/categorias/${f.categoria}/`,
+        ),
+      );
+    },
+  };
+
+  /** The items among `refs` this person may see, keyed 'tipo:id'; the rest are left out. */
+  async function visibles(actor: Actor, refs: RefItem[]): Promise<Map<string, InfoItem>> {
+    const out = new Map<string, InfoItem>();
+    for (const tipo of TIPOS_GUARDABLES) {
+      const ids = idsDe(refs, tipo);
+      if (ids.length === 0) continue;
+      for (const info of await lectores[tipo](actor, ids)) out.set(clave(info), info);
     }
     return out;
   }
