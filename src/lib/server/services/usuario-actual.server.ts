@@ -29,18 +29,20 @@ export type UsuarioPagina = Usuario & {
 };
 
 async function leerUsuario(db: Db, id: number): Promise<UsuarioPagina | null> {
-  const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
-  if (!row) return null;
+  // The second factor in the same query: one more table, not one more round trip.
+  const [fila] = await db
+    .select({ row: usuarios, factor: segundosFactores.confirmado })
+    .from(usuarios)
+    .leftJoin(segundosFactores, eq(segundosFactores.id_usuario, usuarios.id))
+    .where(eq(usuarios.id, id));
+  if (!fila) return null;
+  const { row } = fila;
   const perfiles = await cargarPerfiles(db, [row.id]);
-  const [factor] = await db
-    .select({ confirmado: segundosFactores.confirmado })
-    .from(segundosFactores)
-    .where(eq(segundosFactores.id_usuario, id));
   return {
     ...toUsuario(row, perfiles.get(row.id)),
     ahorro_datos: row.ahorro_datos,
     privacidad_version: row.privacidad_version,
-    segundo_factor: Boolean(factor?.confirmado),
+    segundo_factor: fila.factor !== null,
   };
 }
 
