@@ -14,6 +14,27 @@ import type { ServiceContext } from './context.server.ts';
 export const CACHE_SECONDS = 2;
 const CACHE_MAX = 5_000;
 
+/**
+ * A person's sessions, one row a refresh-token family: when it started, when it was last renewed,
+ * when it expires, when it was closed (null while open) and the address and browser that started
+ * it. 'Mis sesiones' keeps the open ones (`abiertas`); Mis datos lists them all (issue 31).
+ */
+export const sesionesDe = (db: Pick<Db, 'select'>, idUsuario: number) =>
+  db
+    .select({
+      familia: tokensRefresh.familia,
+      iniciada: min(tokensRefresh.fecha_creacion),
+      ultimo_uso: max(tokensRefresh.fecha_creacion),
+      expira: max(tokensRefresh.expira),
+      cerrada: max(tokensRefresh.revocado),
+      ip: max(tokensRefresh.ip),
+      agente: max(tokensRefresh.agente),
+    })
+    .from(tokensRefresh)
+    .where(eq(tokensRefresh.id_usuario, idUsuario))
+    .groupBy(tokensRefresh.familia)
+    .$dynamic();
+
 export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
   const { db, now } = ctx;
   /** `sub:sid` → the answer and when it goes stale (ms, service clock). Insertion order is age. */
@@ -87,21 +108,16 @@ export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
      * period, issue 31).
      */
     async abiertas(idUsuario: number): Promise<SesionAbierta[]> {
-      const ultimo = max(tokensRefresh.fecha_creacion);
-      const filas = await db
-        .select({
-          familia: tokensRefresh.familia,
-          iniciada: min(tokensRefresh.fecha_creacion),
-          ultimo_uso: ultimo,
-          ip: max(tokensRefresh.ip),
-          agente: max(tokensRefresh.agente),
-        })
-        .from(tokensRefresh)
-        .where(eq(tokensRefresh.id_usuario, idUsuario))
-        .groupBy(tokensRefresh.familia)
+      const filas = await sesionesDe(db, idUsuario)
         .having(sql`bool_or(${tokensRefresh.revocado} is null and ${tokensRefresh.expira} > ${now()})`)
-        .orderBy(desc(ultimo));
-      return filas.map((f) => ({ ...f, iniciada: f.iniciada ?? now(), ultimo_uso: f.ultimo_uso ?? now() }));
+        .orderBy(desc(max(tokensRefresh.fecha_creacion)));
+      return filas.map(({ familia, iniciada, ultimo_uso, ip, agente }) => ({
+        familia,
+        iniciada: iniciada ?? now(),
+        ultimo_uso: ultimo_uso ?? now(),
+        ip,
+        agente,
+      }));
     },
 
     /**

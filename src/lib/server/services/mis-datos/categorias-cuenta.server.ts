@@ -2,7 +2,7 @@
  * What is held about a person's account (issue 31, decision 0058): profile, schools, specialties,
  * areas, levels, consents, sessions, sign-ins, the second factor and the linked school accounts (issue 32).
  */
-import { and, count, desc, eq, max, min } from 'drizzle-orm';
+import { and, count, desc, eq, min } from 'drizzle-orm';
 import {
   areas,
   colegios,
@@ -20,6 +20,7 @@ import {
   tokensRefresh,
 } from '../../db/schema.server.ts';
 import { codigosRestantes } from '../segundo-factor/codigos.server.ts';
+import { sesionesDe } from '../sesiones.server.ts';
 import { corto, cuando, type Definicion, delPerfil, perfil, texto } from './definicion.server.ts';
 
 export const CATEGORIAS_CUENTA: Definicion[] = [
@@ -63,20 +64,15 @@ export const CATEGORIAS_CUENTA: Definicion[] = [
     clave: 'sesiones',
     nombre: 'Sesiones',
     // One per sign-in (a family of refresh tokens); the tokens themselves are secrets and stay out.
-    cargar: (db, id) =>
-      db
-        .select({
-          iniciada: min(tokensRefresh.fecha_creacion),
-          ultima_renovacion: max(tokensRefresh.fecha_creacion),
-          expira: max(tokensRefresh.expira),
-          cerrada: max(tokensRefresh.revocado),
-          ip: max(tokensRefresh.ip),
-          navegador: max(tokensRefresh.agente),
-        })
-        .from(tokensRefresh)
-        .where(eq(tokensRefresh.id_usuario, id))
-        .groupBy(tokensRefresh.familia)
-        .orderBy(desc(min(tokensRefresh.fecha_creacion))),
+    cargar: async (db, id) =>
+      (await sesionesDe(db, id).orderBy(desc(min(tokensRefresh.fecha_creacion)))).map((f) => ({
+        iniciada: f.iniciada,
+        ultima_renovacion: f.ultimo_uso,
+        expira: f.expira,
+        cerrada: f.cerrada,
+        ip: f.ip,
+        navegador: f.agente,
+      })),
     linea: (f) =>
       `Iniciada el ${cuando(f.iniciada)}${f.ip ? ` desde ${texto(f.ip)}` : ''}${f.navegador ? ` (${corto(f.navegador, 60)})` : ''}${f.cerrada ? ', cerrada' : ''}`,
   },
