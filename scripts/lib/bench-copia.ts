@@ -28,7 +28,7 @@ const MB = 1024 * 1024;
 export const megasCopia = () => Number(process.env.BENCH_COPIA_MB ?? 300);
 
 /** `mb` MB of incompressible bytes, one random MiB repeated, as a stream. */
-export function generado(mb: number): Readable {
+function generado(mb: number): Readable {
   const bloque = randomBytes(MB);
   let quedan = mb;
   return new Readable({
@@ -130,18 +130,21 @@ export async function medirRss(trabajo: () => Promise<void>): Promise<{ baseline
 
 export async function benchCopia(mbTotal = megasCopia()): Promise<CifrasCopia> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ed-bench-copia-'));
-  const { database, services, jobs, persona, archivos } = await entornoBench(dir, mbTotal);
   try {
-    const actor = { id: persona.id, groups: [] };
-    await services.misDatos.solicitar(actor, persona.id);
-    const { baseline, peak, rise, segundos } = await medirRss(async () => {
-      await jobs.drain();
-    });
-    const [copia] = await services.misDatos.listar(actor, persona.id);
-    if (copia?.estado !== 'lista') throw new Error(`the copy ended ${copia?.estado}`);
-    return { archivos, mbArchivos: mbTotal, mbZip: (copia.bytes ?? 0) / MB, segundos, baseline, peak, rise };
+    const { database, services, jobs, persona, archivos } = await entornoBench(dir, mbTotal);
+    try {
+      const actor = { id: persona.id, groups: [] };
+      await services.misDatos.solicitar(actor, persona.id);
+      const { baseline, peak, rise, segundos } = await medirRss(async () => {
+        await jobs.drain();
+      });
+      const [copia] = await services.misDatos.listar(actor, persona.id);
+      if (copia?.estado !== 'lista') throw new Error(`the copy ended ${copia?.estado}`);
+      return { archivos, mbArchivos: mbTotal, mbZip: (copia.bytes ?? 0) / MB, segundos, baseline, peak, rise };
+    } finally {
+      await database.close();
+    }
   } finally {
-    await database.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
