@@ -29,19 +29,35 @@ export interface ItemPublico {
   video: { liviana: string | null; hls: string; original: string; duracion: number | null } | null;
 }
 
+/** What every kind shows alike: its ids, texts, author, licence, date and the thumbnail under `/miniaturas/{carpeta}/`. */
+const comun = (
+  tipo: TipoPublico,
+  carpeta: string,
+  x: {
+    id: number;
+    titulo: string;
+    descripcion: string;
+    id_usuario: Parameters<typeof nombreCorto>[0];
+    licencia: string;
+    fecha_creacion: string;
+  },
+) => ({
+  tipo,
+  id: x.id,
+  titulo: x.titulo,
+  descripcion: x.descripcion,
+  autor: nombreCorto(x.id_usuario),
+  licencia: x.licencia,
+  miniatura: `/miniaturas/${carpeta}/${x.id}/`,
+  fecha_creacion: x.fecha_creacion,
+});
+
 export function materialPublico(m: Esquema<'MaterialDocente'>): ItemPublico {
   return {
-    tipo: 'material',
-    id: m.id,
-    titulo: m.titulo,
-    descripcion: m.descripcion,
-    autor: nombreCorto(m.id_usuario),
-    licencia: m.licencia,
+    ...comun('material', 'bdocente', m),
     nivel: m.id_nivel,
     area: m.id_area,
     oas: m.oas.map((o) => ({ codigo: o.codigo, descripcion: o.descripcion })),
-    miniatura: `/miniaturas/bdocente/${m.id}/`,
-    fecha_creacion: m.fecha_creacion,
     descarga: { href: m.archivo, tamano: m.tamano, paginas: m.paginas },
     video: null,
   };
@@ -49,17 +65,10 @@ export function materialPublico(m: Esquema<'MaterialDocente'>): ItemPublico {
 
 export function manualPublico(m: Esquema<'Manual'>): ItemPublico {
   return {
-    tipo: 'manual',
-    id: m.id,
-    titulo: m.titulo,
-    descripcion: m.descripcion,
-    autor: nombreCorto(m.id_usuario),
-    licencia: m.licencia,
+    ...comun('manual', 'manuales', m),
     nivel: null,
     area: { id: m.id_area.id, nombre: m.id_area.nombre },
     oas: [],
-    miniatura: `/miniaturas/manuales/${m.id}/`,
-    fecha_creacion: m.fecha_creacion,
     descarga: { href: m.archivo, tamano: m.tamano, paginas: m.paginas },
     video: null,
   };
@@ -67,17 +76,10 @@ export function manualPublico(m: Esquema<'Manual'>): ItemPublico {
 
 export function capsulaPublica(c: Esquema<'Capsula'>): ItemPublico {
   return {
-    tipo: 'capsula',
-    id: c.id,
-    titulo: c.titulo,
-    descripcion: c.descripcion,
-    autor: nombreCorto(c.id_usuario),
-    licencia: c.licencia,
+    ...comun('capsula', 'capsulas', c),
     nivel: c.id_nivel,
     area: c.id_area,
     oas: [],
-    miniatura: `/miniaturas/capsulas/${c.id}/`,
-    fecha_creacion: c.fecha_creacion,
     descarga: null,
     video: {
       liviana: c.tamano_liviana === null ? null : `/api/capsulas/${c.id}/descargar/?version=liviana`,
