@@ -54,7 +54,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
     return new Response('Origen no permitido', { status: 403, headers: withPageHeaders(new Headers()) });
   }
   const usuario = await resolveSession(context.cookies);
-  if (!usuario && !PUBLICAS.has(context.routePattern) && !esExplorar(context.routePattern)) {
+  const explorar = esExplorar(context.routePattern);
+  if (!usuario && !PUBLICAS.has(context.routePattern) && !explorar) {
     const siguiente = url.pathname + url.search;
     const redirect = context.redirect(siguiente === '/' ? '/ingresar/' : `/ingresar/?siguiente=${encodeURIComponent(siguiente)}`, 302);
     withPageHeaders(redirect.headers);
@@ -74,12 +75,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     return redirect;
   }
   context.locals.usuario = usuario ?? undefined;
-  const explorar = esExplorar(context.routePattern);
   // A visitor's public page: counted against the address's limit, with an ETag (publicas.server.ts).
-  const response =
-    explorar && !usuario ? await paginaPublica(request, direccionDe(context), getRuntime().services.limitePublico, next) : await next();
+  const visitante = explorar && !usuario;
+  const response = visitante ? await paginaPublica(request, direccionDe(context), getRuntime().services.limitePublico, next) : await next();
   // A refusal is never kept; a visitor's public page may be, by a CDN; anything else only by the browser.
-  const compartible = explorar && !usuario ? `public, max-age=${PUBLICO_MAX_AGE}` : 'private, no-cache';
+  const compartible = visitante ? `public, max-age=${PUBLICO_MAX_AGE}` : 'private, no-cache';
   response.headers.set('cache-control', response.status === 429 ? 'no-store' : compartible);
   if (!explorar && context.routePattern !== '/privacidad') response.headers.set('x-robots-tag', 'noindex');
   withPageHeaders(response.headers);
