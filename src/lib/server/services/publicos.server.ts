@@ -7,6 +7,7 @@
  * and file route at once (only a shared cache may keep a page, for PUBLICO_MAX_AGE seconds).
  */
 import { and, desc, eq, exists, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import type { TipoPublico } from '../../explorar.ts';
 import type { Db } from '../db/client.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { capsulas, manuales, materiales, materialesOas, usuarios } from '../db/schema.server.ts';
@@ -21,7 +22,8 @@ export const PUBLICO_MAX_AGE = 300;
 /** Who reads a public item's files without a session: no account has id 0, and it is no admin. */
 export const LECTOR_PUBLICO: Actor = { id: 0, groups: [] };
 
-export type TipoPublico = 'capsula' | 'material' | 'manual';
+export type { TipoPublico };
+
 const tablas = { capsula: capsulas, material: materiales, manual: manuales } as const;
 
 /** The condition for a query's where: the item is public now. */
@@ -62,7 +64,6 @@ export function createPublicosService(
 ) {
   const esPublico = (tipo: TipoPublico, id: number) => esPublicoAhora(db, tipo, id);
 
-  const pagina = (f: FiltrosExplorar) => ({ pagina: f.pagina, tamano_pagina: POR_PAGINA_EXPLORAR, order: 'fecha' as const });
   const conOa = (oa: number) =>
     exists(
       db
@@ -70,55 +71,34 @@ export function createPublicosService(
         .from(materialesOas)
         .where(and(eq(materialesOas.id_material, materiales.id), eq(materialesOas.id_oa, oa))),
     );
+  /** A public item as its API answer has it (read by `leer`), or null (private, hidden, gone: the page answers 404). */
+  const siPublico = async <R>(tipo: TipoPublico, id: number, leer: (ids: number[]) => Promise<R[]>): Promise<R | null> =>
+    (await esPublico(tipo, id)) ? ((await leer([id]))[0] ?? null) : null;
 
   return {
     esPublico,
 
-    /** A public item as its API answer has it, or null (private, hidden, gone: the page answers 404). */
-    async capsula(id: number) {
-      return (await esPublico('capsula', id)) ? ((await deps.capsulas.porIds([id]))[0] ?? null) : null;
-    },
-    async material(id: number) {
-      return (await esPublico('material', id)) ? ((await deps.biblioteca.porIds([id]))[0] ?? null) : null;
-    },
-    async manual(id: number) {
-      return (await esPublico('manual', id)) ? ((await deps.manuales.porIds([id]))[0] ?? null) : null;
-    },
+    capsula: (id: number) => siPublico('capsula', id, deps.capsulas.porIds),
+    material: (id: number) => siPublico('material', id, deps.biblioteca.porIds),
+    manual: (id: number) => siPublico('manual', id, deps.manuales.porIds),
 
     /**
      * /explorar/: one page of each kind that fits the filters. Manuals have no level and capsules
      * and manuals no OAs, so a filter they cannot meet leaves their list empty.
      */
     async explorar(f: FiltrosExplorar) {
-      const p = pagina(f);
+      const p = { pagina: f.pagina, tamano_pagina: POR_PAGINA_EXPLORAR, order: 'fecha' as const };
       const sinLista = { ids: [] as number[], num_pages: 1, num_results: 0 };
+      // One kind's public items on the level and area asked (the level only where the kind has one).
+      const lista = (tipo: TipoPublico, ...mas: (SQL | undefined)[]) => {
+        const tabla = tablas[tipo];
+        const nivel = f.nivel && 'codigo_nivel' in tabla ? eq(tabla.codigo_nivel, f.nivel) : undefined;
+        return paginaDeIds(db, tabla, and(esPublicaAhora(db, tipo), nivel, f.area ? eq(tabla.id_area, f.area) : undefined, ...mas), p);
+      };
       const [c, m, ma] = await Promise.all([
-        f.oa
-          ? sinLista
-          : paginaDeIds(
-              db,
-              capsulas,
-              and(
-                esPublicaAhora(db, 'capsula'),
-                f.nivel ? eq(capsulas.codigo_nivel, f.nivel) : undefined,
-                f.area ? eq(capsulas.id_area, f.area) : undefined,
-              ),
-              p,
-            ),
-        paginaDeIds(
-          db,
-          materiales,
-          and(
-            esPublicaAhora(db, 'material'),
-            f.nivel ? eq(materiales.codigo_nivel, f.nivel) : undefined,
-            f.area ? eq(materiales.id_area, f.area) : undefined,
-            f.oa ? conOa(f.oa) : undefined,
-          ),
-          p,
-        ),
-        f.oa || f.nivel
-          ? sinLista
-          : paginaDeIds(db, manuales, and(esPublicaAhora(db, 'manual'), f.area ? eq(manuales.id_area, f.area) : undefined), p),
+        f.oa ? sinLista : lista('capsula'),
+        lista('material', f.oa ? conOa(f.oa) : undefined),
+        f.oa || f.nivel ? sinLista : lista('manual'),
       ]);
       const [lc, lm, lma] = await Promise.all([deps.capsulas.porIds(c.ids), deps.biblioteca.porIds(m.ids), deps.manuales.porIds(ma.ids)]);
       return {
