@@ -6,7 +6,6 @@
 import type { APIRoute } from 'astro';
 import { rutaPublica } from '../lib/explorar.ts';
 import { getRuntime } from '../lib/server/runtime.server.ts';
-import { publicosDe } from '../lib/server/services/publicos.server.ts';
 
 export const prerender = false;
 
@@ -15,7 +14,7 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export const GET: APIRoute = async () => {
   const rt = getRuntime();
   const base = rt.config.PUBLIC_URL;
-  const entradas = await publicosDe(rt).mapa();
+  const entradas = await rt.api.services.publicos.mapa();
   const ultima = entradas.reduce<Date | null>((max, e) => (!max || e.fecha > max ? e.fecha : max), null);
   const url = (ruta: string, fecha: Date | null) =>
     `  <url><loc>${xml(new URL(ruta, base).toString())}</loc>${fecha ? `<lastmod>${fecha.toISOString()}</lastmod>` : ''}</url>`;

@@ -5,7 +5,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { materiales, usuarios } from '../../src/lib/server/db/schema.server.ts';
-import { publicosDe } from '../../src/lib/server/services/publicos.server.ts';
 import { PUBLICO_SIN_LICENCIA } from '../../src/lib/validation/licencias.ts';
 import { capsulaPublica, jsonLd, manualPublico, materialPublico } from '../../src/pages/explorar/_componentes/publica.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
@@ -47,9 +46,9 @@ const anonimo = (path: string) => t.call('GET', path);
 describe('the licence', () => {
   it("is the network's default when the upload names none, 'reservados' until an admin sets one", async () => {
     expect(await crear()).toMatchObject({ licencia: 'reservados', visibilidad: 'red' });
-    await t.api.services.biblioteca.publicacion.guardarLicenciaPorDefecto({ id: admin.id }, 'CC-BY-SA-4.0');
+    await t.api.services.publicacion.guardarLicenciaPorDefecto({ id: admin.id }, 'CC-BY-SA-4.0');
     expect(await crear()).toMatchObject({ licencia: 'CC-BY-SA-4.0', visibilidad: 'red' });
-    await t.api.services.biblioteca.publicacion.guardarLicenciaPorDefecto({ id: admin.id }, 'reservados');
+    await t.api.services.publicacion.guardarLicenciaPorDefecto({ id: admin.id }, 'reservados');
   });
 
   it('is one of the six codes, refused otherwise with a Spanish message', async () => {
@@ -104,7 +103,7 @@ describe('files without a session', () => {
       expect((await anonimo(`/api/bdocente/${id}/descargar/`)).status).toBe(401);
       expect((await anonimo(`/miniaturas/bdocente/${id}/`)).status).toBe(401);
     }
-    const publicos = publicosDe({ database: { db: t.db }, services: t.api.services });
+    const publicos = t.api.services.publicos;
     const mapa = await publicos.mapa();
     for (const { id } of [privado, oculto, vuelto]) {
       expect(await publicos.material(id)).toBeNull();
@@ -139,7 +138,7 @@ describe('files without a session', () => {
 
   it('the sitemap lists the public items with their last change', async () => {
     const m = await crear({ licencia: 'CC-BY-4.0', visibilidad: 'publico' });
-    const mapa = await publicosDe({ database: { db: t.db }, services: t.api.services }).mapa();
+    const mapa = await t.api.services.publicos.mapa();
     const entrada = mapa.find((e) => e.tipo === 'material' && e.id === m.id);
     expect(entrada?.fecha).toBeInstanceOf(Date);
     expect(mapa.every((e) => e.tipo !== 'material' || e.id !== m.id + 1000)).toBe(true);
@@ -151,7 +150,7 @@ describe("a public page's JSON-LD", () => {
   const AMBOS = 'S.MergeLeafTypes<[S.LearningResourceLeaf, S.VideoObjectLeaf]>';
 
   it("fits schema.org's types (schema-dts, checked by TypeScript) for a material, a manual and a capsule", async () => {
-    const publicos = publicosDe({ database: { db: t.db }, services: t.api.services });
+    const publicos = t.api.services.publicos;
     const m = await crear({ licencia: 'CC-BY-SA-4.0', visibilidad: 'publico' });
     const material = await publicos.material(m.id);
     const manualId = await insertarManual(t, admin, 'Manual abierto', { licencia: 'CC0-1.0', visibilidad: 'publico' });

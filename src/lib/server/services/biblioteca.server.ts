@@ -30,7 +30,7 @@ import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { retiradosNuevos } from './curriculo.server.ts';
-import { createPublicacionService } from './publicacion.server.ts';
+import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
@@ -59,10 +59,9 @@ const claves = (id: number, extension: string) => ({
 export const etiquetaDe = (extension: string): Etiqueta =>
   NOMBRES_FAMILIA[EXTENSIONES_MATERIAL[extension as keyof typeof EXTENSIONES_MATERIAL] ?? 'pdf'];
 
-export function createBibliotecaService(ctx: ServiceContext) {
+export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { publicacion: PublicacionService }) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
-  const publicacion = createPublicacionService(ctx);
 
   async function componer(ids: number[]): Promise<Material[]> {
     if (ids.length === 0) return [];
@@ -184,8 +183,6 @@ export function createBibliotecaService(ctx: ServiceContext) {
 
   return {
     recursos,
-    /** The network's default licence and the licence rule (issue 34), for the pages. */
-    publicacion,
     /** Whether the item is public now (issue 34): its files then answer without a session. */
     esPublico: (id: number) => esPublicoAhora(db, 'material', id),
 

@@ -17,7 +17,7 @@ import { probarVideo } from '../media/video.server.ts';
 import { type Actor, esAdmin, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { claves, createProcesoVideo } from './capsulas/video.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { createPublicacionService } from './publicacion.server.ts';
+import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, capsulaVisible, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 import { coincideEnSubtitulos, menciones } from './subtitulos.server.ts';
@@ -42,10 +42,9 @@ export interface FiltrosCapsulas {
 
 const LIVIANA_NO_DISPONIBLE = 'La versión liviana aún no está disponible';
 
-export function createCapsulasService(ctx: ServiceContext) {
+export function createCapsulasService(ctx: ServiceContext, { publicacion }: { publicacion: PublicacionService }) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
-  const publicacion = createPublicacionService(ctx);
   const { ffmpeg, ffprobe } = ctx.herramientas.herramientas;
   const video = { ffmpeg: ffmpeg.ruta, ffprobe: ffprobe.ruta };
   /**
@@ -194,7 +193,6 @@ export function createCapsulasService(ctx: ServiceContext) {
 
   return {
     recursos,
-    publicacion,
     /** Whether the item is public now (issue 34): its files then answer without a session. */
     esPublico: (id: number) => esPublicoAhora(db, 'capsula', id),
     /** The video's job (registered by the runtime, services.server.ts). */

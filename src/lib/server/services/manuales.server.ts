@@ -18,7 +18,7 @@ import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { createPublicacionService } from './publicacion.server.ts';
+import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
 
@@ -40,10 +40,9 @@ const clave = (id: number) => ({
   carpeta: `manuales/${id}`,
 });
 
-export function createManualesService(ctx: ServiceContext) {
+export function createManualesService(ctx: ServiceContext, { publicacion }: { publicacion: PublicacionService }) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
-  const publicacion = createPublicacionService(ctx);
 
   async function componer(ids: number[]): Promise<Manual[]> {
     if (ids.length === 0) return [];
@@ -111,7 +110,6 @@ export function createManualesService(ctx: ServiceContext) {
 
   return {
     recursos,
-    publicacion,
     /** Whether the item is public now (issue 34): its files then answer without a session. */
     esPublico: (id: number) => esPublicoAhora(db, 'manual', id),
 

@@ -129,18 +129,3 @@ export function createPublicosService(
 }
 
 export type PublicosService = ReturnType<typeof createPublicosService>;
-
-const porRuntime = new WeakMap<object, PublicosService>();
-
-/** The pages' one instance, over the runtime's database and content services. */
-export function publicosDe(rt: {
-  database: { db: Db };
-  services: { capsulas: CapsulasService; biblioteca: BibliotecaService; manuales: ManualesService };
-}) {
-  let publicos = porRuntime.get(rt);
-  if (!publicos) {
-    publicos = createPublicosService(rt.database.db, rt.services);
-    porRuntime.set(rt, publicos);
-  }
-  return publicos;
-}

@@ -30,6 +30,8 @@ import { createOidcService } from './oidc.server.ts';
 import { createPerfilesService } from './perfiles.server.ts';
 import { createPrimerosPasosService } from './primeros-pasos.server.ts';
 import { createPrivacidadService } from './privacidad.server.ts';
+import { createPublicacionService } from './publicacion.server.ts';
+import { createPublicosService } from './publicos.server.ts';
 import { createRegistroService } from './registro.server.ts';
 import { createRespaldosService, type OpcionesRespaldos } from './respaldos.server.ts';
 import { createSegundoFactorService } from './segundo-factor.server.ts';
@@ -66,9 +68,10 @@ export function createServices(entrada: ServicesDeps) {
   const catalogos = createCatalogosService(ctx.db, ctx.now);
   const ayuda = createAyudaService(ctx);
   const invitaciones = createInvitacionesService(ctx, cuentas);
-  const manuales = createManualesService(ctx);
-  const capsulas = createCapsulasService(ctx);
-  const biblioteca = createBibliotecaService(ctx);
+  const publicacion = createPublicacionService(ctx);
+  const manuales = createManualesService(ctx, { publicacion });
+  const capsulas = createCapsulasService(ctx, { publicacion });
+  const biblioteca = createBibliotecaService(ctx, { publicacion });
   const comunidad = createComunidadService(ctx);
   const perfiles = createPerfilesService(ctx, { manuales, capsulas, biblioteca });
   const foro = createForoService(ctx);
@@ -118,6 +121,10 @@ export function createServices(entrada: ServicesDeps) {
     inicio: createInicioService(ctx, { notificaciones }),
     /** Who the signed-in person is, for the pages' session (http/session.server.ts). */
     usuarioActual,
+    /** The network's default licence and the licence rule (issue 34), for the upload forms and /admin/licencias. */
+    publicacion,
+    /** What anyone may see without signing in (issue 34): the pages under /explorar/ and the sitemap. */
+    publicos: createPublicosService(ctx.db, { capsulas, biblioteca, manuales }),
     /** The per-address limit of visitors with no session on the public pages and files (issue 34). */
     limitePublico: createLimitePublico({ max: entrada.publicoPorMinuto ?? 300, ventanaSegundos: 60, now: ctx.now }),
   };

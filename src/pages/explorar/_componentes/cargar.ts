@@ -5,14 +5,13 @@
  */
 import { rutaPublica, type TipoPublico } from '../../../lib/explorar.ts';
 import { getRuntime } from '../../../lib/server/runtime.server.ts';
-import { publicosDe } from '../../../lib/server/services/publicos.server.ts';
 import { esId, numeroDe } from '../../../lib/validation/campos.ts';
 import { capsulaPublica, type ItemPublico, manualPublico, materialPublico } from './publica.ts';
 
 export async function cargarPublico(tipo: TipoPublico, idTexto: string | undefined): Promise<ItemPublico | null> {
   const id = numeroDe(idTexto);
   if (!esId(id)) return null;
-  const publicos = publicosDe(getRuntime());
+  const { publicos } = getRuntime().api.services;
   if (tipo === 'material') {
     const m = await publicos.material(id);
     return m ? materialPublico(m) : null;
