@@ -20,7 +20,6 @@
  *
  * `npm run bench -- servidor memoria` runs only the sections named.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { type ApiClient, apiClient, type Session, signIn } from '../tests/support/client.ts';
 import type { RunningServer } from '../tests/support/server.ts';
@@ -30,7 +29,7 @@ import { benchCopia, describirCopia } from './lib/bench-copia.ts';
 import { benchListas } from './lib/bench-listas.ts';
 import { benchMochila } from './lib/bench-mochila.ts';
 import { benchReproductor, describirReproductor, subirCapsula } from './lib/bench-reproductor.ts';
-import { benchMemoria, benchServidor, minutosMemoria } from './lib/bench-servidor.ts';
+import { benchMemoria, benchServidor, minutosMemoria, rssMb } from './lib/bench-servidor.ts';
 import { benchSubidas, describirSubidas } from './lib/bench-subidas.ts';
 import { benchEscala } from './lib/escala/escala.ts';
 import { docenteActivo, SAMPLE_TEACHER } from './lib/muestras.ts';
@@ -128,16 +127,6 @@ async function throughput(
   return { rps: samples.length / elapsed, ok: samples.length, failed, latency: summarize(samples) };
 }
 
-/** A process's memory from /proc/<pid>/status in MB (VmRSS: resident now, VmHWM: its peak); NaN when unreadable. */
-function memoryMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const mb = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} MB` : 'n/a');
 
@@ -181,10 +170,10 @@ async function uploadMemory(url: string, access: string, pid: number | undefined
     },
   });
   await new Promise((r) => setTimeout(r, 500));
-  const baseline = memoryMb(pid, 'VmRSS');
+  const baseline = rssMb(pid, 'VmRSS');
   let peak = baseline;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, memoryMb(pid, 'VmRSS'));
+    peak = Math.max(peak, rssMb(pid, 'VmRSS'));
   }, 20);
   const start = performance.now();
   const response = await fetch(`${url}/api/capsulas/`, {
@@ -299,8 +288,8 @@ async function seccionApi({ server, admin, startupMs }: Contexto): Promise<void>
         '1 GiB capsule upload: RSS rise over idle',
         `${upload.rise.toFixed(1)} MB (idle ${upload.baseline.toFixed(0)} MB, peak ${upload.peak.toFixed(0)} MB; target ≤ 64 MB; ${upload.seconds.toFixed(1)} s, answered ${upload.status})`,
       ],
-      ['RSS after the section (VmRSS)', mb(memoryMb(server.process.pid, 'VmRSS'))],
-      ['peak RSS (VmHWM)', mb(memoryMb(server.process.pid, 'VmHWM'))],
+      ['RSS after the section (VmRSS)', mb(rssMb(server.process.pid, 'VmRSS'))],
+      ['peak RSS (VmHWM)', mb(rssMb(server.process.pid, 'VmHWM'))],
       ['section time', `${runSeconds.toFixed(1)} s`],
     ],
     ['left', 'left'],

@@ -135,11 +135,11 @@ export async function medirServidor(url: string, session: Session, seconds: numb
   ];
 }
 
-/** VmRSS of a process in MB (NaN when unreadable). */
-export function rssMb(pid: number | undefined): number {
+/** A process's memory from /proc/<pid>/status in MB (VmRSS: resident now, VmHWM: its peak); NaN when unreadable. */
+export function rssMb(pid: number | undefined, campo: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
+    return Number(new RegExp(`^${campo}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024;
   } catch {
     return Number.NaN;
   }

@@ -7,10 +7,10 @@
  * cache then answers repeated addresses. Each query's share of answers sent from that cache is
  * read from the `Server-Timing: cache;desc="hit"` header the cache adds.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { type Session, signIn } from '../../../tests/support/client.ts';
 import { ADMIN } from '../../../tests/support/server.ts';
+import { rssMb } from '../bench-servidor.ts';
 import { percentile } from '../stats.ts';
 import { CLAVE_ESCALA, correoDocente, type Generado } from './generador.ts';
 
@@ -129,15 +129,6 @@ export function consultas(g: Generado): Consulta[] {
   ];
 }
 
-/** VmRSS or VmHWM of a process, in MB (NaN when unreadable). */
-export function memoriaMb(pid: number | undefined, campo: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  try {
-    return Number(new RegExp(`^${campo}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** Signs in `n` generated teachers, four at a time (argon2id on a shared machine). */
 async function ingresar(url: string, n: number): Promise<Session[]> {
   const sesiones: Session[] = [];
@@ -221,5 +212,5 @@ export async function medir(
   const segundos = segundosPorConsulta();
   const medidas: Medida[] = [];
   for (const consulta of consultas(g)) medidas.push(await correr(url, consulta, docentes, admin, segundos));
-  return { medidas, rssMb: memoriaMb(pid), picoMb: memoriaMb(pid, 'VmHWM'), ingresoSegundos };
+  return { medidas, rssMb: rssMb(pid), picoMb: rssMb(pid, 'VmHWM'), ingresoSegundos };
 }
