@@ -3,7 +3,7 @@
  * The rules of docs/SPEC.md sections 4, 7 and 8, with token lifetimes, rotation and limits (decisions 0005 and 0023).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { LoginInput } from '../../validation/cuentas.ts';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../auth/password.server.ts';
@@ -24,6 +24,7 @@ import * as plantillas from '../mail/templates.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { PrivacidadService } from './privacidad.server.ts';
 import { createSesionesService } from './sesiones.server.ts';
+import { gastarToken, nuevoTokenCuenta, tokenVivo } from './tokens-cuenta.server.ts';
 import { nombreCorto, obtenerUsuario, type UsuarioRow } from './usuarios.server.ts';
 
 const CREDENCIALES_INCORRECTAS = 'Usuario y/o contraseña incorrectos';
@@ -112,10 +113,7 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
       .innerJoin(usuarios, eq(usuarios.id, tokensCuenta.id_usuario))
       .where(
         and(
-          eq(tokensCuenta.token_hash, hashToken(token)),
-          eq(tokensCuenta.tipo, tipo),
-          isNull(tokensCuenta.usado),
-          gt(tokensCuenta.expira, now()),
+          tokenVivo(token, tipo, now()),
           // A deactivated account's links do not work (an old activation link must not revive it).
           isNull(usuarios.desactivada_en),
         ),
@@ -128,13 +126,11 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
    * Only the newest link works: older ones are spent, and their unsent mails retired.
    */
   async function enviarEnlace(tx: Db, user: UsuarioRow, tipo: 'activacion' | 'recuperacion'): Promise<string> {
-    const token = randomToken();
-    const expira = new Date(now().getTime() + (tipo === 'activacion' ? ACTIVATION_SECONDS : RESET_SECONDS) * 1000);
     await tx
       .update(tokensCuenta)
       .set({ usado: now() })
       .where(and(eq(tokensCuenta.id_usuario, user.id), eq(tokensCuenta.tipo, tipo), isNull(tokensCuenta.usado)));
-    await tx.insert(tokensCuenta).values({ id_usuario: user.id, tipo, token_hash: hashToken(token), expira });
+    const { token } = await nuevoTokenCuenta(tx, user.id, tipo, tipo === 'activacion' ? ACTIVATION_SECONDS : RESET_SECONDS, now());
     const ruta = tipo === 'activacion' ? '/activar-cuenta/' : '/cambiar-contraseña/';
     const base = new URL(encodeURI(ruta), ctx.config.PUBLIC_URL).toString();
     const link = `${base}${token}`;
@@ -249,12 +245,7 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
       if (!row) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
       const hash = await hashPassword(password);
       await db.transaction(async (tx) => {
-        const spent = await tx
-          .update(tokensCuenta)
-          .set({ usado: now() })
-          .where(and(eq(tokensCuenta.id, row.token.id), isNull(tokensCuenta.usado)))
-          .returning({ id: tokensCuenta.id });
-        if (spent.length === 0) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
+        if (!(await gastarToken(tx, row.token.id, now()))) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
         await tx.update(usuarios).set({ password_hash: hash, activo: true }).where(eq(usuarios.id, row.usuario.id));
         await deps.privacidad.aceptar(row.usuario.id, origenDe(direccion, undefined).ip, tx);
       });
@@ -292,12 +283,7 @@ export function createCuentasService(ctx: ServiceContext, deps: { privacidad: Pi
       if (!row) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
       const hash = await hashPassword(password);
       await db.transaction(async (tx) => {
-        const spent = await tx
-          .update(tokensCuenta)
-          .set({ usado: now() })
-          .where(and(eq(tokensCuenta.id, row.token.id), isNull(tokensCuenta.usado)))
-          .returning({ id: tokensCuenta.id });
-        if (spent.length === 0) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
+        if (!(await gastarToken(tx, row.token.id, now()))) throw new ErrorDeDominio(404, TOKEN_INVALIDO);
         await tx.update(usuarios).set({ password_hash: hash }).where(eq(usuarios.id, row.usuario.id));
       });
       await sesiones.revocarUsuario(row.usuario.id);

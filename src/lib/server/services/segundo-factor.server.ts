@@ -5,15 +5,15 @@
  * (`desafio`) that `completarDesafio` turns into a session with a TOTP or recovery code.
  * Enrolment, removal and the admins' reset live in segundo-factor/inscripcion.server.ts.
  */
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { SegundoFactorInput } from '../../validation/segundo-factor.ts';
-import { hashToken, randomToken } from '../auth/tokens.server.ts';
 import { tokensCuenta, usuarios } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { Sesion } from './cuentas.server.ts';
 import { tieneSegundoFactor, verificarCodigo } from './segundo-factor/codigos.server.ts';
 import { auditar, createInscripcion, limiteCodigos } from './segundo-factor/inscripcion.server.ts';
+import { gastarToken, nuevoTokenCuenta, tokenVivo } from './tokens-cuenta.server.ts';
 
 /** A challenge lives five minutes and is spent by its first right code. */
 export const DESAFIO_SEGUNDOS = 5 * 60;
@@ -84,25 +84,13 @@ export function createSegundoFactorService(ctx: Pick<ServiceContext, 'db' | 'now
     const [fila] = await db
       .select({ id: tokensCuenta.id })
       .from(tokensCuenta)
-      .where(
-        and(
-          eq(tokensCuenta.token_hash, hashToken(equipo)),
-          eq(tokensCuenta.id_usuario, idUsuario),
-          eq(tokensCuenta.tipo, 'equipo_recordado'),
-          isNull(tokensCuenta.usado),
-          gt(tokensCuenta.expira, now()),
-        ),
-      );
+      .where(and(tokenVivo(equipo, 'equipo_recordado', now()), eq(tokensCuenta.id_usuario, idUsuario)));
     return fila !== undefined;
   }
 
   /** A random token of the kind, stored hashed, living `segundos`. */
-  async function nuevoToken(idUsuario: number, tipo: 'desafio_segundo_factor' | 'equipo_recordado', segundos: number) {
-    const token = randomToken();
-    const expira = new Date(now().getTime() + segundos * 1000);
-    await db.insert(tokensCuenta).values({ id_usuario: idUsuario, tipo, token_hash: hashToken(token), expira });
-    return { token, expira };
-  }
+  const nuevoToken = (idUsuario: number, tipo: 'desafio_segundo_factor' | 'equipo_recordado', segundos: number) =>
+    nuevoTokenCuenta(db, idUsuario, tipo, segundos, now());
 
   return {
     ...createInscripcion(ctx),
@@ -135,16 +123,7 @@ export function createSegundoFactorService(ctx: Pick<ServiceContext, 'db' | 'now
         .select({ id: tokensCuenta.id, usuario: { id: usuarios.id, groups: usuarios.groups } })
         .from(tokensCuenta)
         .innerJoin(usuarios, eq(usuarios.id, tokensCuenta.id_usuario))
-        .where(
-          and(
-            eq(tokensCuenta.token_hash, hashToken(input.desafio)),
-            eq(tokensCuenta.tipo, 'desafio_segundo_factor'),
-            isNull(tokensCuenta.usado),
-            gt(tokensCuenta.expira, now()),
-            eq(usuarios.activo, true),
-            isNull(usuarios.desactivada_en),
-          ),
-        );
+        .where(and(tokenVivo(input.desafio, 'desafio_segundo_factor', now()), eq(usuarios.activo, true), isNull(usuarios.desactivada_en)));
       if (!fila) throw new ErrorDeDominio(401, DESAFIO_VENCIDO, { errors: { desafio: [DESAFIO_VENCIDO] } });
       const { usuario } = fila;
       await limite.comprobar(usuario.id, origen.direccion);
@@ -154,12 +133,8 @@ export function createSegundoFactorService(ctx: Pick<ServiceContext, 'db' | 'now
         await auditar(db, usuario.id, 'codigo_segundo_factor_fallido', 'Código de verificación en dos pasos incorrecto al ingresar');
         throw new ErrorDeDominio(401, CODIGO_INCORRECTO, { errors: { codigo: [CODIGO_INCORRECTO] } });
       }
-      const gastado = await db
-        .update(tokensCuenta)
-        .set({ usado: now() })
-        .where(and(eq(tokensCuenta.id, fila.id), isNull(tokensCuenta.usado)))
-        .returning({ id: tokensCuenta.id });
-      if (gastado.length === 0) throw new ErrorDeDominio(401, DESAFIO_VENCIDO, { errors: { desafio: [DESAFIO_VENCIDO] } });
+      if (!(await gastarToken(db, fila.id, now())))
+        throw new ErrorDeDominio(401, DESAFIO_VENCIDO, { errors: { desafio: [DESAFIO_VENCIDO] } });
       if (aceptado === 'recuperacion') {
         await auditar(db, usuario.id, 'usar_codigo_recuperacion', 'Ingresó con un código de recuperación');
       }
