@@ -4,7 +4,6 @@
  * edit stores, and the one rule between them (only an open licence may be public), checked on
  * what the item ends up with, whatever part of it the request named.
  */
-import { eq } from 'drizzle-orm';
 import {
   type CodigoLicencia,
   esAbierta,
@@ -16,9 +15,9 @@ import {
   type Visibilidad,
 } from '../../validation/licencias.ts';
 import type { Db } from '../db/client.server.ts';
-import { ajustes } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
-import { type ActorAdmin, registrarAccion } from './registro.server.ts';
+import { guardarAjuste, leerAjuste } from './ajustes.server.ts';
+import type { ActorAdmin } from './registro.server.ts';
 
 /** What a form or an API body may say about the two fields (both optional). */
 export interface PedidoPublicacion {
@@ -42,8 +41,7 @@ export function createPublicacionService(ctx: { db: Db; now: () => Date }) {
   const { db } = ctx;
 
   async function licenciaPorDefecto(): Promise<CodigoLicencia> {
-    const [fila] = await db.select({ valor: ajustes.valor }).from(ajustes).where(eq(ajustes.clave, LICENCIA_POR_DEFECTO));
-    const leido = licencia.safeParse(fila?.valor);
+    const leido = licencia.safeParse(await leerAjuste(db, LICENCIA_POR_DEFECTO));
     return leido.success ? leido.data : LICENCIA_INICIAL;
   }
 
@@ -52,18 +50,12 @@ export function createPublicacionService(ctx: { db: Db; now: () => Date }) {
 
     /** Sets the network's default licence (validated by the caller), in the audit log. */
     async guardarLicenciaPorDefecto(actor: ActorAdmin, codigo: CodigoLicencia): Promise<void> {
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(ajustes)
-          .values({ clave: LICENCIA_POR_DEFECTO, valor: codigo, actualizado: ctx.now() })
-          .onConflictDoUpdate({ target: ajustes.clave, set: { valor: codigo, actualizado: ctx.now() } });
-        await registrarAccion(tx, actor, {
-          accion: 'editar_licencia_por_defecto',
-          tipo: 'ajuste',
-          id_registro: null,
-          detalle: `Licencia por defecto: ${licenciaDe(codigo).nombre}`,
-        });
-      });
+      await guardarAjuste(
+        db,
+        actor,
+        { clave: LICENCIA_POR_DEFECTO, valor: codigo, en: ctx.now() },
+        { accion: 'editar_licencia_por_defecto', detalle: `Licencia por defecto: ${licenciaDe(codigo).nombre}` },
+      );
     },
 
     /** An upload's values: what it named, else the network's default and 'red'. */
