@@ -56,11 +56,18 @@ export function createColecciones(db: Db, items: Items, now: () => Date) {
     return fila;
   }
 
-  /** Marks a change: a new version and date (after the caller checked the version it read). */
-  const cambiada = (tx: Tx, id: number) =>
+  /**
+   * Marks a change (after the caller checked the version it read): a new version and date, in the
+   * same update as the collection's own fields when an edit changes them.
+   */
+  const cambiada = (
+    tx: Tx,
+    id: number,
+    campos: Partial<Pick<typeof colecciones.$inferInsert, 'nombre' | 'descripcion' | 'compartida'>> = {},
+  ) =>
     tx
       .update(colecciones)
-      .set({ version: sql`${colecciones.version} + 1`, fecha_actualizacion: now() })
+      .set({ ...campos, version: sql`${colecciones.version} + 1`, fecha_actualizacion: now() })
       .where(eq(colecciones.id, id));
 
   async function nItems(tx: Tx | Db, id: number): Promise<number> {
@@ -161,24 +168,16 @@ export function createColecciones(db: Db, items: Items, now: () => Date) {
       await db.transaction(async (tx) => {
         const fila = await propiaParaCambiar(tx, actor, id);
         if (fila.version !== input.version) throw new ErrorDeDominio(409, CONFLICTO);
-        await tx
-          .update(colecciones)
-          .set({ nombre: input.nombre, descripcion: input.descripcion, compartida: input.compartida })
-          .where(eq(colecciones.id, id));
         if (input.items) {
           const ids = input.items.map((i) => Number(i.id));
           if (new Set(ids).size !== ids.length) throw new ErrorDeDominio(400, 'Un elemento aparece dos veces en la lista');
-          const existentes =
-            ids.length === 0
-              ? []
-              : await tx
-                  .select({ id: coleccionItems.id })
-                  .from(coleccionItems)
-                  .where(and(eq(coleccionItems.id_coleccion, id), inArray(coleccionItems.id, ids)));
+          const existentes = await tx
+            .select({ id: coleccionItems.id })
+            .from(coleccionItems)
+            .where(and(eq(coleccionItems.id_coleccion, id), inArray(coleccionItems.id, ids)));
           if (existentes.length !== ids.length) throw new ErrorDeDominio(400, 'Un elemento de la lista no es de esta colección');
-          await tx
-            .delete(coleccionItems)
-            .where(and(eq(coleccionItems.id_coleccion, id), ids.length === 0 ? undefined : notInArray(coleccionItems.id, ids)));
+          // Drizzle reads an empty list as false (inArray) and true (notInArray): no items left removes them all.
+          await tx.delete(coleccionItems).where(and(eq(coleccionItems.id_coleccion, id), notInArray(coleccionItems.id, ids)));
           for (const [posicion, item] of input.items.entries()) {
             await tx
               .update(coleccionItems)
@@ -186,7 +185,7 @@ export function createColecciones(db: Db, items: Items, now: () => Date) {
               .where(eq(coleccionItems.id, Number(item.id)));
           }
         }
-        await cambiada(tx, id);
+        await cambiada(tx, id, { nombre: input.nombre, descripcion: input.descripcion, compartida: input.compartida });
       });
       return obtener(actor, id);
     },

@@ -66,33 +66,32 @@ export function createMochila(db: Db, storage: Storage) {
   async function planear(coleccion: Coleccion): Promise<PlanMochila> {
     const visibles = coleccion.items.filter((i) => i.contenido !== null);
     const ids = (tipo: string) => visibles.filter((i) => i.tipo === tipo).map((i) => i.id_item);
-    const vacio = [-1];
     const [filasCapsulas, filasMateriales, filasManuales, filasConversaciones, filasOas, filasSubtitulos] = await Promise.all([
       db
         .select()
         .from(capsulas)
-        .where(inArray(capsulas.id, ids('capsula').concat(vacio))),
+        .where(inArray(capsulas.id, ids('capsula'))),
       db
         .select()
         .from(materiales)
-        .where(inArray(materiales.id, ids('material').concat(vacio))),
+        .where(inArray(materiales.id, ids('material'))),
       db
         .select()
         .from(manuales)
-        .where(inArray(manuales.id, ids('manual').concat(vacio))),
+        .where(inArray(manuales.id, ids('manual'))),
       db
         .select()
         .from(foroConversaciones)
-        .where(inArray(foroConversaciones.id, ids('conversacion').concat(vacio))),
+        .where(inArray(foroConversaciones.id, ids('conversacion'))),
       db
         .select({ id_material: materialesOas.id_material, codigo: oas.codigo })
         .from(materialesOas)
         .innerJoin(oas, eq(oas.id, materialesOas.id_oa))
-        .where(inArray(materialesOas.id_material, ids('material').concat(vacio))),
+        .where(inArray(materialesOas.id_material, ids('material'))),
       db
         .select({ id_capsula: subtitulos.id_capsula, idioma: subtitulos.idioma, vtt: subtitulos.vtt })
         .from(subtitulos)
-        .where(inArray(subtitulos.id_capsula, ids('capsula').concat(vacio))),
+        .where(inArray(subtitulos.id_capsula, ids('capsula'))),
     ]);
     const [cap, mat, man, con] = [porId(filasCapsulas), porId(filasMateriales), porId(filasManuales), porId(filasConversaciones)];
     const entradas: EntradaMochila[] = [];
