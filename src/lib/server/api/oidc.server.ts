@@ -14,6 +14,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { destinoSeguro } from '../../destino.ts';
 import { ACCESS_COOKIE, applyCookies, sessionCookies } from '../auth/cookies.server.ts';
+import { ID_PROVEEDOR } from '../auth/oidc-proveedores.server.ts';
 import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import { type FinOidc, FLUJO_SEGUNDOS, type OidcService, RechazoOidc } from '../services/oidc.server.ts';
 import type { SegundoFactorService } from '../services/segundo-factor.server.ts';
@@ -27,7 +28,7 @@ import { id, idParam } from './schemas.server.ts';
 export const FLUJO_COOKIE = 'ed_oidc';
 const RUTA_FLUJO = '/auth/oidc/';
 
-const identidadParam = z.object({ id: id(), proveedor: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'Proveedor no válido') });
+const identidadParam = z.object({ id: id(), proveedor: z.string().regex(ID_PROVEEDOR, 'Proveedor no válido') });
 
 export interface OidcDeps {
   oidc: OidcService;

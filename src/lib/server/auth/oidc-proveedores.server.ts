@@ -13,6 +13,9 @@ export function issuerLocal(issuer: string): boolean {
   return LOCAL.has(new URL(issuer).hostname);
 }
 
+/** A provider's id, in its URLs (/auth/oidc/{id}/) and in the forms and routes that name one. */
+export const ID_PROVEEDOR = /^[a-z0-9][a-z0-9-]{0,30}$/;
+
 const dominio = z
   .string()
   .trim()
@@ -21,7 +24,7 @@ const dominio = z
 
 export const proveedorOidcSchema = z.object({
   /** In the URLs: /auth/oidc/{id}/ and its callback. */
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'must be lower-case letters, digits and dashes (at most 31), e.g. google'),
+  id: z.string().regex(ID_PROVEEDOR, 'must be lower-case letters, digits and dashes (at most 31), e.g. google'),
   /** The button's label: 'Ingresar con {nombre}'. */
   nombre: z.string().trim().min(1).max(40),
   issuer: z
