@@ -51,9 +51,9 @@ export interface CifrasCopia {
 /**
  * An installation in this process for a memory bench: its own PGlite and disk storage under `dir`,
  * the real services and job runner, and a teacher with `mbTotal` MB of generated manual files
- * (50 MB each) in storage. Shared by the data copy's and the mochila's benches.
+ * (50 MB each) in storage.
  */
-export async function entornoBench(dir: string, mbTotal: number) {
+async function entornoBench(dir: string, mbTotal: number) {
   const log = createLogger('silent');
   const database = await openDatabase({});
   await database.migrate();
@@ -128,25 +128,39 @@ export async function medirRss(trabajo: () => Promise<void>): Promise<{ baseline
   return { baseline, peak, rise: peak - baseline, segundos: (performance.now() - inicio) / 1000 };
 }
 
-export async function benchCopia(mbTotal = megasCopia()): Promise<CifrasCopia> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ed-bench-copia-'));
+/**
+ * `trabajo` over a fresh installation (entornoBench) in a temporary folder, closed and removed
+ * after, whatever happens. Shared by the data copy's and the mochila's benches.
+ */
+export async function conEntornoBench<T>(
+  prefijo: string,
+  mbTotal: number,
+  trabajo: (entorno: Awaited<ReturnType<typeof entornoBench>>) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefijo));
   try {
-    const { database, services, jobs, persona, archivos } = await entornoBench(dir, mbTotal);
+    const entorno = await entornoBench(dir, mbTotal);
     try {
-      const actor = { id: persona.id, groups: [] };
-      await services.misDatos.solicitar(actor, persona.id);
-      const { baseline, peak, rise, segundos } = await medirRss(async () => {
-        await jobs.drain();
-      });
-      const [copia] = await services.misDatos.listar(actor, persona.id);
-      if (copia?.estado !== 'lista') throw new Error(`the copy ended ${copia?.estado}`);
-      return { archivos, mbArchivos: mbTotal, mbZip: (copia.bytes ?? 0) / MB, segundos, baseline, peak, rise };
+      return await trabajo(entorno);
     } finally {
-      await database.close();
+      await entorno.database.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export function benchCopia(mbTotal = megasCopia()): Promise<CifrasCopia> {
+  return conEntornoBench('ed-bench-copia-', mbTotal, async ({ services, jobs, persona, archivos }) => {
+    const actor = { id: persona.id, groups: [] };
+    await services.misDatos.solicitar(actor, persona.id);
+    const { baseline, peak, rise, segundos } = await medirRss(async () => {
+      await jobs.drain();
+    });
+    const [copia] = await services.misDatos.listar(actor, persona.id);
+    if (copia?.estado !== 'lista') throw new Error(`the copy ended ${copia?.estado}`);
+    return { archivos, mbArchivos: mbTotal, mbZip: (copia.bytes ?? 0) / MB, segundos, baseline, peak, rise };
+  });
 }
 
 export function describirCopia(c: CifrasCopia): string {

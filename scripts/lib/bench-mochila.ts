@@ -5,53 +5,42 @@
  * while this process's RSS is sampled every 20 ms. The rise over the baseline stays near a few
  * stream buffers, not the size of the files.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { entornoBench, medirRss } from './bench-copia.ts';
+import { conEntornoBench, medirRss } from './bench-copia.ts';
 import { formatTable } from './table.ts';
 
 const MB = 1024 * 1024;
 
 export const megasMochila = () => Number(process.env.BENCH_MOCHILA_MB ?? 1024);
 
-export async function benchMochila(mbTotal = megasMochila()): Promise<string> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'ed-bench-mochila-'));
-  try {
-    const { database, services, persona, archivos, idsManuales } = await entornoBench(dir, mbTotal);
-    try {
-      const actor = { id: persona.id, groups: [] };
-      const coleccion = await services.colecciones.crear(actor, { nombre: 'Mochila de prueba', descripcion: '', compartida: false });
-      for (const id of idsManuales) await services.colecciones.agregar(actor, coleccion.id, { tipo: 'manual', id }, '');
-      let bytes = 0;
-      const medida = await medirRss(async () => {
-        const plan = await services.colecciones.planMochila(await services.colecciones.obtener(actor, coleccion.id));
-        const contar = new Writable({
-          write(trozo: Buffer, _codificacion, listo) {
-            bytes += trozo.length;
-            listo();
-          },
-        });
-        await pipeline(services.colecciones.zipMochila(plan), contar);
+export function benchMochila(mbTotal = megasMochila()): Promise<string> {
+  return conEntornoBench('ed-bench-mochila-', mbTotal, async ({ services, persona, archivos, idsManuales }) => {
+    const actor = { id: persona.id, groups: [] };
+    const coleccion = await services.colecciones.crear(actor, { nombre: 'Mochila de prueba', descripcion: '', compartida: false });
+    for (const id of idsManuales) await services.colecciones.agregar(actor, coleccion.id, { tipo: 'manual', id }, '');
+    let bytes = 0;
+    const medida = await medirRss(async () => {
+      const plan = await services.colecciones.planMochila(await services.colecciones.obtener(actor, coleccion.id));
+      const contar = new Writable({
+        write(trozo: Buffer, _codificacion, listo) {
+          bytes += trozo.length;
+          listo();
+        },
       });
-      return formatTable(
-        ['mochila of a collection (in process)', 'value'],
+      await pipeline(services.colecciones.zipMochila(plan), contar);
+    });
+    return formatTable(
+      ['mochila of a collection (in process)', 'value'],
+      [
+        ['stored files', `${archivos} manuals, ${mbTotal} MB`],
+        ['ZIP streamed', `${(bytes / MB).toFixed(1)} MB in ${medida.segundos.toFixed(1)} s`],
         [
-          ['stored files', `${archivos} manuals, ${mbTotal} MB`],
-          ['ZIP streamed', `${(bytes / MB).toFixed(1)} MB in ${medida.segundos.toFixed(1)} s`],
-          [
-            'RSS rise while streaming',
-            `${medida.rise.toFixed(1)} MB (baseline ${medida.baseline.toFixed(0)} MB, peak ${medida.peak.toFixed(0)} MB)`,
-          ],
+          'RSS rise while streaming',
+          `${medida.rise.toFixed(1)} MB (baseline ${medida.baseline.toFixed(0)} MB, peak ${medida.peak.toFixed(0)} MB)`,
         ],
-        ['left', 'left'],
-      );
-    } finally {
-      await database.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+      ],
+      ['left', 'left'],
+    );
+  });
 }
