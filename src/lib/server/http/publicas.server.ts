@@ -15,7 +15,7 @@ export const demasiadasVisitasTexto = (segundos: number) =>
   `Recibimos demasiadas visitas seguidas desde tu conexión. Espera ${segundos} ${segundos === 1 ? 'segundo' : 'segundos'} y vuelve a intentarlo.`;
 
 /** The refusal of a public page: a small Spanish page, never kept by a cache. */
-export function demasiadasVisitas(segundos: number): Response {
+function demasiadasVisitas(segundos: number): Response {
   const html = `<!doctype html>
 <html lang="es-CL">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Demasiadas visitas · ${PRODUCTO}</title></head>
@@ -29,12 +29,12 @@ export function demasiadasVisitas(segundos: number): Response {
 }
 
 /** A weak validator of a page's bytes (weak: the same page goes out compressed one way or another). */
-export function etiquetaDe(cuerpo: Uint8Array): string {
+function etiquetaDe(cuerpo: Uint8Array): string {
   return `W/"${createHash('sha256').update(cuerpo).digest('base64url').slice(0, 27)}"`;
 }
 
 /** If-None-Match's weak comparison (RFC 9110 §13.1.2): any listed tag, W/ or not, or '*'. */
-export function coincideEtiqueta(ifNoneMatch: string | null, etiqueta: string): boolean {
+function coincideEtiqueta(ifNoneMatch: string | null, etiqueta: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   const opaca = (e: string) => e.trim().replace(/^W\//, '');

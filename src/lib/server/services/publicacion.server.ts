@@ -31,7 +31,7 @@ export interface Publicacion {
 }
 
 /** Refuses a public item without an open licence, with the message on the field that made it public. */
-export function exigirCoherencia(p: Publicacion): Publicacion {
+function exigirCoherencia(p: Publicacion): Publicacion {
   if (p.visibilidad === 'publico' && !esAbierta(p.licencia))
     throw new ErrorDeDominio(400, PUBLICO_SIN_LICENCIA, { errors: { visibilidad: [PUBLICO_SIN_LICENCIA] } });
   return p;

@@ -27,7 +27,7 @@ export type { TipoPublico };
 const tablas = { capsula: capsulas, material: materiales, manual: manuales } as const;
 
 /** The condition for a query's where: the item is public now. */
-export function esPublicaAhora(db: Db, tipo: TipoPublico): SQL {
+function esPublicaAhora(db: Db, tipo: TipoPublico): SQL {
   const tabla = tablas[tipo];
   const autorActivo = exists(
     db

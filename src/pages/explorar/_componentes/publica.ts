@@ -9,7 +9,7 @@ import { rutaPublica, type TipoPublico } from '../../../lib/explorar.ts';
 import { nombreCorto } from '../../../lib/format/index.ts';
 import { licenciaDe } from '../../../lib/licencias.ts';
 
-export const MARCO_CURRICULAR = 'Bases Curriculares (Mineduc, Chile)';
+const MARCO_CURRICULAR = 'Bases Curriculares (Mineduc, Chile)';
 
 export interface ItemPublico {
   tipo: TipoPublico;
