@@ -112,6 +112,16 @@ export async function generar(
           .sort((a, b) => a - b)
           .map((t) => new Date(t).toISOString());
       const filasDe = async <T>(q: SQL) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
+      /** A table's ids, in order. */
+      const ids = async (tabla: string) =>
+        (await filasDe<{ id: number }>(sql`select id from ${sql.identifier(tabla)} order by id`)).map((x) => x.id);
+      /** A view count: most items have few, a few have many. */
+      const visitas = () => Math.floor(2000 / (1 + r.entero(0, 399)));
+      /** A date between `desde` (an item's creation, ISO) and now: a comment on it. */
+      const despuesDe = (desde: string | undefined) => {
+        const t = Date.parse(desde ?? new Date(ahora).toISOString());
+        return new Date(t + r.siguiente() * (ahora - t)).toISOString();
+      };
 
       // The seeded curriculum, in a fixed order so the Zipf ranks are the same on both databases.
       const curriculo = await filasDe<{ id: number; unidad: number; area: number; nivel: string }>(
@@ -120,10 +130,10 @@ export async function generar(
       // Shuffled so the most used OAs are spread over areas and levels.
       const oas = r.barajar(curriculo);
       const elegirOa = zipf(oas.length);
-      const areas = (await filasDe<{ id: number }>(sql`select id from areas order by id`)).map((a) => a.id);
+      const areas = await ids('areas');
       const niveles = (await filasDe<{ codigo: string }>(sql`select codigo from niveles order by orden`)).map((x) => x.codigo);
-      const metodologias = (await filasDe<{ id: number }>(sql`select id from metodologias order by id`)).map((x) => x.id);
-      const tipos = (await filasDe<{ id: number }>(sql`select id from tipos_material order by id`)).map((x) => x.id);
+      const metodologias = await ids('metodologias');
+      const tipos = await ids('tipos_material');
       // The generated rows are consistent by construction: foreign-key triggers are skipped while
       // loading (the way a restore loads), which is most of an insert's cost.
       await db.execute(sql`set local session_replication_role = replica`);
@@ -187,7 +197,7 @@ export async function generar(
         { nombre: 'text' },
         Array.from({ length: nColegios }, (_, i) => [`Escuela Básica N° ${i + 1} de ${COMUNAS[i % COMUNAS.length]}`]),
       );
-      const colegios = (await filasDe<{ id: number }>(sql`select id from colegios order by id`)).map((x) => x.id);
+      const colegios = await ids('colegios');
       await volcar(
         db,
         'perfil_colegios',
@@ -230,7 +240,7 @@ export async function generar(
           oa.unidad,
           r.uno(tipos),
           r.uno(docentes),
-          Math.floor(2000 / (1 + r.entero(0, 399))),
+          visitas(),
           fechasMateriales[i],
         ]);
         const hermanos = (porUnidad.get(oa.unidad) ?? []).filter((x) => x !== oa.id);
@@ -290,7 +300,7 @@ export async function generar(
             5_000_000,
             'listo',
             60 + r.entero(0, 599),
-            Math.floor(2000 / (1 + r.entero(0, 399))),
+            visitas(),
             oa.area,
             oa.nivel,
             r.uno(metodologias),
@@ -326,7 +336,7 @@ export async function generar(
           40 + r.entero(0, 199),
           r.uno(areas),
           r.uno(docentes),
-          Math.floor(2000 / (1 + r.entero(0, 399))),
+          visitas(),
           f,
         ]),
       );
@@ -350,8 +360,7 @@ export async function generar(
         const padre = ultimoBase.get(clave);
         const respuesta = padre !== undefined && r.siguiente() < 0.25 ? padre : null;
         if (respuesta === null) ultimoBase.set(clave, i + 1);
-        const desde = Date.parse(fechaDe[tipo][id - 1] ?? new Date(ahora).toISOString());
-        const fecha = new Date(desde + r.siguiente() * (ahora - desde)).toISOString();
+        const fecha = despuesDe(fechaDe[tipo][id - 1]);
         comentarios.push([
           comentario(r),
           r.uno(docentes),
@@ -396,7 +405,7 @@ export async function generar(
         { nombre: 'text', descripcion: 'text', activa: 'bool', archivo: 'text' },
         nombresCategorias.map((c) => [c, `Conversaciones sobre ${c.toLowerCase()}.`, true, 'escala/compartido.png']),
       );
-      const categorias = (await filasDe<{ id: number }>(sql`select id from foro_categorias order by id`)).map((x) => x.id);
+      const categorias = await ids('foro_categorias');
       const fechasConversaciones = fechas(n.conversaciones);
       await volcar(
         db,
@@ -426,14 +435,7 @@ export async function generar(
         const padre = ultimaRespuesta.get(id);
         const hijo = padre !== undefined && r.siguiente() < 0.33 ? padre : null;
         if (hijo === null) ultimaRespuesta.set(id, i + 1);
-        const desde = Date.parse(fechasConversaciones[id - 1] ?? new Date(ahora).toISOString());
-        respuestas.push([
-          id,
-          r.uno(docentes),
-          hijo,
-          `<p>${comentario(r)}</p>`,
-          new Date(desde + r.siguiente() * (ahora - desde)).toISOString(),
-        ]);
+        respuestas.push([id, r.uno(docentes), hijo, `<p>${comentario(r)}</p>`, despuesDe(fechasConversaciones[id - 1])]);
       }
       await volcar(
         db,
