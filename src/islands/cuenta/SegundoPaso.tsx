@@ -52,9 +52,9 @@ export default function SegundoPaso({ desafio, alIngresar, alReiniciar }: Props)
   async function enviar(evento: React.FormEvent) {
     evento.preventDefault();
     // The shared schema comes with zod, in the chunk the password step loads on focus (validacion.ts).
-    const { codigoSchema } = await import('../../lib/validation/segundo-factor');
+    const { codigoSchema, codigoTotp } = await import('../../lib/validation/segundo-factor');
     const valido = codigoSchema.safeParse({ codigo });
-    const formato = recuperacion || /^\d{6}$/.test(codigo.replace(/\s/g, ''));
+    const formato = recuperacion || codigoTotp.test(codigo.replace(/\s/g, ''));
     if (!valido.success || !formato) {
       setError(recuperacion ? 'Ingresa un código de recuperación' : 'Ingresa el código de 6 dígitos de tu app');
       campo.current?.focus();

@@ -14,7 +14,6 @@ export const codigo = cadena({ error: FALTA })
   .max(20, { error: 'El código es demasiado largo', abort: true });
 
 export const codigoSchema = z.object({ codigo });
-export type CodigoInput = z.infer<typeof codigoSchema>;
 
 export const segundoFactorSchema = z.object({
   desafio: cadena({ error: 'Vuelve a ingresar tu correo y contraseña' }).min(1, 'Vuelve a ingresar tu correo y contraseña').max(200),
@@ -24,5 +23,5 @@ export const segundoFactorSchema = z.object({
 });
 export type SegundoFactorInput = z.infer<typeof segundoFactorSchema>;
 
-/** Only digits, at enrolment: the first code must come from the app (recovery codes do not exist yet). */
+/** A TOTP code, once spaces (and, on the server, dashes) are taken out: six digits; anything else is a recovery code. */
 export const codigoTotp = /^\d{6}$/;

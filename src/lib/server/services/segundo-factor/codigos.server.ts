@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
+import { codigoTotp } from '../../../validation/segundo-factor.ts';
 import { hashToken } from '../../auth/tokens.server.ts';
 import type { Db } from '../../db/client.server.ts';
 import { codigosRecuperacion, segundosFactores } from '../../db/schema.server.ts';
@@ -34,7 +35,7 @@ export function pasoDelCodigo(secreto: string, codigo: string, ahora: Date): num
 }
 
 const normalizar = (codigo: string) => codigo.replace(/[\s-]/g, '').toLowerCase();
-export const esCodigoTotp = (codigo: string) => /^\d{6}$/.test(normalizar(codigo));
+export const esCodigoTotp = (codigo: string) => codigoTotp.test(normalizar(codigo));
 
 /** Ten new recovery codes, as shown to the person once ('abcd-efgh'), and their hashes to store. */
 export function nuevosCodigosRecuperacion(): { codigos: string[]; hashes: string[] } {
