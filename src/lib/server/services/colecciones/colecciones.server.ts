@@ -178,11 +178,12 @@ export function createColecciones(db: Db, items: Items, now: () => Date) {
           if (existentes.length !== ids.length) throw new ErrorDeDominio(400, 'Un elemento de la lista no es de esta colección');
           // Drizzle reads an empty list as false (inArray) and true (notInArray): no items left removes them all.
           await tx.delete(coleccionItems).where(and(eq(coleccionItems.id_coleccion, id), notInArray(coleccionItems.id, ids)));
-          for (const [posicion, item] of input.items.entries()) {
-            await tx
-              .update(coleccionItems)
-              .set({ posicion, nota: item.nota ?? '' })
-              .where(eq(coleccionItems.id, Number(item.id)));
+          // Every item's place and note in one statement, not one round trip each (up to ITEMS_MAX).
+          if (ids.length > 0) {
+            const filas = input.items.map((item, posicion) => sql`(${Number(item.id)}::int, ${posicion}::int, ${item.nota ?? ''}::text)`);
+            await tx.execute(
+              sql`update ${coleccionItems} set posicion = v.posicion, nota = v.nota from (values ${sql.join(filas, sql`, `)}) as v(id, posicion, nota) where ${coleccionItems.id} = v.id`,
+            );
           }
         }
         await cambiada(tx, id, { nombre: input.nombre, descripcion: input.descripcion, compartida: input.compartida });
