@@ -21,7 +21,7 @@ import { type Actor, esAdmin } from '../actor.server.ts';
 import type { Items, RefItem } from './items.server.ts';
 
 export const NO_ENCONTRADA = 'No se encontró la colección';
-export const CONFLICTO = 'Esta colección cambió mientras la editabas (quizás en otra pestaña). Vuelve a cargarla y repite tus cambios.';
+const CONFLICTO = 'Esta colección cambió mientras la editabas (quizás en otra pestaña). Vuelve a cargarla y repite tus cambios.';
 const LLENA = `Una colección puede tener hasta ${ITEMS_MAX} elementos`;
 const DEMASIADAS = `Puedes tener hasta ${COLECCIONES_MAX} colecciones`;
 
@@ -29,8 +29,6 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** A collection in its owner's list or on a profile. */
 export type ResumenColeccion = Esquema<'ResumenColeccion'>;
-/** One item of a collection: `contenido` null when the reader may no longer see it (its owner only gets those). */
-export type ItemColeccion = Esquema<'ItemColeccion'>;
 export type Coleccion = Esquema<'Coleccion'>;
 
 const resumenColumnas = {
@@ -261,5 +259,3 @@ export function createColecciones(db: Db, items: Items, now: () => Date) {
     },
   };
 }
-
-export type ColeccionesService = ReturnType<typeof createColecciones>;

@@ -60,5 +60,3 @@ export function createGuardados(db: Db, items: Items, now: () => Date) {
     },
   };
 }
-
-export type GuardadosService = ReturnType<typeof createGuardados>;

@@ -194,5 +194,3 @@ export function createMochila(db: Db, storage: Storage) {
 
   return { planear, zip };
 }
-
-export type Mochila = ReturnType<typeof createMochila>;
