@@ -23,7 +23,7 @@ import { type Medida, medir, segundosPorConsulta } from './medir.ts';
 const BASES = ['pglite', 'postgres'] as const;
 type Base = (typeof BASES)[number];
 
-export interface Fila {
+interface Fila {
   tamano: number;
   base: Base;
   consulta: string;
@@ -33,8 +33,8 @@ export interface Fila {
 }
 
 /** Issue 36's targets at 100x: every read's p95 (ms) by database, and RSS. */
-export const OBJETIVO_P95 = { pglite: 200, postgres: 100 } as const;
-export const OBJETIVO_RSS_MB = 600;
+const OBJETIVO_P95 = { pglite: 200, postgres: 100 } as const;
+const OBJETIVO_RSS_MB = 600;
 
 function lista<T extends string | number>(nombre: string, valor: string, validar: (s: string) => T | undefined): T[] {
   const partes = valor
@@ -47,11 +47,11 @@ function lista<T extends string | number>(nombre: string, valor: string, validar
   return valores as T[];
 }
 
-export const tamanos = () =>
+const tamanos = () =>
   lista('ESCALA_TAMANOS (sizes: positive integers, e.g. 1,10,100)', process.env.ESCALA_TAMANOS ?? '1,10,100', (s) =>
     /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : undefined,
   );
-export const bases = () =>
+const bases = () =>
   lista('ESCALA_BASES (pglite, postgres)', process.env.ESCALA_BASES ?? 'pglite,postgres', (s) =>
     (BASES as readonly string[]).includes(s) ? (s as Base) : undefined,
   );

@@ -20,7 +20,7 @@ import { ADMIN } from '../../../tests/support/server.ts';
 import { APELLIDOS, COMUNAS, comentario, descripcion, NOMBRES, TEMAS, titulo, zipf } from './textos.ts';
 
 export const CLAVE_ESCALA = 'Escala2026';
-export const SEMILLA = 36;
+const SEMILLA = 36;
 const POPULARES = 3000;
 const LOTE = 20_000;
 const DIA = 86_400_000;

@@ -11,7 +11,7 @@ export const comentarioSchema = z.object({
 
 /** Top-level comments in a thread's first page, and the most one page may ask for (issue 36). */
 export const LIMITE_HILO = 20;
-export const LIMITE_HILO_MAX = 100;
+const LIMITE_HILO_MAX = 100;
 
 /**
  * A page of a thread (issue 36): `limite` top-level comments (LIMITE_HILO when absent or out of

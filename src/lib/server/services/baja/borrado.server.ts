@@ -45,7 +45,7 @@ import type { ServiceContext } from '../context.server.ts';
 import { createRecursosService, type TipoRecurso } from '../recursos.server.ts';
 
 /** What stays of an erased person in the register and the audit log: not their name, not their email. */
-export const titularAnonimo = (id: number) => `Cuenta n.º ${id}`;
+const titularAnonimo = (id: number) => `Cuenta n.º ${id}`;
 /** The erased account's address: unique, non-identifying, in a domain that cannot receive mail. */
 const correoAnonimo = (id: number) => `cuenta-${id}@eliminada.invalid`;
 const TITULO_CONVERSACION_ELIMINADA = 'Conversación eliminada';

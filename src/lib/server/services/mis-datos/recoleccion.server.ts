@@ -16,9 +16,6 @@ export type { ArchivoCopia, Categoria } from './definicion.server.ts';
 
 const CATEGORIAS: Definicion[] = [...CATEGORIAS_CUENTA, ...CATEGORIAS_APORTES];
 
-/** The categories' keys and names, in the order the page and the copy show them. */
-export const NOMBRES_CATEGORIAS: { clave: string; nombre: string }[] = CATEGORIAS.map(({ clave, nombre }) => ({ clave, nombre }));
-
 async function recolectarUna(db: Db, def: Definicion, id: number): Promise<Categoria> {
   const filas = await def.cargar(db, id);
   const archivos = filas.flatMap((f) => def.archivos?.(f) ?? []);
