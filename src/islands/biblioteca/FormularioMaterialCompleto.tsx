@@ -142,8 +142,6 @@ export default function FormularioMaterial({
   const titulo = register('titulo');
   const descripcion = campoPropio(form, 'descripcion');
   const tipo = register('tipo_material_docente', { onChange: () => trigger('tipo_material_docente') });
-  const licencia = register('licencia', { onChange: () => trigger('visibilidad') });
-  const visibilidad = register('visibilidad', { onChange: () => trigger('visibilidad') });
 
   /** docs/SPEC.md section 4: a new level or area clears the unit and the selected OAs. */
   function cambiarNivelOArea(campo: 'id_nivel' | 'id_area') {
@@ -283,12 +281,7 @@ export default function FormularioMaterial({
         vacio={VACIO}
         opciones={tipos}
       />
-      <CamposPublicacion
-        licencia={licencia}
-        visibilidad={visibilidad}
-        inicial={inicial}
-        errores={{ licencia: errors.licencia?.message, visibilidad: errors.visibilidad?.message }}
-      />
+      <CamposPublicacion register={register} trigger={trigger} inicial={inicial} errores={errors} />
       {reglasArchivo && (
         <ZonaArchivo
           id="archivo"

@@ -8,12 +8,16 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import { LICENCIAS, NOMBRES_VISIBILIDAD, VISIBILIDADES } from '../../lib/licencias';
 import { Mensaje, Selector } from './Campo';
 
+type Campo = 'licencia' | 'visibilidad';
+
 export interface CamposPublicacionProps {
-  licencia: UseFormRegisterReturn;
-  visibilidad: UseFormRegisterReturn;
+  /** The form's register and trigger (react-hook-form): a change of either field checks the rule between them again. */
+  register: (campo: Campo, opciones: { onChange: () => unknown }) => UseFormRegisterReturn;
+  trigger: (campo: 'visibilidad') => unknown;
   /** What the selects start with (the item's, or the network's default on upload). */
   inicial: { licencia: string; visibilidad: string };
-  errores: { licencia?: string | undefined; visibilidad?: string | undefined };
+  /** The form's errors (react-hook-form's `formState.errors`). */
+  errores: Partial<Record<Campo, { message?: string | undefined } | undefined>>;
 }
 
 const AYUDA_VISIBILIDAD: Record<(typeof VISIBILIDADES)[number], string> = {
@@ -21,7 +25,11 @@ const AYUDA_VISIBILIDAD: Record<(typeof VISIBILIDADES)[number], string> = {
   publico: 'Tiene una página pública que cualquiera puede abrir y los buscadores pueden encontrar. Requiere una licencia abierta.',
 };
 
-export function CamposPublicacion({ licencia, visibilidad, inicial, errores }: CamposPublicacionProps) {
+export function CamposPublicacion({ register, trigger, inicial, errores: e }: CamposPublicacionProps) {
+  const revisar = { onChange: () => trigger('visibilidad') };
+  const licencia = register('licencia', revisar);
+  const visibilidad = register('visibilidad', revisar);
+  const errores = { licencia: e.licencia?.message, visibilidad: e.visibilidad?.message };
   return (
     <>
       <Selector

@@ -150,12 +150,7 @@ export default function FormularioManual({ areas, autor, limiteMb, manual, publi
         error={errors.descripcion?.message}
         disabled={ocupado}
       />
-      <CamposPublicacion
-        licencia={register('licencia', { onChange: () => trigger('visibilidad') })}
-        visibilidad={register('visibilidad', { onChange: () => trigger('visibilidad') })}
-        inicial={publicacion}
-        errores={{ licencia: errors.licencia?.message, visibilidad: errors.visibilidad?.message }}
-      />
+      <CamposPublicacion register={register} trigger={trigger} inicial={publicacion} errores={errors} />
       <PieSubida
         hidratado={hidratado}
         ocupado={ocupado}
