@@ -14,7 +14,7 @@ import type { BajaService } from '../services/baja.server.ts';
 import type { CuentasService, Sesion } from '../services/cuentas.server.ts';
 import type { EquipoRecordado, SegundoFactorService } from '../services/segundo-factor.server.ts';
 import { entrada, responder } from './contrato.server.ts';
-import { type AppEnv, clientAddress } from './env.server.ts';
+import { type AppEnv, origenIngreso } from './env.server.ts';
 import { body, bodyJson } from './input.server.ts';
 
 const refreshBody = z.object({ refresh: z.string().max(200).optional() });
@@ -65,8 +65,8 @@ export function authRoutes(
   // Sign-in takes JSON only: a form posted from another site must not sign anyone in (issue 32).
   return new Hono<AppEnv>({ strict: false })
     .post('/login', bodyJson(loginEntrada), async (c) => {
-      const usuario = await cuentas.verificarCredenciales(c.req.valid('json'), clientAddress(c));
-      const origen = { direccion: clientAddress(c), agente: c.req.header('user-agent'), via: 'password' };
+      const origen = origenIngreso(c, 'password');
+      const usuario = await cuentas.verificarCredenciales(c.req.valid('json'), origen.direccion);
       const paso = await options.segundoFactor.trasVerificarIdentidad(usuario, origen, getCookie(c, EQUIPO_COOKIE));
       if (paso.segundo_factor) {
         const desafio = {
@@ -80,7 +80,7 @@ export function authRoutes(
       return responder(c, 'POST /auth/login/', 200, await ingreso(c, paso.sesion));
     })
     .post('/segundo-factor', bodyJson(segundoFactorEntrada), async (c) => {
-      const origen = { direccion: clientAddress(c), agente: c.req.header('user-agent'), via: 'password' };
+      const origen = origenIngreso(c, 'password');
       const { sesion, equipo } = await options.segundoFactor.completarDesafio(c.req.valid('json'), origen);
       if (equipo) recordarEquipo(c, equipo);
       return responder(c, 'POST /auth/segundo-factor/', 200, await ingreso(c, sesion));

@@ -8,6 +8,7 @@ import type { RenovarSesion } from '../auth/renovacion.server.ts';
 import { type AccessClaims, type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
 import type { Logger } from '../log.server.ts';
 import { type Actor, esAdmin } from '../services/actor.server.ts';
+import type { OrigenIngreso } from '../services/segundo-factor.server.ts';
 import { noAutenticado, sinPermisos } from './errors.server.ts';
 
 export interface AppEnv {
@@ -47,6 +48,13 @@ export function direccionCliente(socket: string, forwardedFor: string | undefine
 export function clientAddress(c: Context<AppEnv>): string {
   return direccionCliente(c.env?.clientAddress ?? 'local', c.req.header('x-forwarded-for'), c.env?.trustProxy ?? 0);
 }
+
+/** Where a sign-in comes from: the client address, its browser and the way in ('password', 'oidc:google'...). */
+export const origenIngreso = (c: Context<AppEnv>, via: string): OrigenIngreso => ({
+  direccion: clientAddress(c),
+  agente: c.req.header('user-agent'),
+  via,
+});
 
 function bearer(c: Context): string | undefined {
   const header = c.req.header('authorization');

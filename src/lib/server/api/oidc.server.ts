@@ -20,7 +20,7 @@ import { type FinOidc, FLUJO_SEGUNDOS, type OidcService, RechazoOidc } from '../
 import type { SegundoFactorService } from '../services/segundo-factor.server.ts';
 import { EQUIPO_COOKIE } from './auth.server.ts';
 import { responder } from './contrato.server.ts';
-import { type AppEnv, autenticado, clientAddress, mismoUsuario } from './env.server.ts';
+import { type AppEnv, autenticado, mismoUsuario, origenIngreso } from './env.server.ts';
 import { params } from './input.server.ts';
 import { id, idParam } from './schemas.server.ts';
 
@@ -52,7 +52,7 @@ export function oidcRoutes(deps: OidcDeps) {
 
   async function fin(c: Context<AppEnv>, resultado: FinOidc) {
     if (resultado.tipo === 'vinculada') return c.redirect(`/perfil/cuentas-vinculadas?vinculada=${resultado.proveedor}`, 303);
-    const origen = { direccion: clientAddress(c), agente: c.req.header('user-agent'), via: resultado.via };
+    const origen = origenIngreso(c, resultado.via);
     const paso = await deps.segundoFactor.trasVerificarIdentidad(resultado.usuario, origen, getCookie(c, EQUIPO_COOKIE));
     if (paso.segundo_factor) {
       // The code is asked on the sign-in screen, as after a password: the challenge goes in the
