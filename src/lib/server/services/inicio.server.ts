@@ -25,7 +25,7 @@ import {
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { categoriasVisibles, iso } from './foro/comun.server.ts';
-import { candidatasActividad } from './inicio/actividad.server.ts';
+import { candidatasActividad, comentarioContado } from './inicio/actividad.server.ts';
 import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
 import { visibleA } from './recursos.server.ts';
@@ -181,14 +181,8 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
         n: sql<number>`count(*)::int`.as('n'),
       })
       .from(foroComentarios)
-      // As the forum counts them: the same for everyone, without placeholders and hidden comments.
-      .where(
-        and(
-          eq(foroComentarios.eliminado, false),
-          eq(foroComentarios.oculto, false),
-          candidatas ? inArray(foroComentarios.id_conversacion, candidatas) : undefined,
-        ),
-      )
+      // The same for everyone (comentarioContado).
+      .where(and(comentarioContado, candidatas ? inArray(foroComentarios.id_conversacion, candidatas) : undefined))
       .groupBy(foroComentarios.id_conversacion)
       .as('ultimos');
     const actividad = sql`greatest(${foroConversaciones.fecha_creacion}, ${ultimos.ultimo})`;

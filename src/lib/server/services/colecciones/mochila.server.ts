@@ -94,6 +94,15 @@ export function createMochila(db: Db, storage: Storage) {
         .where(inArray(subtitulos.id_capsula, ids('capsula'))),
     ]);
     const [cap, mat, man, con] = [porId(filasCapsulas), porId(filasMateriales), porId(filasManuales), porId(filasConversaciones)];
+    // Every stored file's size at once (null: no longer in storage), not one storage call after another.
+    const claveLiviana = (c: { id: number; tamano_liviana: number | null }) => (c.tamano_liviana === null ? null : claves(c.id).liviana);
+    const guardadas = [
+      ...filasCapsulas.map(claveLiviana),
+      ...filasMateriales.map((f) => f.archivo),
+      ...filasManuales.map((f) => f.archivo),
+    ];
+    const tamanos = new Map(await Promise.all(guardadas.filter((k) => k !== null).map(async (k) => [k, await storage.size(k)] as const)));
+    const tamano = (clave: string | null) => (clave === null ? null : (tamanos.get(clave) ?? null));
     const entradas: EntradaMochila[] = [];
     for (const [n, item] of visibles.entries()) {
       const info = item.contenido;
@@ -103,10 +112,10 @@ export function createMochila(db: Db, storage: Storage) {
       if (item.tipo === 'capsula') {
         const c = cap.get(item.id_item);
         if (!c) continue;
-        const clave = claves(c.id).liviana;
-        const bytes = c.tamano_liviana === null ? null : await storage.size(clave);
+        const clave = claveLiviana(c);
+        const bytes = tamano(clave);
         const archivos: ArchivoMochila[] =
-          bytes === null ? [] : [{ ruta: `capsulas/${nombre}.mp4`, clave, bytes, etiqueta: 'Video (versión liviana)' }];
+          clave === null || bytes === null ? [] : [{ ruta: `capsulas/${nombre}.mp4`, clave, bytes, etiqueta: 'Video (versión liviana)' }];
         for (const s of filasSubtitulos.filter((s) => s.id_capsula === c.id)) {
           archivos.push({
             ruta: `capsulas/${nombre}.${s.idioma}.vtt`,
@@ -127,7 +136,7 @@ export function createMochila(db: Db, storage: Storage) {
       } else if (item.tipo === 'material' || item.tipo === 'manual') {
         const f = item.tipo === 'material' ? mat.get(item.id_item) : man.get(item.id_item);
         if (!f) continue;
-        const bytes = await storage.size(f.archivo);
+        const bytes = tamano(f.archivo);
         const carpeta = item.tipo === 'material' ? 'materiales' : 'manuales';
         entradas.push({
           ...comun,

@@ -15,6 +15,9 @@ import { foroCategorias, foroComentarios, foroConversaciones } from '../../db/sc
 
 const RECIENTES = 500;
 
+/** A forum comment the home counts as activity, as the forum counts them: neither a placeholder nor hidden. */
+export const comentarioContado = and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false));
+
 /** `visibles`: the conversations this person may open (a condition on conversations and their category). */
 export async function candidatasActividad(db: Db, visibles: SQL | undefined, k: number): Promise<number[] | undefined> {
   const visiblesEntre = (ids?: number[]) =>
@@ -25,11 +28,10 @@ export async function candidatasActividad(db: Db, visibles: SQL | undefined, k: 
       .where(and(visibles, ids ? inArray(foroConversaciones.id, ids) : undefined));
   const [nuevas, recientes] = await Promise.all([
     visiblesEntre().orderBy(desc(foroConversaciones.fecha_creacion), desc(foroConversaciones.id)).limit(k),
-    // As the home counts them: neither placeholders nor hidden comments.
     db
       .select({ id: foroComentarios.id_conversacion })
       .from(foroComentarios)
-      .where(and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false)))
+      .where(comentarioContado)
       .orderBy(desc(foroComentarios.fecha_creacion), desc(foroComentarios.id))
       .limit(RECIENTES),
   ]);
