@@ -1036,3 +1036,40 @@ export const coleccionItems = pgTable(
     index('coleccion_items_posicion_idx').on(t.id_coleccion, t.posicion),
   ],
 );
+
+/**
+ * A mochila too large to stream on request (decision 0074): built once by the 'mochila' job into
+ * storage under `clave` for one reader (what that reader may see), then served from there until
+ * `expira`. `firma` is the hash of what it holds (every file, the index with titles and notes):
+ * a changed collection or OA has another `firma`, so another row and another build. Two requests
+ * at once insert one row (the unique index) and queue one job. `bytes_hechos` of `bytes_total`
+ * is the build's progress.
+ */
+export const mochilas = pgTable(
+  'mochilas',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    /** What it carries: a collection or an OA's materials, and its id. */
+    origen: text('origen', { enum: ['coleccion', 'oa'] }).notNull(),
+    id_origen: integer('id_origen').notNull(),
+    firma: text('firma').notNull(),
+    /** Its name as the notification and the download say it. */
+    nombre: text('nombre').notNull(),
+    estado: text('estado', { enum: ['pendiente', 'lista', 'fallida'] })
+      .notNull()
+      .default('pendiente'),
+    bytes_total: bigint('bytes_total', { mode: 'number' }).notNull().default(0),
+    bytes_hechos: bigint('bytes_hechos', { mode: 'number' }).notNull().default(0),
+    /** Storage key of the ZIP; '' until it is built. */
+    clave: text('clave').notNull().default(''),
+    /** The ZIP's size once built. */
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    expira: timestamp('expira', { withTimezone: true }),
+    fecha_creacion: creado(),
+  },
+  (t) => [
+    uniqueIndex('mochilas_firma_idx').on(t.id_usuario, t.origen, t.id_origen, t.firma),
+    index('mochilas_expira_idx').on(t.estado, t.expira),
+  ],
+);
