@@ -25,6 +25,7 @@ import {
 import { TIPOS_GUARDABLES } from '../../validation/colecciones.ts';
 import { ACCIONES_MODERACION, MOTIVOS_DENUNCIA, TIPOS_DENUNCIA } from '../../validation/denuncias.ts';
 import { CODIGOS_LICENCIA, LICENCIA_INICIAL, VISIBILIDADES } from '../../validation/licencias.ts';
+import { TIPOS_SEGUIMIENTO } from '../../validation/seguimientos.ts';
 import { DESTINOS_SUBIDA } from '../../validation/subidas.ts';
 
 const creado = () => timestamp('fecha_creacion', { withTimezone: true }).notNull().defaultNow();
@@ -723,7 +724,18 @@ export const notificaciones = pgTable(
     /** Who is notified. */
     id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
     tipo: text('tipo', {
-      enum: ['respuesta', 'comentario', 'me_gusta', 'reaccion', 'oculto', 'restaurado', 'eliminado', 'denuncia_resuelta', 'copia_lista'],
+      enum: [
+        'respuesta',
+        'comentario',
+        'me_gusta',
+        'reaccion',
+        'oculto',
+        'restaurado',
+        'eliminado',
+        'denuncia_resuelta',
+        'copia_lista',
+        'seguimiento',
+      ],
     }).notNull(),
     /** Who caused it; null for the moderation team. */
     id_actor: integer('id_actor').references(() => usuarios.id, { onDelete: 'cascade' }),
@@ -733,8 +745,16 @@ export const notificaciones = pgTable(
     /** The title of what it is about, as it was, for the text ('… a tu conversación «…»'). */
     titulo: text('titulo').notNull().default(''),
     enlace: text('enlace').notNull(),
-    /** A moderator's reason, for 'oculto', 'restaurado', 'eliminado' and 'denuncia_resuelta'. */
+    /**
+     * A moderator's reason, for 'oculto', 'restaurado', 'eliminado' and 'denuncia_resuelta'; for
+     * 'seguimiento', the kind of what is new ('material'…, 'varios' when mixed).
+     */
     detalle: text('detalle').notNull().default(''),
+    /**
+     * How many new items one 'seguimiento' notification stands for (issue 35, decision 0074): the
+     * unread one of a follow counts up instead of another row ('3 materiales nuevos para …').
+     */
+    cantidad: integer('cantidad').notNull().default(1),
     leida_en: timestamp('leida_en', { withTimezone: true }),
     /** When it went out by email (each one or in a digest); null while not sent. */
     enviada_en: timestamp('enviada_en', { withTimezone: true }),
@@ -1072,4 +1092,28 @@ export const mochilas = pgTable(
     uniqueIndex('mochilas_firma_idx').on(t.id_usuario, t.origen, t.id_origen, t.firma),
     index('mochilas_expira_idx').on(t.estado, t.expira),
   ],
+);
+
+/**
+ * What a person follows (issue 35, decision 0074): an OA, an area and level, a colleague or a
+ * forum category. `clave` names the target in one text ('oa:12', 'area_nivel:3:7B', 'usuario:5',
+ * 'categoria:2'): unique per person, and what a new item's followers are found by. The target's
+ * own column keeps the reference (and goes with it); an erased account's follows, and others'
+ * follows of it, are deleted by the erasure (baja/borrado.server.ts).
+ */
+export const seguimientos = pgTable(
+  'seguimientos',
+  {
+    id: serial('id').primaryKey(),
+    id_usuario: ref('id_usuario').references(() => usuarios.id, { onDelete: 'cascade' }),
+    tipo: text('tipo', { enum: TIPOS_SEGUIMIENTO }).notNull(),
+    clave: text('clave').notNull(),
+    id_oa: integer('id_oa').references(() => oas.id, { onDelete: 'cascade' }),
+    id_area: integer('id_area').references(() => areas.id, { onDelete: 'cascade' }),
+    codigo_nivel: text('codigo_nivel').references(() => niveles.codigo, { onDelete: 'cascade' }),
+    id_seguido: integer('id_seguido').references(() => usuarios.id, { onDelete: 'cascade' }),
+    id_categoria: integer('id_categoria').references(() => foroCategorias.id, { onDelete: 'cascade' }),
+    fecha_creacion: creado(),
+  },
+  (t) => [uniqueIndex('seguimientos_usuario_clave_idx').on(t.id_usuario, t.clave), index('seguimientos_clave_idx').on(t.clave)],
 );
