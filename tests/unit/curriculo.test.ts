@@ -8,7 +8,7 @@ import { resumirCobertura } from '../../src/lib/server/cli/curriculo.server.ts';
 import { coberturaCurricular, curriculo, NIVELES_META, unidadGeneral } from '../../src/lib/server/db/seed/curriculo.ts';
 
 /** The figures when the data was last extended; raise them with the data, never lower them. */
-const OAS_MINIMOS = 344;
+const OAS_MINIMOS = 360;
 const PARES_CON_OAS_MINIMOS = 36;
 
 describe('the shipped curriculum', () => {
