@@ -37,6 +37,7 @@ import { miniaturasUsuariosRoutes, perfilesRoutes } from './perfiles.server.ts';
 import { adminPrivacidadRoutes, privacidadRoutes } from './privacidad.server.ts';
 import { respaldosRoutes } from './respaldos.server.ts';
 import { saludRoutes } from './salud.server.ts';
+import { seguimientosRoutes } from './seguimientos.server.ts';
 import { adminSegundoFactorRoutes, segundoFactorRoutes } from './segundo-factor.server.ts';
 import { sesionesRoutes } from './sesiones.server.ts';
 import { sinRuta } from './sin-ruta.server.ts';
@@ -176,6 +177,8 @@ export function createApi(deps: ApiDeps) {
   // The mochila first: it takes the session cookie, and the collections' routes want a bearer token.
   app.route('/api/colecciones', mochilaRoutes(services.colecciones, keys));
   app.route('/api/colecciones', coleccionesRoutes(services.colecciones, keys));
+  // Following (issue 35, decision 0074), with the stop link of its mail (no sign-in).
+  app.route('/api/seguimientos', seguimientosRoutes(services.seguimientos, keys));
   // Resumable uploads (tus, issue 18): a finished one is sent as `id_subida` to the forms above.
   app.route('/api/subidas', subidasRoutes(subidas, { keys, locker: createBloqueoSubidas(deps.db, { log: deps.log }) }));
 

@@ -34,6 +34,7 @@ import { createPublicacionService } from './publicacion.server.ts';
 import { createPublicosService } from './publicos.server.ts';
 import { createRegistroService } from './registro.server.ts';
 import { createRespaldosService, type OpcionesRespaldos } from './respaldos.server.ts';
+import { createSeguimientosService } from './seguimientos.server.ts';
 import { createSegundoFactorService } from './segundo-factor.server.ts';
 import { createSubidasService } from './subidas.server.ts';
 import { createSubtitulosService } from './subtitulos.server.ts';
@@ -112,6 +113,8 @@ export function createServices(entrada: ServicesDeps) {
     respaldos,
     /** Saved items and collections (issue 35). */
     colecciones: createColeccionesService(ctx),
+    /** Following an OA, an area and level, a colleague or a forum category (issue 35, decision 0074). */
+    seguimientos: createSeguimientosService(ctx),
     /** 'Mis datos' (issue 31): what is held about a person, and its copy. */
     misDatos: createMisDatosService(ctx),
     /** Sign-in with a school account (issue 32): OpenID Connect flows, linked providers, automatic accounts. */

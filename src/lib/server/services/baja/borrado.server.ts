@@ -31,6 +31,7 @@ import {
   notificaciones,
   perfilesDocentes,
   registroAdmin,
+  seguimientos,
   solicitudesDatos,
   subidas,
   tokensCuenta,
@@ -43,6 +44,7 @@ import type { Actor } from '../actor.server.ts';
 import type { BajaDeps } from '../baja.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { createRecursosService, type TipoRecurso } from '../recursos.server.ts';
+import { olvidarSeguimientos } from '../seguimientos.server.ts';
 
 /** What stays of an erased person in the register and the audit log: not their name, not their email. */
 const titularAnonimo = (id: number) => `Cuenta n.º ${id}`;
@@ -142,6 +144,8 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
       await tx.delete(foroReaccionesConversacion).where(eq(foroReaccionesConversacion.id_usuario, id));
       await tx.delete(foroReaccionesComentario).where(eq(foroReaccionesComentario.id_usuario, id));
       await tx.delete(notificaciones).where(or(eq(notificaciones.id_usuario, id), eq(notificaciones.id_actor, id)));
+      // What the person followed, and others' follows of the person, with their notifications (issue 35).
+      await olvidarSeguimientos(tx, or(eq(seguimientos.id_usuario, id), eq(seguimientos.id_seguido, id)));
       await tx.delete(denuncias).where(or(eq(denuncias.id_usuario, id), and(eq(denuncias.tipo, 'usuario'), eq(denuncias.id_recurso, id))));
       await tx.delete(consentimientos).where(eq(consentimientos.id_usuario, id));
       await tx.delete(mensajesContacto).where(or(eq(mensajesContacto.id_usuario_sender, id), eq(mensajesContacto.id_usuario_receiver, id)));
