@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -92,7 +93,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   setFlagsFromString('--no-wasm-dynamic-tiering');
   const client = await PGlite.create({
     ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
-    extensions: { unaccent },
+    // pg_trgm: the directory's name search (drizzle/0019).
+    extensions: { unaccent, pg_trgm },
     // PostgreSQL's default 128 MB of shared buffers lives in the WebAssembly heap, which never
     // shrinks; a school network's data fits in far less (measured: ~190 MB less RSS on open).
     postgresqlconf: ['shared_buffers=32MB'],
