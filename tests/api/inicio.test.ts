@@ -20,7 +20,7 @@ import {
   usuarios,
 } from '../../src/lib/server/db/schema.server.ts';
 import type { Actor } from '../../src/lib/server/services/actor.server.ts';
-import { FILAS_BLOQUE, siguienteVisita } from '../../src/lib/server/services/inicio.server.ts';
+import { CUENTA_TOPE, FILAS_BLOQUE, siguienteVisita } from '../../src/lib/server/services/inicio.server.ts';
 import { cuentasVisita, LISTAS, lineaPerfil, notaBloque, verMas } from '../../src/pages/_inicio/textos.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import {
@@ -266,6 +266,27 @@ describe('Desde tu última visita', () => {
     const [fila] = await t.db.select().from(usuarios).where(eq(usuarios.id, docente.id));
     expect(fila?.visita_anterior?.toISOString()).toBe(ultimaApertura.toISOString());
     expect(fila?.visita_ultima?.toISOString()).toBe(t.clock.now.toISOString());
+  });
+
+  it('counts up to CUENTA_TOPE + 1 of what the person may open, newest first, and says past it "Más de 99" (issue 36)', async () => {
+    // Hidden ones, newest of all: the count skips them and still finds the visible ones behind them.
+    for (let i = 0; i < 5; i++) await insertarMaterial(t, autor, `Oculto ${i}`, { oculto: true, fecha_creacion: hace(MINUTO) });
+    for (let i = 0; i < CUENTA_TOPE; i++) await insertarMaterial(t, autor, `Guía ${i}`, { fecha_creacion: hace((i + 2) * MINUTO) });
+    const justo = await abrir(docente);
+    expect(justo.visita.cuentas.materiales).toBe(CUENTA_TOPE);
+    expect(cuentasVisita(justo.visita.cuentas)).toEqual([
+      { href: '/biblioteca-docente/', texto: '99 materiales nuevos en la Biblioteca Docente' },
+    ]);
+    await insertarMaterial(t, autor, 'Una más', { fecha_creacion: hace(DIA) });
+    await insertarMaterial(t, autor, 'Y otra', { fecha_creacion: hace(2 * DIA) });
+    // A new visit (more than an hour later) reads the counts again.
+    t.clock.now = new Date(t.clock.now.getTime() + 2 * HORA);
+    await t.db.update(usuarios).set({ visita_ultima: null, visita_anterior: null }).where(eq(usuarios.id, docente.id));
+    const pasada = await abrir(docente);
+    expect(pasada.visita.cuentas.materiales).toBe(CUENTA_TOPE + 1);
+    expect(cuentasVisita(pasada.visita.cuentas)).toEqual([
+      { href: '/biblioteca-docente/', texto: 'Más de 99 materiales nuevos en la Biblioteca Docente' },
+    ]);
   });
 
   it('starts a new visit at a new sign-in, however soon after the last opening (issue 33)', async () => {

@@ -4,14 +4,14 @@
  * filters set from the profile.
  */
 import { plural } from '../../lib/format/index.ts';
-import type { Alcance, Area, Cuentas, Nivel } from '../../lib/server/services/inicio.server.ts';
+import { type Alcance, type Area, CUENTA_TOPE, type Cuentas, type Nivel } from '../../lib/server/services/inicio.server.ts';
 
 export interface Enlace {
   href: string;
   texto: string;
 }
 
-/** The non-zero counts, each a sentence and the section it leads to (newest first there). */
+/** The non-zero counts, each a sentence and the section it leads to (newest first there); past CUENTA_TOPE, 'Más de 99'. */
 export function cuentasVisita(c: Cuentas): Enlace[] {
   const filas: [number, string, string, string][] = [
     [c.capsulas, 'cápsula nueva', 'cápsulas nuevas', '/capsulas/'],
@@ -20,7 +20,12 @@ export function cuentasVisita(c: Cuentas): Enlace[] {
     [c.conversaciones, 'conversación nueva en el foro', 'conversaciones nuevas en el foro', '/foro/?order=fecha_ultimo_post'],
     [c.comentarios, 'comentario nuevo en el foro', 'comentarios nuevos en el foro', '/foro/?order=fecha_ultimo_post'],
   ];
-  return filas.filter(([n]) => n > 0).map(([n, uno, varios, href]) => ({ href, texto: plural(n, uno, varios) }));
+  return (
+    filas
+      .filter(([n]) => n > 0)
+      // The counts stop past CUENTA_TOPE: 'Más de 99 comentarios nuevos en el foro'.
+      .map(([n, uno, varios, href]) => ({ href, texto: n > CUENTA_TOPE ? `Más de ${CUENTA_TOPE} ${varios}` : plural(n, uno, varios) }))
+  );
 }
 
 /** 'Matemáticas, Historia y Lenguaje'. */

@@ -5,7 +5,7 @@
  * is what the person may open: the lists' visibility rules (visibleA, ready capsules, active
  * categories), a few rows per block, each query limited and in parallel.
  */
-import { and, type Column, count, desc, eq, gt, inArray, isNull, max, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, gt, inArray, isNull, max, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import {
   areas,
@@ -34,6 +34,15 @@ export { REFRESCO_VISITA_MS, siguienteVisita, VISITA_MS } from './inicio/visitas
 
 const MINUTO_MS = 60 * 1000;
 const DIA_MS = 24 * 60 * MINUTO_MS;
+
+/**
+ * The counts of 'Desde tu última visita' stop past this (issue 36): 'Más de 99' says as much as the
+ * exact figure, and each count reads at most CUENTA_TOPE + 1 rows, newest first along its date index,
+ * instead of every row since a visit months ago.
+ */
+export const CUENTA_TOPE = 99;
+/** The rows of `consulta` (newest first), counted up to CUENTA_TOPE + 1. */
+const hastaTope = async (consulta: { limit(n: number): Promise<unknown[]> }) => (await consulta.limit(CUENTA_TOPE + 1)).length;
 
 /** Rows per block. */
 export const FILAS_BLOQUE = 4;
@@ -80,6 +89,7 @@ export interface Bloque {
   items: ItemContenido[];
 }
 
+/** Each up to CUENTA_TOPE + 1 (more than CUENTA_TOPE). */
 export interface Cuentas {
   capsulas: number;
   materiales: number;
@@ -156,14 +166,16 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     return filas.map((f) => ({ ...f, href: `${ruta}${f.id}`, fecha: f.fecha.toISOString() }));
   }
 
-  /** How many of a kind others published since `desde` that this person may open. */
+  /** How many of a kind others published since `desde` that this person may open, up to CUENTA_TOPE + 1. */
   async function contarContenido(tipo: Contenido, actor: Actor, desde: Date): Promise<number> {
     const { tabla, visibles } = contenidos[tipo];
-    const [fila] = await db
-      .select({ n: count() })
-      .from(tabla)
-      .where(and(gt(tabla.fecha_creacion, desde), visibles(actor), ne(tabla.id_usuario, actor.id)));
-    return fila?.n ?? 0;
+    return hastaTope(
+      db
+        .select({ id: tabla.id })
+        .from(tabla)
+        .where(and(gt(tabla.fecha_creacion, desde), visibles(actor), ne(tabla.id_usuario, actor.id)))
+        .orderBy(desc(tabla.fecha_creacion)),
+    );
   }
 
   /** The comments anyone may see as activity: not deleted, not hidden from this person. */
@@ -213,14 +225,13 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
 
   /** What others published since `desde` that this person may open (their own is not news to them). */
   async function contar(actor: Actor, desde: Date): Promise<Cuentas> {
-    const cuantos = (consulta: Promise<{ n: number }[]>) => consulta.then((f) => f[0]?.n ?? 0);
     const [c, mat, man, conv, com] = await Promise.all([
       contarContenido('capsulas', actor, desde),
       contarContenido('materiales', actor, desde),
       contarContenido('manuales', actor, desde),
-      cuantos(
+      hastaTope(
         db
-          .select({ n: count() })
+          .select({ id: foroConversaciones.id })
           .from(foroConversaciones)
           .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
           .where(
@@ -229,11 +240,12 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
               conversacionesVisibles(actor),
               ne(foroConversaciones.id_usuario_creador, actor.id),
             ),
-          ),
+          )
+          .orderBy(desc(foroConversaciones.fecha_creacion)),
       ),
-      cuantos(
+      hastaTope(
         db
-          .select({ n: count() })
+          .select({ id: foroComentarios.id })
           .from(foroComentarios)
           .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
           .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
@@ -244,7 +256,8 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
               conversacionesVisibles(actor),
               ne(foroComentarios.id_usuario, actor.id),
             ),
-          ),
+          )
+          .orderBy(desc(foroComentarios.fecha_creacion)),
       ),
     ]);
     return { capsulas: c, materiales: mat, manuales: man, conversaciones: conv, comentarios: com };
