@@ -26,6 +26,13 @@ const LIMITE_TRABAJOS = 50;
 const SEMANAS = 12;
 const MESES = 12;
 const MAS_VISTOS = 10;
+/**
+ * How old the statistics may be (issue 36, decision 0077): they group whole tables (every item's
+ * views, every material's area and level, a year of uploads), seconds at a region's size on the
+ * embedded database, and every view writes the tables they read, so they are read at most once a
+ * minute and the page says so.
+ */
+export const FRESCURA_ESTADISTICAS_MS = 60_000;
 
 /** Weeks, months and 'today' are the users' (Chile's), whatever the server's zone. */
 const ZONA = sql.raw(`'America/Santiago'`);
@@ -317,15 +324,30 @@ export function createAdminOperacionesService(ctx: ServiceContext) {
     };
   }
 
-  async function estadisticas(): Promise<Esquema<'EstadisticasAdmin'>> {
+  async function calcular(hoy: string): Promise<Esquema<'EstadisticasAdmin'>> {
+    const [activos_por_semana, subidas_por_mes, visitas_por_seccion, mas_vistos, materiales_por_area_nivel] = await Promise.all([
+      activosPorSemana(ultimasSemanas(hoy)),
+      subidasPorMes(ultimosMeses(hoy)),
+      visitasPorSeccion(),
+      masVistos(),
+      materialesPorAreaNivel(),
+    ]);
+    return { activos_por_semana, subidas_por_mes, visitas_por_seccion, mas_vistos, materiales_por_area_nivel };
+  }
+
+  /** The latest figures, read at most FRESCURA_ESTADISTICAS_MS ago and on the same day in Chile. */
+  let guardadas: { hoy: string; hasta: number; valor: Promise<Esquema<'EstadisticasAdmin'>> } | undefined;
+  function estadisticas(): Promise<Esquema<'EstadisticasAdmin'>> {
+    const ahora = ctx.now().getTime();
     const hoy = hoyEnChile(ctx.now());
-    return {
-      activos_por_semana: await activosPorSemana(ultimasSemanas(hoy)),
-      subidas_por_mes: await subidasPorMes(ultimosMeses(hoy)),
-      visitas_por_seccion: await visitasPorSeccion(),
-      mas_vistos: await masVistos(),
-      materiales_por_area_nivel: await materialesPorAreaNivel(),
-    };
+    if (guardadas && guardadas.hoy === hoy && guardadas.hasta > ahora) return guardadas.valor;
+    const valor = calcular(hoy);
+    const estas = { hoy, hasta: ahora + FRESCURA_ESTADISTICAS_MS, valor };
+    guardadas = estas;
+    valor.catch(() => {
+      if (guardadas === estas) guardadas = undefined;
+    });
+    return valor;
   }
 
   return {
