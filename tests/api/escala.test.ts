@@ -1,10 +1,11 @@
 /**
  * What issue 36's fixes change, on the database the suite runs on (PGlite, or PostgreSQL with
  * DATABASE_URL): a comment thread read a page at a time, lists that page no deeper than
- * MAX_FILAS_PAGINADAS, the title search's accent and case rules answered through its index, and
- * the home's active conversations found without grouping every forum comment.
+ * MAX_FILAS_PAGINADAS, the title search's accent and case rules answered through its index, the
+ * home's active conversations found without grouping every forum comment, the directory's search
+ * through its trigram index and the forum categories' cached counters following every write.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILAS_PAGINADAS } from '../../src/lib/server/db/paginar.server.ts';
 import { comentarios, foroComentarios } from '../../src/lib/server/db/schema.server.ts';
@@ -29,6 +30,14 @@ interface Hilo {
   hay_mas: boolean;
   n_comentarios: number;
 }
+
+/** The plan of `consulta` when a sequential scan is the last resort: which index answers it, if any. */
+const planSinScan = (consulta: SQL) =>
+  t.db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    const r = await tx.execute(sql`explain ${consulta}`);
+    return ((r as unknown as { rows: Record<string, string>[] }).rows ?? []).map((f) => Object.values(f)[0]).join('\n');
+  });
 
 const hilo = async (ruta: string, token = luis.token): Promise<Hilo> => {
   const r = await t.call('GET', ruta, { token });
@@ -152,13 +161,9 @@ describe('the title search: accents and case aside, through its index', () => {
 
   it("is answered by the search index, not a scan (the query's expression is the index's)", async () => {
     await t.db.execute(sql`analyze materiales`);
-    const plan = await t.db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      const r = await tx.execute(
-        sql`explain select id from materiales where busqueda_es(titulo || ' ' || descripcion) @@ to_tsquery('spanish', f_unaccent('evaluacion:*'))`,
-      );
-      return ((r as unknown as { rows: Record<string, string>[] }).rows ?? []).map((f) => Object.values(f)[0]).join('\n');
-    });
+    const plan = await planSinScan(
+      sql`select id from materiales where busqueda_es(titulo || ' ' || descripcion) @@ to_tsquery('spanish', f_unaccent('evaluacion:*'))`,
+    );
     expect(plan).toContain('materiales_busqueda_idx');
   });
 });
@@ -205,5 +210,35 @@ describe("the home's active conversations, from a bounded set of candidates", ()
     const ahora = await titulos();
     expect(ahora.slice(0, 3).sort()).toEqual(['Nueva 2', 'Nueva 3', 'Vieja']);
     expect(ahora[3]).toBe('Muy comentada');
+  });
+});
+
+describe("the directory's name search, through its trigram index", () => {
+  it("is answered by usuarios_nombre_trgm_idx (the query's expression is the index's)", async () => {
+    await t.db.execute(sql`analyze usuarios`);
+    const plan = await planSinScan(
+      sql`select id from usuarios where ' ' || lower(public.f_unaccent(primer_nombre || ' ' || segundo_nombre || ' ' || apellido_paterno || ' ' || apellido_materno)) like '% munoz%'`,
+    );
+    expect(plan).toContain('usuarios_nombre_trgm_idx');
+  });
+});
+
+describe("the forum categories' counters, kept until the forum is written", () => {
+  it('follow a new conversation, a comment and a hidden conversation at once', async () => {
+    const categoria = await insertarCategoria(t, { nombre: 'Contadores' });
+    const cifras = async () => {
+      const r = await t.call('GET', '/api/foro/categorias/?tamano_pagina=100', { token: luis.token });
+      expect(r.status).toBe(200);
+      const { categorias } = (await r.json()) as { categorias: { id: number; n_conversaciones: number; n_comentarios: number }[] };
+      const c = categorias.find((x) => x.id === categoria);
+      return [c?.n_conversaciones, c?.n_comentarios];
+    };
+    expect(await cifras()).toEqual([0, 0]);
+    const conversacion = await insertarConversacion(t, categoria, ana, 'Primera');
+    expect(await cifras()).toEqual([1, 0]);
+    await t.db.insert(foroComentarios).values({ id_conversacion: conversacion, id_usuario: luis.id, contenido: 'Hola' });
+    expect(await cifras()).toEqual([1, 1]);
+    await t.db.execute(sql`update foro_conversaciones set oculto = true where id = ${conversacion}`);
+    expect(await cifras()).toEqual([0, 0]);
   });
 });
