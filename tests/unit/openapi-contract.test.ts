@@ -252,6 +252,12 @@ const expectedCalls = [
   ['DELETE', '/api/colecciones/{id}/items/{item}/'],
   ['POST', '/api/colecciones/{id}/copiar/'],
   ['GET', '/api/colecciones/{id}/mochila/'],
+  // Following (issue 35, decision 0074), and the stop link of its mail.
+  ['GET', '/api/seguimientos/'],
+  ['POST', '/api/seguimientos/'],
+  ['DELETE', '/api/seguimientos/{id}/'],
+  ['GET', '/api/seguimientos/dejar/{token}/'],
+  ['POST', '/api/seguimientos/dejar/{token}/'],
 ] as const;
 
 const publicOperations = new Set([
@@ -267,6 +273,9 @@ const publicOperations = new Set([
   // The unsubscribe link of notification mail works without signing in (RFC 8058).
   'paginaBajaCorreos',
   'bajaCorreos',
+  // So does a follow's stop link (issue 35).
+  'paginaDejarDeSeguir',
+  'dejarDeSeguirPorEnlace',
   // tus discovery (OPTIONS) needs no session and reveals nothing.
   'opcionesSubidas',
   'opcionesSubida',

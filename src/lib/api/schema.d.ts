@@ -3264,6 +3264,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/seguimientos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the signed-in person follows, newest first (issue 35, decision 0074).
+         * @description Each follow with a readable label of its target ('MA07 OA 03', 'Matemática · 7° básico',
+         *     a colleague's name, a category's name) and the page it opens.
+         */
+        get: operations["listarSeguimientos"];
+        put?: never;
+        /**
+         * Follow an OA, an area and level, a colleague or a forum category (issue 35).
+         * @description `tipo` names the kind and the field(s) it needs: `oa` (an OA id), `area` + `nivel` (an
+         *     area id and a level code), `usuario` (a person's id) or `categoria` (a forum category id).
+         *     Following what one already follows writes nothing and answers that follow with 200; a new
+         *     follow is a 201. A target that does not exist, a retired OA, a deactivated or hidden
+         *     person, oneself, or a category the person may not see is a 400 in Spanish, and so is a
+         *     follow past the cap of 300 per person. What becomes visible there comes to the bell and
+         *     the mail, grouped per follow while unread.
+         */
+        post: operations["seguir"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seguimientos/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop one of one's own follows, with its notifications. */
+        delete: operations["dejarDeSeguir"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/seguimientos/dejar/{token}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** The stop link of a follow in notification mail; no sign-in (a page that confirms). */
+        get: operations["paginaDejarDeSeguir"];
+        put?: never;
+        /** Stop the follow a mail's signed link names; no sign-in. */
+        post: operations["dejarDeSeguirPorEnlace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3314,6 +3384,41 @@ export interface components {
             fecha: string;
             /** Format: date-time */
             fecha_guardado: string;
+        };
+        /** @enum {string} */
+        TipoSeguimiento: "oa" | "area_nivel" | "usuario" | "categoria";
+        /** @description What to follow; `tipo` says which of the other fields is required. */
+        SeguimientoEntrada: {
+            tipo: components["schemas"]["TipoSeguimiento"];
+            /** @description An OA's id (tipo oa). */
+            oa?: number;
+            /** @description An area's id (tipo area_nivel). */
+            area?: number;
+            /** @description A level's code, e.g. '7B' (tipo area_nivel). */
+            nivel?: string;
+            /** @description A person's id (tipo usuario). */
+            usuario?: number;
+            /** @description A forum category's id (tipo categoria). */
+            categoria?: number;
+        };
+        /** @description One follow and its target's label. */
+        Seguimiento: {
+            id: number;
+            tipo: components["schemas"]["TipoSeguimiento"];
+            oa: number | null;
+            area: number | null;
+            nivel: string | null;
+            usuario: number | null;
+            categoria: number | null;
+            /** @description What is followed, as people read it ('MA07 OA 03', 'Matemática · 7° básico'). */
+            etiqueta: string;
+            /** @description The followed page ('/biblioteca-docente/oa/MA07%20OA%2003'). */
+            url: string;
+            /** Format: date-time */
+            fecha_creacion: string;
+        };
+        ListaSeguimientos: {
+            results: components["schemas"]["Seguimiento"][];
         };
         ListaGuardados: {
             results: components["schemas"]["Guardado"][];
@@ -3952,7 +4057,7 @@ export interface components {
             /** @description Every notification the entry groups. */
             ids: number[];
             /** @enum {string} */
-            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "eliminado" | "denuncia_resuelta" | "copia_lista";
+            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "eliminado" | "denuncia_resuelta" | "copia_lista" | "seguimiento";
             recurso_tipo: string;
             id_recurso: number;
             texto: string;
@@ -10827,6 +10932,133 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listarSeguimientos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The follows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListaSeguimientos"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    seguir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeguimientoEntrada"];
+            };
+        };
+        responses: {
+            /** @description Already followed; the existing follow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seguimiento"];
+                };
+            };
+            /** @description Followed; `id` names the follow. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seguimiento"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    dejarDeSeguir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No longer followed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    paginaDejarDeSeguir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A plain HTML page naming the follow, with a button that posts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+        };
+    };
+    dejarDeSeguirPorEnlace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A plain HTML page saying it is done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
         };
     };
 }

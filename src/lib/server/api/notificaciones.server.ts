@@ -15,11 +15,11 @@ import { ApiError } from './errors.server.ts';
 import { body, params, query } from './input.server.ts';
 import { idParam } from './schemas.server.ts';
 
-/** The unsubscribe page: plain HTML, no script, its own strict policy. */
-function pagina(titulo: string, cuerpo: string, status: 200): Response {
+/** A page of a link in mail, opened without signing in: plain HTML, no script, its own strict policy. */
+export function paginaSinSesion(titulo: string, cuerpo: string): Response {
   const html = `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${titulo} — ${PRODUCTO}</title></head><body style="font-family:Arial,sans-serif;color:#1f2933;max-width:560px;margin:0 auto;padding:24px"><main><h1 style="font-size:1.4rem">${titulo}</h1>${cuerpo}<p><a href="/">Ir a ${PRODUCTO}</a></p></main></body></html>`;
   return new Response(html, {
-    status,
+    status: 200,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
@@ -34,25 +34,23 @@ function usuarioDe(notificaciones: NotificacionesService, token: string): number
   if (id === null) throw new ApiError(400, 'El enlace para dejar de recibir correos no es válido');
   return id;
 }
-const tokenParam = z.object({ token: z.string().max(200) });
+export const tokenParam = z.object({ token: z.string().max(200) });
 
 export function notificacionesRoutes(notificaciones: NotificacionesService, keys: TokenKeys) {
   return new Hono<AppEnv>({ strict: false })
     .get('/baja/:token', params(tokenParam), (c) => {
       usuarioDe(notificaciones, c.req.valid('param').token);
-      return pagina(
+      return paginaSinSesion(
         'Dejar de recibir correos',
         '<p>¿Quieres dejar de recibir correos de notificaciones? Seguirás viendo tus notificaciones en la plataforma.</p><form method="post"><button type="submit">Dejar de recibir correos</button></form>',
-        200,
       );
     })
     .post('/baja/:token', params(tokenParam), async (c) => {
       const id = usuarioDe(notificaciones, c.req.valid('param').token);
       await notificaciones.darDeBaja(id);
-      return pagina(
+      return paginaSinSesion(
         'Listo',
         '<p>Ya no recibirás correos de notificaciones. Puedes volver a activarlos en tu perfil («Correos de notificaciones»).</p>',
-        200,
       );
     })
     .get('/', autenticado(keys), query(consulta('GET /api/notificaciones/', listaNotificacionesQuery)), async (c) =>

@@ -13,18 +13,31 @@ export const RUTA_BAJA = '/api/notificaciones/baja/';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
-function render(subject: string, saludo: string, lineas: string[], accion: { label: string; url: string }, baja: string): Rendered {
+/**
+ * One line of a mail: a notification's sentence and, for a follow's (issue 35), the link that
+ * stops that follow with one click.
+ */
+export interface LineaCorreo {
+  texto: string;
+  dejar?: string;
+}
+
+const lineaTexto = (l: LineaCorreo) => `- ${l.texto}${l.dejar ? `\n  Dejar de seguir: ${l.dejar}` : ''}`;
+const lineaHtml = (l: LineaCorreo) =>
+  `<li style="margin:0 0 8px">${escapeHtml(l.texto)}${l.dejar ? ` <a href="${escapeHtml(l.dejar)}" style="font-size:12px;color:#555">Dejar de seguir</a>` : ''}</li>`;
+
+function render(subject: string, saludo: string, lineas: LineaCorreo[], accion: { label: string; url: string }, baja: string): Rendered {
   const pie = 'Recibes este correo por tu preferencia de notificaciones. Para no recibir más correos de notificaciones:';
-  const text = [saludo, ...lineas.map((l) => `- ${l}`), `${accion.label}: ${accion.url}`, `${pie} ${baja}`, `— ${PRODUCTO}`].join('\n\n');
-  const html = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:Arial,sans-serif;color:#1f2933;max-width:560px;margin:0 auto;padding:24px"><p>${escapeHtml(saludo)}</p><ul>${lineas.map((l) => `<li style="margin:0 0 8px">${escapeHtml(l)}</li>`).join('')}</ul><p style="margin:24px 0"><a href="${escapeHtml(accion.url)}" style="background:#1d5fa8;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(accion.label)}</a></p><p style="font-size:12px;color:#555">${escapeHtml(pie)} <a href="${escapeHtml(baja)}">dejar de recibir estos correos</a>.</p><p style="font-size:12px;color:#777">${escapeHtml(PRODUCTO)}</p></body></html>`;
+  const text = [saludo, ...lineas.map(lineaTexto), `${accion.label}: ${accion.url}`, `${pie} ${baja}`, `— ${PRODUCTO}`].join('\n\n');
+  const html = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:Arial,sans-serif;color:#1f2933;max-width:560px;margin:0 auto;padding:24px"><p>${escapeHtml(saludo)}</p><ul>${lineas.map(lineaHtml).join('')}</ul><p style="margin:24px 0"><a href="${escapeHtml(accion.url)}" style="background:#1d5fa8;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(accion.label)}</a></p><p style="font-size:12px;color:#555">${escapeHtml(pie)} <a href="${escapeHtml(baja)}">dejar de recibir estos correos</a>.</p><p style="font-size:12px;color:#777">${escapeHtml(PRODUCTO)}</p></body></html>`;
   return { subject, text, html };
 }
 
-export function correoNotificacion(nombre: string, texto: string, enlace: string, baja: string): Rendered {
-  return render(`${texto} — ${PRODUCTO}`.slice(0, 200), `Hola ${nombre}:`, [texto], { label: 'Ver', url: enlace }, baja);
+export function correoNotificacion(nombre: string, linea: LineaCorreo, enlace: string, baja: string): Rendered {
+  return render(`${linea.texto} — ${PRODUCTO}`.slice(0, 200), `Hola ${nombre}:`, [linea], { label: 'Ver', url: enlace }, baja);
 }
 
-export function resumenDiario(nombre: string, textos: string[], enlace: string, baja: string): Rendered {
+export function resumenDiario(nombre: string, textos: LineaCorreo[], enlace: string, baja: string): Rendered {
   const n = textos.length;
   return render(
     `Tu resumen de ${PRODUCTO}: ${n} ${n === 1 ? 'novedad sin leer' : 'novedades sin leer'}`,

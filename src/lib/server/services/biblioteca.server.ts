@@ -33,6 +33,7 @@ import { retiradosNuevos } from './curriculo.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
+import { avisarNovedad } from './seguimientos/avisos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
 
@@ -291,6 +292,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
         throw error;
       }
       ctx.log.info('material created', { materialId: id, userId: actor.id, bytes: archivo.size, extension });
+      await avisarNovedad(ctx, { tipo: 'material', id });
       return this.obtener(id, actor, false);
     },
 

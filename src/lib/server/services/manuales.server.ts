@@ -21,6 +21,7 @@ import type { ServiceContext } from './context.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
+import { avisarNovedad } from './seguimientos/avisos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró manual';
 
@@ -180,6 +181,7 @@ export function createManualesService(ctx: ServiceContext, { publicacion }: { pu
         throw error;
       }
       ctx.log.info('manual created', { manualId: row.id, userId: actor.id, bytes: archivo.size, pages: paginas });
+      await avisarNovedad(ctx, { tipo: 'manual', id: row.id });
       return this.obtener(row.id, actor, false);
     },
 

@@ -85,7 +85,7 @@ export function createNotificacionesService(ctx: ServiceContext) {
       .where(soloNoLeidas ? noLeida(idUsuario) : eq(notificaciones.id_usuario, idUsuario))
       .orderBy(desc(notificaciones.fecha), desc(notificaciones.id))
       .limit(LIMITE_LISTA);
-    type Grupo = { e: EntradaNotificacion; nombres: string[]; titulo: string; detalle: string };
+    type Grupo = { e: EntradaNotificacion; nombres: string[]; titulo: string; detalle: string; cantidad: number };
     const entradas: Grupo[] = [];
     const grupos = new Map<string, Grupo>();
     for (const { n, actor } of filas) {
@@ -109,17 +109,22 @@ export function createNotificacionesService(ctx: ServiceContext) {
           nombres: [],
           titulo: n.titulo,
           detalle: n.detalle,
+          cantidad: 0,
         };
         entradas.push(g);
         if (!leida) grupos.set(clave, g);
       }
       g.e.ids.push(n.id);
+      g.cantidad += n.cantidad;
       if (actor && !g.e.actores.some((a) => a.id === actor.id)) {
         g.e.actores.push(toAutor(actor));
         g.nombres.push(actor.primer_nombre);
       }
     }
-    return entradas.map((g) => ({ ...g.e, texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle }, g.nombres) }));
+    return entradas.map((g) => ({
+      ...g.e,
+      texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle, cantidad: g.cantidad }, g.nombres),
+    }));
   }
 
   const correo = createCorreosNotificaciones(ctx, { noLeida, urlBaja });

@@ -20,6 +20,7 @@ import {
   versionLiviana,
 } from '../../media/video.server.ts';
 import type { ServiceContext } from '../context.server.ts';
+import { avisarNovedad } from '../seguimientos/avisos.server.ts';
 
 const ERROR_PROCESO = 'No se pudo procesar el video. Súbalo nuevamente o en otro formato (.mp4 recomendado).';
 
@@ -129,6 +130,8 @@ export function createProcesoVideo(ctx: ServiceContext): JobHandler {
         .returning({ id: capsulas.id });
       if (updated.length === 0) await storage.remove(keys.carpeta); // deleted while transcoding
       ctx.log.info('capsule ready', { capsulaId: id, seconds: info.duration, lightBytes: info.tamanoLiviana });
+      // Its followers hear of it the first time it is ready, not when it is processed again.
+      if (updated.length > 0 && row.estado !== 'listo') await avisarNovedad(ctx, { tipo: 'capsula', id });
     } catch (error) {
       // A released job is not a failure: another attempt follows.
       if (job.ultimo && !job.signal?.aborted) {

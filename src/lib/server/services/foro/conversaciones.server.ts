@@ -17,6 +17,7 @@ import type { ServiceContext } from '../context.server.ts';
 import { olvidarNotificaciones } from '../notificaciones.server.ts';
 import { autorColumns, visibleA } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
+import { avisarNovedad } from '../seguimientos/avisos.server.ts';
 import { fotoUrl } from '../usuarios.server.ts';
 import { CONVERSACION_NO_ENCONTRADA, type ForoComun, porReaccion } from './comun.server.ts';
 
@@ -159,6 +160,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
         .returning({ id: foroConversaciones.id });
       if (!row) throw new Error('conversation not stored');
       ctx.log.info('forum conversation created', { conversacionId: row.id, categoriaId: categoria.id, userId: actor.id });
+      await avisarNovedad(ctx, { tipo: 'conversacion', id: row.id });
       const [creada] = await componer([row.id]);
       if (!creada) throw new Error('conversation not stored');
       return creada;

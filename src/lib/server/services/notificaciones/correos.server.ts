@@ -11,6 +11,7 @@ import { trabajoPeriodico } from '../../jobs/periodico.server.ts';
 import { correoNotificacion, resumenDiario } from '../../mail/notificaciones.server.ts';
 import { encolarCorreo } from '../../mail/outbox.server.ts';
 import type { ServiceContext } from '../context.server.ts';
+import { seguimientoDeNotificacion, urlDejarDeSeguir } from './baja.server.ts';
 import { textoNotificacion } from './textos.server.ts';
 
 /** The recurring job that sends notification mail. */
@@ -70,7 +71,7 @@ export function createCorreosNotificaciones(
         if (u?.preferencia_correo !== 'cada_vez') return 0;
         const lista = await porEnviar(tx, id, { soloNuevas: true });
         for (const n of lista) {
-          const m = correoNotificacion(u.primer_nombre, n.texto, `${ctx.config.PUBLIC_URL}${n.enlace}`, urlBaja(id));
+          const m = correoNotificacion(u.primer_nombre, n, `${ctx.config.PUBLIC_URL}${n.enlace}`, urlBaja(id));
           await encolarCorreo(tx, { to: u.email, ...m, link: urlBaja(id) });
         }
         const ids = lista.flatMap((n) => n.ids);
@@ -92,15 +93,25 @@ export function createCorreosNotificaciones(
       .leftJoin(usuarios, eq(usuarios.id, notificaciones.id_actor))
       .where(and(noLeida(idUsuario), f.soloNuevas ? isNull(notificaciones.enviada_en) : undefined))
       .orderBy(desc(notificaciones.fecha), desc(notificaciones.id));
-    const grupos = new Map<string, { ids: number[]; nombres: string[]; n: (typeof filas)[number]['n'] }>();
+    const grupos = new Map<string, { ids: number[]; nombres: string[]; cantidad: number; n: (typeof filas)[number]['n'] }>();
     for (const { n, nombre } of filas) {
       const clave = `${n.tipo}|${n.recurso_tipo}|${n.id_recurso}`;
-      const g = grupos.get(clave) ?? { ids: [], nombres: [], n };
+      const g = grupos.get(clave) ?? { ids: [], nombres: [], cantidad: 0, n };
       grupos.set(clave, g);
       g.ids.push(n.id);
+      g.cantidad += n.cantidad;
       if (nombre && !g.nombres.includes(nombre)) g.nombres.push(nombre);
     }
-    return [...grupos.values()].map((g) => ({ ids: g.ids, enlace: g.n.enlace, texto: textoNotificacion(g.n, g.nombres) }));
+    return [...grupos.values()].map((g) => {
+      // A follow's line carries its own stop link (issue 35): no sign-in needed.
+      const seguimiento = seguimientoDeNotificacion(g.n);
+      return {
+        ids: g.ids,
+        enlace: g.n.enlace,
+        texto: textoNotificacion({ ...g.n, cantidad: g.cantidad }, g.nombres),
+        ...(seguimiento === null ? {} : { dejar: urlDejarDeSeguir(ctx.config.PUBLIC_URL, ctx.jwtSecret, seguimiento) }),
+      };
+    });
   }
 
   /**
@@ -122,12 +133,7 @@ export function createCorreosNotificaciones(
         if (u.resumen_enviado && horaLocal(u.resumen_enviado).fecha === horaLocal(ahora).fecha) return 0;
         const lista = await porEnviar(tx, id, { soloNuevas: false });
         if (lista.length === 0) return 0;
-        const m = resumenDiario(
-          u.primer_nombre,
-          lista.map((n) => n.texto),
-          `${ctx.config.PUBLIC_URL}/notificaciones`,
-          urlBaja(id),
-        );
+        const m = resumenDiario(u.primer_nombre, lista, `${ctx.config.PUBLIC_URL}/notificaciones`, urlBaja(id));
         await encolarCorreo(tx, { to: u.email, ...m, link: urlBaja(id) });
         await tx.update(usuarios).set({ resumen_enviado: ahora }).where(eq(usuarios.id, id));
         const ids = lista.flatMap((n) => n.ids);

@@ -16,8 +16,34 @@ const FEMENINOS = new Set(['capsula', 'conversacion']);
 /** A comment's `titulo` is the title of what it is on ('Tu comentario en «…»'). */
 const esComentario = (recurso_tipo: string) => recurso_tipo.startsWith('comentario_');
 
-/** The Spanish sentence of a (grouped) notification. */
-export function textoNotificacion(n: { tipo: string; recurso_tipo: string; titulo: string; detalle?: string }, actores: string[]): string {
+/** What is new where one follows (issue 35), one and many: 'Nuevo material', '3 materiales nuevos'. */
+const NOVEDADES: Record<string, [string, string]> = {
+  material: ['Nuevo material', 'materiales nuevos'],
+  capsula: ['Nueva cápsula', 'cápsulas nuevas'],
+  manual: ['Nuevo manual', 'manuales nuevos'],
+  conversacion: ['Nueva conversación', 'conversaciones nuevas'],
+};
+/** Where, by the kind of follow: 'para MA07 OA 03', 'de Ana Pérez', 'en «Evaluación»'. */
+const DONDE: Record<string, (titulo: string) => string> = {
+  seguimiento_oa: (t) => `para ${t}`,
+  seguimiento_area_nivel: (t) => `para ${t}`,
+  seguimiento_usuario: (t) => `de ${t}`,
+  seguimiento_categoria: (t) => `en «${t}»`,
+};
+
+/** A follow's notification: the kind of what is new (`detalle`, 'varios' when mixed) and how many. */
+function textoSeguimiento(n: { recurso_tipo: string; titulo: string; detalle?: string; cantidad?: number }): string {
+  const cantidad = n.cantidad ?? 1;
+  const [uno, varios] = NOVEDADES[n.detalle ?? ''] ?? ['Novedad', 'novedades'];
+  const donde = (DONDE[n.recurso_tipo] ?? ((t: string) => `en ${t}`))(n.titulo);
+  return cantidad <= 1 ? `${uno} ${donde}` : `${cantidad} ${varios} ${donde}`;
+}
+
+/** The Spanish sentence of a (grouped) notification; `cantidad`: how many new items a follow's stands for. */
+export function textoNotificacion(
+  n: { tipo: string; recurso_tipo: string; titulo: string; detalle?: string; cantidad?: number },
+  actores: string[],
+): string {
   const uno = actores.length <= 1;
   const quien = actores.length === 0 ? 'Alguien' : uno ? actores[0] : `${actores[0]} y ${actores.length - 1} más`;
   const cosa = NOMBRES[n.recurso_tipo] ?? 'publicación';
@@ -44,6 +70,8 @@ export function textoNotificacion(n: { tipo: string; recurso_tipo: string; titul
       return `Tu ${queEs} fue ${participio('eliminad')} por moderación.${motivo}`;
     case 'denuncia_resuelta':
       return `Tu denuncia sobre ${esComentario(n.recurso_tipo) ? `un comentario en ${titulo}` : titulo} fue resuelta.${motivo}`;
+    case 'seguimiento':
+      return textoSeguimiento(n);
     case 'copia_lista':
       return 'La copia de tus datos está lista para descargar en Mis datos.';
     default:
