@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resumirCobertura } from '../../src/lib/server/cli/curriculo.server.ts';
-import { coberturaCurricular, curriculo, NIVELES_META, unidadGeneral } from '../../src/lib/server/db/seed/curriculo.ts';
+import { coberturaCurricular, completarPar, curriculo, NIVELES_META, unidadGeneral } from '../../src/lib/server/db/seed/curriculo.ts';
+import * as data from '../../src/lib/server/db/seed/curriculum-data.ts';
 
 /** The figures when the data was last extended; raise them with the data, never lower them. */
 const OAS_MINIMOS = 360;
@@ -32,6 +33,41 @@ describe('the shipped curriculum', () => {
       const faltantes = new Set(par.faltantes.map((f) => f.codigo));
       for (const oa of oas) expect(faltantes.has(oa.codigo), `${oa.codigo} is both present and missing`).toBe(false);
     }
+  });
+
+  it('keeps every unit and OA of curriculum-data.ts as it is, a file only adding what they lack', () => {
+    const porCodigo = new Map(pares.flatMap((p) => p.unidades.map((u) => [u.codigo, u] as const)));
+    for (const u of data.unidades) {
+      const cargada = porCodigo.get(u.codigo);
+      expect(cargada?.nombre, u.codigo).toBe(u.nombre);
+      expect(cargada?.oas.map((oa) => [oa.codigo, oa.descripcion])).toEqual(u.oas.map((oa) => [oa.codigo, oa.descripcion]));
+    }
+  });
+
+  it("adds a file's OAs to a pair of curriculum-data.ts in a last unit, and refuses an OA whose statement differs", () => {
+    const oa = (codigo: string, descripcion: string) => ({ codigo, descripcion, fuente: 'https://www.curriculumnacional.cl/x' });
+    const anterior = {
+      area: 'CN',
+      nivel: '06',
+      unidades: [
+        { codigo: 'CN06 U1', nombre: 'Unidad 1', oas: [{ codigo: 'CN06 OA 01', descripcion: 'Explicar la fotosíntesis.', fuente: null }] },
+      ],
+      bases: null,
+      faltantes: [],
+    };
+    const completo = completarPar(
+      anterior,
+      [oa('CN06 OA 01', 'Explicar la fotosíntesis.'), oa('CN06 OA 02', 'Describir las cadenas.')],
+      'CN-06.json',
+    );
+    expect(completo.unidades[0]).toBe(anterior.unidades[0]);
+    expect(completo.unidades.slice(1)).toEqual([
+      { codigo: 'CN06 UX', nombre: 'Otros objetivos de Ciencias Naturales 6° básico', oas: [oa('CN06 OA 02', 'Describir las cadenas.')] },
+    ]);
+    expect(completarPar(anterior, [oa('CN06 OA 01', 'Explicar la fotosíntesis.')], 'CN-06.json')).toBe(anterior);
+    expect(() => completarPar(anterior, [oa('CN06 OA 01', 'Explicar la fotosíntesis y la respiración.')], 'curriculo/CN-06.json')).toThrow(
+      /curriculo\/CN-06\.json: CN06 OA 01 has a different statement in curriculum-data\.ts/,
+    );
   });
 
   it("names a level's single unit so a teacher understands it", () => {

@@ -3,7 +3,8 @@
  * (asignatura, nivel) in `curriculo/` (format in curriculo/README.md), read into one list of pairs.
  * A file without units gets one unit that holds all of its OAs, so the cascade area -> nivel ->
  * unidad -> OA works for every pair that has OAs; an OA a file's units leave out goes to a last
- * unit of its own. Both the seed and `npm run curriculo -- cobertura` read it from here.
+ * unit of its own. A file for a pair that curriculum-data.ts already has adds the OAs its units lack, in
+ * that last unit. Both the seed and `npm run curriculo -- cobertura` read it from here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +71,7 @@ export function unidadGeneral(area: string, nivel: string, oas: OACurricular[], 
 }
 
 /** One checked file, validated against the catalogue; throws with the file name and the reason. */
-function leerPar(archivo: string): ParCurricular {
+function leerPar(archivo: string): ParCurricular & { oas: OACurricular[]; conUnidades: boolean } {
   const falla = (motivo: string): never => {
     throw new Error(`curriculo/${archivo}: ${motivo}`);
   };
@@ -101,7 +102,36 @@ function leerPar(archivo: string): ParCurricular {
   }));
   const sueltos = [...porCodigo.values()].filter((oa) => !ubicados.has(oa.codigo));
   if (sueltos.length > 0) unidades.push(unidadGeneral(par.area, par.nivel, sueltos, unidades.length > 0));
-  return { area: par.area, nivel: par.nivel, unidades, bases: par.bases, faltantes: par.faltantes };
+  return {
+    area: par.area,
+    nivel: par.nivel,
+    unidades,
+    bases: par.bases,
+    faltantes: par.faltantes,
+    oas: [...porCodigo.values()],
+    conUnidades: par.unidades.length > 0,
+  };
+}
+
+/**
+ * A pair of curriculum-data.ts extended by its file: the file's OAs that the older units lack go to a
+ * last unit of their own, the older units and OAs stay as they are. An OA in both with a different
+ * statement is an error, never a silent choice of one text.
+ */
+export function completarPar(anterior: ParCurricular, oas: OACurricular[], origen: string): ParCurricular {
+  const previos = new Map(anterior.unidades.flatMap((u) => u.oas.map((oa) => [oa.codigo, oa] as const)));
+  const nuevos = oas.filter((oa) => {
+    const previo = previos.get(oa.codigo);
+    if (previo && previo.descripcion !== oa.descripcion) {
+      throw new Error(
+        `${origen}: ${oa.codigo} has a different statement in curriculum-data.ts; settle which one is official before shipping either.\n` +
+          `  curriculum-data.ts: ${previo.descripcion}\n  ${origen}: ${oa.descripcion}`,
+      );
+    }
+    return !previo;
+  });
+  if (nuevos.length === 0) return anterior;
+  return { ...anterior, unidades: [...anterior.unidades, unidadGeneral(anterior.area, anterior.nivel, nuevos, true)] };
 }
 
 let cache: ParCurricular[] | undefined;
@@ -120,12 +150,15 @@ export function curriculo(): ParCurricular[] {
     .filter((f) => f.endsWith('.json'))
     .sort();
   for (const archivo of archivos) {
-    const par = leerPar(archivo);
+    const { oas, conUnidades, ...par } = leerPar(archivo);
     const clave = `${par.area}-${par.nivel}`;
     const anterior = pares.get(clave);
-    if (anterior && par.unidades.length > 0) throw new Error(`curriculo/${archivo}: ${clave} already has units in curriculum-data.ts`);
-    // A file for a pair of curriculum-data.ts brings only the Bases' count and what is missing.
-    pares.set(clave, anterior ? { ...anterior, bases: par.bases, faltantes: par.faltantes } : par);
+    if (anterior && conUnidades) throw new Error(`curriculo/${archivo}: ${clave} already has units in curriculum-data.ts`);
+    // A file for a pair of curriculum-data.ts brings the Bases' count, what is missing and the OAs the older units lack.
+    pares.set(
+      clave,
+      anterior ? { ...completarPar(anterior, oas, `curriculo/${archivo}`), bases: par.bases, faltantes: par.faltantes } : par,
+    );
   }
   const vistos = new Set<string>();
   for (const par of pares.values()) {
