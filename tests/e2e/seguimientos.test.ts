@@ -1,0 +1,153 @@
+/**
+ * Following in Chromium (issue 35, decision 0074), without JavaScript: Ana follows an OA from its
+ * page, a colleague uploads a material aligned to it, and the notification waits in
+ * /notificaciones; she follows the colleague, a forum category and an area and level from their
+ * pages; 'Lo que sigo' lists them all and stops the OA. Screenshots at 1280 and 375 px.
+ */
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DESKTOP, MOBILE } from '../support/browser.ts';
+import { multipart } from '../support/form.ts';
+import { pdf } from '../support/pdf.ts';
+import { abrirComo, apiComo, correoNuevo, docenteActivo, ingresarPorApi, navegador, violacionesGraves } from './helpers.ts';
+
+let browser: Browser;
+const ana = { email: correoNuevo('seguimientos.ana'), password: 'Docente2026' };
+const luis = { email: correoNuevo('seguimientos.luis'), password: 'Docente2026' };
+
+beforeAll(async () => {
+  browser = await navegador();
+  await docenteActivo(ana.email, ana.password);
+  await docenteActivo(luis.email, luis.password);
+});
+
+/** The last OA of 7° básico Matemática's first unit (the other browser files align to its first). */
+async function oaElegido(): Promise<{ id: number; codigo: string; area: number; unidad: number }> {
+  const { api } = await apiComo(luis);
+  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
+  const area = areas.find((a) => a.nombre === 'Matemática')?.id ?? 0;
+  const { data: unidades = [] } = await api.GET('/api/curriculum_escolar/unidades/', { params: { query: { area, nivel: '07' } } });
+  const unidad = unidades[0]?.id ?? 0;
+  const { data: oas = [] } = await api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad } } });
+  const oa = oas.at(-1);
+  return { id: oa?.id ?? 0, codigo: oa?.codigo ?? '', area, unidad };
+}
+
+/** An active forum category made by the admin, as its form would. */
+async function categoriaPorApi(nombre: string): Promise<number> {
+  const admin = await apiComo();
+  const imagen = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#5fb3a1' } })
+    .png()
+    .toBuffer();
+  const { data, response } = await admin.api.POST('/api/foro/categorias/', {
+    body: { nombre, descripcion: 'Conversaciones', activa: true, archivo: 'imagen.png' },
+    bodySerializer: multipart({ data: imagen, name: 'imagen.png', type: 'image/png' }),
+  });
+  expect(response.status).toBe(201);
+  return data?.id ?? 0;
+}
+
+/** Luis uploads a PDF guide aligned to the OA, as the upload form sends it. */
+async function luisSube(oa: Awaited<ReturnType<typeof oaElegido>>, titulo: string): Promise<void> {
+  const { api } = await apiComo(luis);
+  const { data: tipos = [] } = await api.GET('/api/bdocente/tipo/');
+  const { response } = await api.POST('/api/bdocente/', {
+    body: {
+      titulo,
+      descripcion: 'Ejercicios',
+      id_area: oa.area,
+      id_nivel: '07',
+      id_unidad: oa.unidad,
+      oas: [oa.id],
+      tipo_material_docente: tipos[0]?.id ?? 0,
+      archivo: 'guia.pdf',
+    },
+    bodySerializer: multipart({ data: pdf(1), name: 'guia.pdf', type: 'application/pdf' }),
+  });
+  expect(response.status).toBe(201);
+}
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A page signed in as `quien`, without JavaScript: every step is a plain form. */
+async function sinScript(quien: { email: string; password: string }, viewport = DESKTOP): Promise<Page> {
+  const contexto = await browser.newContext({ baseURL: inject('baseUrl'), viewport, locale: 'es-CL', javaScriptEnabled: false });
+  contexto.setDefaultTimeout(15_000);
+  const page = await contexto.newPage();
+  await ingresarPorApi(page, quien);
+  return page;
+}
+
+async function capturas(page: Page, nombre: string) {
+  await page.screenshot({ path: `/tmp/seguimientos-${nombre}-1280.png`, fullPage: true });
+  await page.setViewportSize(MOBILE);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `/tmp/seguimientos-${nombre}-375.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+describe('seguir un OA', () => {
+  it('follows without script, is told of a colleague’s new material, and stops from Lo que sigo', { timeout: 120_000 }, async () => {
+    const elegido = await oaElegido();
+    const oa = elegido.codigo;
+    const page = await sinScript(ana);
+    await page.goto(`/biblioteca-docente/oa/${encodeURIComponent(oa)}`);
+    await page.getByRole('button', { name: 'Seguir este OA' }).click();
+    await page.waitForURL(/\/biblioteca-docente\/oa\//);
+    expect(await page.getByRole('button', { name: 'Dejar de seguir' }).count()).toBe(1);
+
+    // A colleague uploads a guide aligned to that OA.
+    await luisSube(elegido, 'Guía nueva de fracciones');
+    await page.goto('/notificaciones');
+    // Other browser files may upload to the same OA meanwhile: one entry, counted.
+    const entrada = page.getByText(new RegExp(`^(Nuevo material|\\d+ materiales nuevos) para ${oa}$`));
+    expect(await entrada.count()).toBe(1);
+    await capturas(page, 'notificaciones');
+
+    // Screens and accessibility with script on (the test tool's checks need it).
+    const vista = await abrirComo(browser, ana);
+    for (const [nombre, ruta] of [
+      ['oa', `/biblioteca-docente/oa/${encodeURIComponent(oa)}`],
+      ['lista', '/perfil/seguimientos'],
+    ] as const) {
+      await vista.goto(ruta);
+      expect(await violacionesGraves(vista)).toEqual([]);
+      await capturas(vista, nombre);
+    }
+    await vista.context().close();
+
+    // The other three buttons, each a plain form too: a colleague, a forum category, an area and level.
+    const { id: idLuis } = await apiComo(luis);
+    await page.goto(`/perfil/${idLuis}`);
+    await page.getByRole('button', { name: /^Seguir: / }).click();
+    await page.waitForURL(new RegExp(`/perfil/${idLuis}/?$`));
+    expect(await page.getByRole('button', { name: /^Dejar de seguir: / }).count()).toBe(1);
+    await capturas(page, 'perfil');
+    const categoria = await categoriaPorApi(`Seguimiento ${Date.now().toString(36)}`);
+    await page.goto(`/foro/categorias/${categoria}`);
+    await page.getByRole('button', { name: 'Seguir esta categoría' }).click();
+    await page.waitForURL(new RegExp(`/foro/categorias/${categoria}/?$`));
+    expect(await page.getByRole('button', { name: 'Dejar de seguir' }).count()).toBe(1);
+    await capturas(page, 'categoria');
+    await page.goto(`/biblioteca-docente/mapa?area=${elegido.area}&nivel=07`);
+    await page.getByRole('button', { name: 'Seguir Matemática · 7° básico' }).click();
+    await page.waitForURL(/\/biblioteca-docente\/mapa\?/);
+    expect(await page.getByRole('button', { name: 'Dejar de seguir' }).count()).toBe(1);
+    await capturas(page, 'mapa');
+
+    await page.goto('/perfil/');
+    await page.getByRole('link', { name: 'Lo que sigo' }).click();
+    await page.waitForURL(/\/perfil\/seguimientos\/?$/);
+    for (const titulo of ['OA', 'Áreas y niveles', 'Docentes', 'Categorías del foro']) {
+      expect(await page.getByRole('heading', { name: new RegExp(`^${titulo} \\(1\\)$`) }).count()).toBe(1);
+    }
+    expect(await page.getByRole('link', { name: oa }).count()).toBe(1);
+    await page.getByRole('button', { name: `Dejar de seguir: ${oa}` }).click();
+    await page.waitForURL(/\/perfil\/seguimientos\/?$/);
+    expect(await page.getByRole('link', { name: oa }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: /^OA / }).count()).toBe(0);
+    await page.context().close();
+  });
+});
