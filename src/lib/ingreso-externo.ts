@@ -13,7 +13,7 @@ export const MENSAJES_OIDC = {
   no_verificado: 'Tu proveedor no confirma que tu correo esté verificado, así que no podemos usarlo para ingresar.',
   dominio: 'Ese correo no es de un dominio autorizado para ingresar con este proveedor. Usa la cuenta de tu colegio.',
   sin_cuenta: 'No hay una cuenta de Entre Docentes con ese correo. Pide a quien administra la red que te invite.',
-  cuenta_inactiva: 'Esta cuenta no puede ingresar: está desactivada o su eliminación está en curso. Escribe a quien administra la red.',
+  cuenta_inactiva: 'Esta cuenta no puede ingresar: está desactivada o fue eliminada. Escribe a quien administra la red.',
   ya_vinculada: 'Esa cuenta del proveedor ya está vinculada a otra persona de la red.',
   sin_sesion: 'Ingresa a tu cuenta antes de vincular otra forma de ingresar.',
 } as const;

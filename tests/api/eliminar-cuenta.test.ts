@@ -14,11 +14,16 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   capsulas,
+  codigosRecuperacion,
+  colecciones,
   correos,
+  guardados,
+  identidades,
   likesMateriales,
   materiales,
   oas,
   perfilColegios,
+  segundosFactores,
   solicitudesDatos,
   tokensRefresh,
   unidades,
@@ -142,6 +147,9 @@ async function subirMaterial(t: TestApi, token: string): Promise<number> {
 
 interface Escena {
   persona: Persona;
+  /** The person's shared collection (a contribution) and private one. */
+  compartida: number;
+  privada: number;
   otra: Sesion;
   admin: Sesion;
   material: number;
@@ -220,7 +228,43 @@ async function escena(t: TestApi): Promise<Escena> {
     html: '<p>Hola</p>',
     proximo_intento: new Date(Date.now() + DIA),
   });
-  return { persona, otra, admin, material, capsula, comentarioConRespuesta, respuestaOtra, conversacion, ajenoDeAdmin };
+  // Saved items and collections, a shared one and a private one; a second factor and a school account.
+  for (const [tipo, id] of [
+    ['material', ajenoDeAdmin],
+    ['conversacion', conversacion],
+  ] as const) {
+    expect((await t.call('POST', '/api/guardados/', { token: persona.token, json: { tipo, id } })).status).toBe(201);
+  }
+  const coleccion = async (nombre: string, compartida: boolean) => {
+    const res = await t.call('POST', '/api/colecciones/', { token: persona.token, json: { nombre, compartida } });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const id = (await res.json()).id as number;
+    const item = await t.call('POST', `/api/colecciones/${id}/items/`, {
+      token: persona.token,
+      json: { tipo: 'material', id: ajenoDeAdmin, nota: 'Para la reunión de ciclo' },
+    });
+    expect(item.status, await item.clone().text()).toBe(201);
+    return id;
+  };
+  const compartida = await coleccion('Lectura en primer ciclo', true);
+  const privada = await coleccion('Para revisar', false);
+  // Enrolment under way (unconfirmed, so the sign-ins below need no code): the secret is stored all the same.
+  await t.db.insert(segundosFactores).values({ id_usuario: persona.id, secreto: 'JBSWY3DPEHPK3PXP' });
+  await t.db.insert(codigosRecuperacion).values({ id_usuario: persona.id, codigo_hash: 'hash-de-un-codigo' });
+  await t.db.insert(identidades).values({ id_usuario: persona.id, proveedor: 'liceo', sub: 'sub-123', email: persona.email });
+  return {
+    persona,
+    compartida,
+    privada,
+    otra,
+    admin,
+    material,
+    capsula,
+    comentarioConRespuesta,
+    respuestaOtra,
+    conversacion,
+    ajenoDeAdmin,
+  };
 }
 
 async function filaDe(t: TestApi, id: number) {
@@ -252,6 +296,13 @@ for (const conservar of [false, true]) {
       });
       expect(mal.status).toBe(400);
       expect((await mal.json()).detail).toBe('La contraseña no es correcta. Tu cuenta no se eliminará.');
+      // An empty password is only for an account that has none (a school account's).
+      const vacia = await t.call('POST', `/api/usuarios/${persona.id}/eliminar-cuenta/`, {
+        token: persona.token,
+        json: { password: '', conservar_aportes: conservar },
+      });
+      expect(vacia.status).toBe(400);
+      expect((await vacia.json()).errors).toEqual({ password: ['Debe ingresar tu contraseña'] });
       expect((await filaDe(t, persona.id)).baja_programada).toBeNull();
       expect(await t.db.select().from(solicitudesDatos)).toEqual([]);
       const ajena = await t.call('POST', `/api/usuarios/${persona.id}/eliminar-cuenta/`, {
@@ -343,16 +394,22 @@ for (const conservar of [false, true]) {
       expect(u.email).toBe(`cuenta-${persona.id}@eliminada.invalid`);
 
       for (const fila of await volcado(t)) sinHuellas(`table ${fila.tabla}`, fila.texto, persona);
-      const guardados = await archivos(t);
-      for (const f of guardados) sinHuellas(`file ${f.key}`, `${f.key}\n${f.texto}`, persona);
+      const enStorage = await archivos(t);
+      for (const f of enStorage) sinHuellas(`file ${f.key}`, `${f.key}\n${f.texto}`, persona);
       const material = await t.db.select().from(materiales).where(eq(materiales.id, e.material));
       const capsula = await t.db.select().from(capsulas).where(eq(capsulas.id, e.capsula));
       expect(material.length).toBe(conservar ? 1 : 0);
       expect(capsula.length).toBe(conservar ? 1 : 0);
-      expect(guardados.some((f) => f.key.startsWith(`materiales/${e.material}/`))).toBe(conservar);
-      expect(guardados.some((f) => f.key.startsWith(`capsulas/${e.capsula}/`))).toBe(conservar);
+      expect(enStorage.some((f) => f.key.startsWith(`materiales/${e.material}/`))).toBe(conservar);
+      expect(enStorage.some((f) => f.key.startsWith(`capsulas/${e.capsula}/`))).toBe(conservar);
       expect(await t.db.select().from(likesMateriales).where(eq(likesMateriales.id_usuario, persona.id))).toEqual([]);
       expect(await t.db.select().from(tokensRefresh).where(eq(tokensRefresh.id_usuario, persona.id))).toEqual([]);
+      // The second factor, the school account and the saved items go; a shared collection stays only when kept.
+      for (const tabla of [segundosFactores, codigosRecuperacion, identidades, guardados]) {
+        expect(await t.db.select().from(tabla).where(eq(tabla.id_usuario, persona.id))).toEqual([]);
+      }
+      const quedan = await t.db.select({ id: colecciones.id }).from(colecciones).where(eq(colecciones.id_usuario, persona.id));
+      expect(quedan.map((c) => c.id)).toEqual(conservar ? [e.compartida] : []);
       const [solicitud] = await t.db.select().from(solicitudesDatos).where(eq(solicitudesDatos.estado, 'completada'));
       expect(solicitud?.titular).toBe(`Cuenta n.º ${persona.id}`);
     });
@@ -386,6 +443,9 @@ for (const conservar of [false, true]) {
       await leer('/api/capsulas/');
       await leer('/api/notificaciones/');
       await leer(`/miniaturas/usuarios/${persona.id}`, 404);
+      await leer(`/api/colecciones/${e.privada}/`, 404);
+      const compartida = await leer(`/api/colecciones/${e.compartida}/`, conservar ? 200 : 404);
+      if (conservar) expect(JSON.stringify(compartida)).toContain('Docente retirado/a');
     });
 
     it("the person's sessions and password no longer work", async () => {

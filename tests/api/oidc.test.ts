@@ -11,6 +11,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MENSAJES_OIDC } from '../../src/lib/ingreso-externo.ts';
 import { identidades, registroAdmin, usuarios } from '../../src/lib/server/db/schema.server.ts';
+import { INGRESO_REQUERIDO } from '../../src/lib/server/services/baja.server.ts';
 import { CONFIG_PRUEBA, createTestApi, PASSWORD, type TestApi } from '../support/api.ts';
 import { ingresarEnProveedor, iniciarProveedor, type ProveedorPrueba, Tarro } from '../support/oidc.ts';
 
@@ -147,16 +148,37 @@ describe('who gets in', () => {
     rechazoEs((await ingresarComo('sin-correo')).fin, 'no_verificado');
   });
 
-  it('a deactivated account and one scheduled for deletion stay out', async () => {
+  it('a deactivated account stays out', async () => {
     const u = await t.createUser({ email: `desactivada@${DOMINIO}` });
     await t.db.update(usuarios).set({ activo: false, desactivada_en: new Date() }).where(eq(usuarios.id, u.id));
     rechazoEs((await ingresarComo(u.email)).fin, 'cuenta_inactiva');
+  });
+
+  it('an account without a password deletes itself after a fresh sign-in, and signing in again cancels, saying so (issue 31)', async () => {
     const v = await t.createUser({ email: `se-va@${DOMINIO}` });
-    await t.db
-      .update(usuarios)
-      .set({ baja_programada: new Date(Date.now() + 86_400_000) })
-      .where(eq(usuarios.id, v.id));
-    rechazoEs((await ingresarComo(v.email)).fin, 'cuenta_inactiva');
+    await t.db.update(usuarios).set({ password_hash: null }).where(eq(usuarios.id, v.id));
+    const eliminar = (access: string) =>
+      t.call('POST', `/api/usuarios/${v.id}/eliminar-cuenta/`, { token: access, json: { password: '', conservar_aportes: true } });
+    const primera = await ingresarComo(v.email);
+    expect(primera.fin.headers.get('location')).toBe('/');
+    const access = primera.tarro.valor('ed_access') ?? '';
+    // Eleven minutes after the sign-in it is no longer fresh: sign in again to confirm.
+    const ahora = t.clock.now;
+    t.clock.now = new Date(ahora.getTime() + 11 * 60 * 1000);
+    const tarde = await eliminar(access);
+    t.clock.now = ahora;
+    expect(tarde.status).toBe(400);
+    expect((await tarde.json()).detail).toBe(INGRESO_REQUERIDO);
+    expect((await t.findUser(v.email))?.baja_programada).toBeNull();
+    const programada = await eliminar(access);
+    expect(programada.status, await programada.clone().text()).toBe(202);
+    expect((await t.findUser(v.email))?.baja_programada).not.toBeNull();
+
+    const otra = await ingresarComo(v.email);
+    expect(otra.fin.status).toBe(303);
+    expect(otra.fin.headers.get('location')).toBe('/perfil/eliminar-cuenta?cancelada=ingreso');
+    expect(otra.tarro.valor('ed_access')).toBeTruthy();
+    expect((await t.findUser(v.email))?.baja_programada).toBeNull();
   });
 });
 

@@ -76,6 +76,28 @@ export async function abrirComo(
   return page;
 }
 
+/** A page signed in as `credenciales`, without JavaScript: every step is a plain form (issue 35's flows). */
+export async function sinScriptComo(
+  browser: Browser,
+  credenciales: { email: string; password: string },
+  viewport = DESKTOP,
+): Promise<Page> {
+  const contexto = await browser.newContext({ baseURL: inject('baseUrl'), viewport, locale: 'es-CL', javaScriptEnabled: false });
+  contexto.setDefaultTimeout(15_000);
+  const page = await contexto.newPage();
+  await ingresarPorApi(page, credenciales);
+  return page;
+}
+
+/** Full-page screenshots at 1280 and 375 px (`/tmp/{nombre}-1280.png`…), with no sideways scroll at 375. */
+export async function capturasAnchos(page: Page, nombre: string): Promise<void> {
+  await page.screenshot({ path: `/tmp/${nombre}-1280.png`, fullPage: true });
+  await page.setViewportSize(MOBILE);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `/tmp/${nombre}-375.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
 /** Waits until every island of the page is live (Astro drops `ssr` once it hydrated). */
 export async function hidratada(page: Page): Promise<void> {
   await page.waitForLoadState('load');

@@ -4,13 +4,12 @@
  * /notificaciones; she follows the colleague, a forum category and an area and level from their
  * pages; 'Lo que sigo' lists them all and stops the OA. Screenshots at 1280 and 375 px.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DESKTOP, MOBILE } from '../support/browser.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
-import { abrirComo, apiComo, correoNuevo, docenteActivo, ingresarPorApi, navegador, violacionesGraves } from './helpers.ts';
+import { abrirComo, apiComo, capturasAnchos, correoNuevo, docenteActivo, navegador, sinScriptComo, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
 const ana = { email: correoNuevo('seguimientos.ana'), password: 'Docente2026' };
@@ -71,28 +70,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A page signed in as `quien`, without JavaScript: every step is a plain form. */
-async function sinScript(quien: { email: string; password: string }, viewport = DESKTOP): Promise<Page> {
-  const contexto = await browser.newContext({ baseURL: inject('baseUrl'), viewport, locale: 'es-CL', javaScriptEnabled: false });
-  contexto.setDefaultTimeout(15_000);
-  const page = await contexto.newPage();
-  await ingresarPorApi(page, quien);
-  return page;
-}
-
-async function capturas(page: Page, nombre: string) {
-  await page.screenshot({ path: `/tmp/seguimientos-${nombre}-1280.png`, fullPage: true });
-  await page.setViewportSize(MOBILE);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `/tmp/seguimientos-${nombre}-375.png`, fullPage: true });
-  await page.setViewportSize(DESKTOP);
-}
-
 describe('seguir un OA', () => {
   it('follows without script, is told of a colleague’s new material, and stops from Lo que sigo', { timeout: 120_000 }, async () => {
     const elegido = await oaElegido();
     const oa = elegido.codigo;
-    const page = await sinScript(ana);
+    const page = await sinScriptComo(browser, ana);
     await page.goto(`/biblioteca-docente/oa/${encodeURIComponent(oa)}`);
     await page.getByRole('button', { name: 'Seguir este OA' }).click();
     await page.waitForURL(/\/biblioteca-docente\/oa\//);
@@ -104,7 +86,7 @@ describe('seguir un OA', () => {
     // Other browser files may upload to the same OA meanwhile: one entry, counted.
     const entrada = page.getByText(new RegExp(`^(Nuevo material|\\d+ materiales nuevos) para ${oa}$`));
     expect(await entrada.count()).toBe(1);
-    await capturas(page, 'notificaciones');
+    await capturasAnchos(page, 'seguimientos-notificaciones');
 
     // Screens and accessibility with script on (the test tool's checks need it).
     const vista = await abrirComo(browser, ana);
@@ -114,7 +96,7 @@ describe('seguir un OA', () => {
     ] as const) {
       await vista.goto(ruta);
       expect(await violacionesGraves(vista)).toEqual([]);
-      await capturas(vista, nombre);
+      await capturasAnchos(vista, `seguimientos-${nombre}`);
     }
     await vista.context().close();
 
@@ -124,18 +106,18 @@ describe('seguir un OA', () => {
     await page.getByRole('button', { name: /^Seguir: / }).click();
     await page.waitForURL(new RegExp(`/perfil/${idLuis}/?$`));
     expect(await page.getByRole('button', { name: /^Dejar de seguir: / }).count()).toBe(1);
-    await capturas(page, 'perfil');
+    await capturasAnchos(page, 'seguimientos-perfil');
     const categoria = await categoriaPorApi(`Seguimiento ${Date.now().toString(36)}`);
     await page.goto(`/foro/categorias/${categoria}`);
     await page.getByRole('button', { name: 'Seguir esta categoría' }).click();
     await page.waitForURL(new RegExp(`/foro/categorias/${categoria}/?$`));
     expect(await page.getByRole('button', { name: 'Dejar de seguir' }).count()).toBe(1);
-    await capturas(page, 'categoria');
+    await capturasAnchos(page, 'seguimientos-categoria');
     await page.goto(`/biblioteca-docente/mapa?area=${elegido.area}&nivel=07`);
     await page.getByRole('button', { name: 'Seguir Matemática · 7° básico' }).click();
     await page.waitForURL(/\/biblioteca-docente\/mapa\?/);
     expect(await page.getByRole('button', { name: 'Dejar de seguir' }).count()).toBe(1);
-    await capturas(page, 'mapa');
+    await capturasAnchos(page, 'seguimientos-mapa');
 
     await page.goto('/perfil/');
     await page.getByRole('link', { name: 'Lo que sigo' }).click();

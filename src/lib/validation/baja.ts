@@ -15,9 +15,17 @@ export const DOCENTE_RETIRADO = 'Docente retirado/a';
 /** 'true'/'false' (or a ticked box) from the pages' forms, a boolean from JSON; absent means false. */
 const booleano = (campo: string) => booleanoDe(campo, { formulario: true });
 
-/** POST /api/usuarios/{id}/eliminar-cuenta/ and the page /perfil/eliminar-cuenta. */
+export const CONTRASENA_REQUERIDA = 'Debe ingresar tu contraseña';
+/** Minutes a sign-in stays fresh enough to confirm the deletion of an account without a password. */
+export const MINUTOS_INGRESO_RECIENTE = 10;
+
+/**
+ * POST /api/usuarios/{id}/eliminar-cuenta/ and the page /perfil/eliminar-cuenta. The password may
+ * be empty only for an account that has none (signed up through a school account): the server
+ * then asks for a fresh sign-in instead.
+ */
 export const eliminarCuentaSchema = z.object({
-  password: cadena({ error: 'Debe ingresar tu contraseña' }).min(1, 'Debe ingresar tu contraseña').max(200, 'Contraseña no válida'),
+  password: cadena({ error: CONTRASENA_REQUERIDA }).max(200, 'Contraseña no válida'),
   conservar_aportes: booleano('conservar_aportes'),
 });
 export type EliminarCuentaInput = z.infer<typeof eliminarCuentaSchema>;

@@ -130,6 +130,7 @@ export function createApi(deps: ApiDeps) {
     oidcRoutes({
       oidc: services.oidc,
       segundoFactor: services.segundoFactor,
+      baja: services.baja,
       keys,
       secureCookies: deps.secureCookies,
       publicUrl: services.oidc.publicUrl,

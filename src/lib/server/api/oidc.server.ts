@@ -16,6 +16,7 @@ import { destinoSeguro } from '../../destino.ts';
 import { ACCESS_COOKIE, applyCookies, sessionCookies } from '../auth/cookies.server.ts';
 import { ID_PROVEEDOR } from '../auth/oidc-proveedores.server.ts';
 import { type TokenKeys, verificarAcceso } from '../auth/tokens.server.ts';
+import { BAJA_CANCELADA_AL_INGRESAR, type BajaService } from '../services/baja.server.ts';
 import { type FinOidc, FLUJO_SEGUNDOS, type OidcService, RechazoOidc } from '../services/oidc.server.ts';
 import type { SegundoFactorService } from '../services/segundo-factor.server.ts';
 import { EQUIPO_COOKIE } from './auth.server.ts';
@@ -34,6 +35,8 @@ export interface OidcDeps {
   oidc: OidcService;
   /** The same decision as after a password: a second factor's challenge, when the account has one. */
   segundoFactor: Pick<SegundoFactorService, 'trasVerificarIdentidad'>;
+  /** A sign-in cancels a scheduled deletion (issue 31), as after a password. */
+  baja: Pick<BajaService, 'alIngresar'>;
   keys: TokenKeys;
   secureCookies: boolean;
   publicUrl: string;
@@ -61,6 +64,8 @@ export function oidcRoutes(deps: OidcDeps) {
       return c.redirect(`/ingresar/${siguiente}#desafio=${encodeURIComponent(paso.desafio)}`, 303);
     }
     applyCookies((name, value, o) => setCookie(c, name, value, o), sessionCookies(paso.sesion, deps.secureCookies));
+    // Signing in cancelled a scheduled deletion: the page that says so, and where to schedule it again.
+    if (await deps.baja.alIngresar(paso.sesion.usuario.id)) return c.redirect(BAJA_CANCELADA_AL_INGRESAR, 303);
     return c.redirect(resultado.destino, 303);
   }
 

@@ -9,7 +9,13 @@
 import { and, asc, desc, eq, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { formatearFecha, nombreCompleto } from '../../format/index.ts';
-import { DIAS_PARA_ELIMINAR, type EliminarCuentaAdminInput, type EliminarCuentaInput } from '../../validation/baja.ts';
+import {
+  CONTRASENA_REQUERIDA,
+  DIAS_PARA_ELIMINAR,
+  type EliminarCuentaAdminInput,
+  type EliminarCuentaInput,
+  MINUTOS_INGRESO_RECIENTE,
+} from '../../validation/baja.ts';
 import { verifyPassword } from '../auth/password.server.ts';
 import { type Backoff, backoffWait, createAttemptStore } from '../auth/rate-limit.server.ts';
 import type { Db } from '../db/client.server.ts';
@@ -30,10 +36,13 @@ export const TRABAJO_BAJA = 'baja-cuenta';
 const CADENCIA_SEGUNDOS = 60 * 60;
 
 export const CONTRASENA_INCORRECTA = 'La contraseña no es correcta. Tu cuenta no se eliminará.';
+export const INGRESO_REQUERIDO = `Tu cuenta no tiene contraseña: para confirmar, vuelve a ingresar con la cuenta de tu establecimiento y elimina tu cuenta dentro de los ${MINUTOS_INGRESO_RECIENTE} minutos siguientes.`;
 export const ELIMINARSE = 'No puedes eliminar tu propia cuenta desde la consola: hazlo desde tu perfil, en «Eliminar mi cuenta»';
 export const ULTIMA_ADMINISTRACION =
   'Eres la única persona que administra la red: antes de eliminar tu cuenta, da el rol de administrador a otra persona en «Usuarios»';
 export const BAJA_CANCELADA = 'Cancelamos la eliminación de tu cuenta porque volviste a ingresar. Tu cuenta sigue activa.';
+/** Where a sign-in that cannot carry a notice in its answer (a school account's) lands when it cancelled: the page says it. */
+export const BAJA_CANCELADA_AL_INGRESAR = '/perfil/eliminar-cuenta?cancelada=ingreso';
 const NO_ENCONTRADO = 'Usuario no encontrado';
 const SIN_BAJA = 'Esta cuenta no tiene una eliminación programada';
 /** A wrong password counts as a failed sign-in would (decision 0023): a growing delay per account. */
@@ -109,6 +118,17 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
     return fecha;
   }
 
+  /** Whether the session `familia` of the person began with a sign-in of the last MINUTOS_INGRESO_RECIENTE minutes. */
+  async function ingresoReciente(id: number, familia: string | undefined): Promise<boolean> {
+    if (!familia) return false;
+    const [inicio] = await db
+      .select({ en: sql<Date | string | null>`min(${tokensRefresh.fecha_creacion})` })
+      .from(tokensRefresh)
+      .where(and(eq(tokensRefresh.id_usuario, id), eq(tokensRefresh.familia, familia), isNull(tokensRefresh.revocado)));
+    if (!inicio?.en) return false;
+    return now().getTime() - new Date(inicio.en).getTime() <= MINUTOS_INGRESO_RECIENTE * 60 * 1000;
+  }
+
   /**
    * Whether another active admin would remain, not on their way out: the network is never left
    * without someone to run it (the local key, `npm run usuarios`, can still act in an emergency).
@@ -165,11 +185,17 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
       const espera = backoffWait((await intentos.read([clave])).get(clave), BAJA_POR_CUENTA, now());
       if (espera > 0) throw demasiadosIntentos(espera);
       const u = await fila(id);
-      if (!u.password_hash || !(await verifyPassword(input.password, u.password_hash))) {
-        await intentos.fail(clave, BAJA_POR_CUENTA);
-        throw new ErrorDeDominio(400, CONTRASENA_INCORRECTA, { errors: { password: [CONTRASENA_INCORRECTA] } });
+      if (u.password_hash) {
+        if (!input.password) throw new ErrorDeDominio(400, CONTRASENA_REQUERIDA, { errors: { password: [CONTRASENA_REQUERIDA] } });
+        if (!(await verifyPassword(input.password, u.password_hash))) {
+          await intentos.fail(clave, BAJA_POR_CUENTA);
+          throw new ErrorDeDominio(400, CONTRASENA_INCORRECTA, { errors: { password: [CONTRASENA_INCORRECTA] } });
+        }
+        await intentos.reset(clave);
+      } else if (!(await ingresoReciente(id, sesionActual))) {
+        // An account without a password (a school account's): a sign-in of the last minutes confirms instead.
+        throw new ErrorDeDominio(400, INGRESO_REQUERIDO, { errors: { password: [INGRESO_REQUERIDO] } });
       }
-      await intentos.reset(clave);
       if (u.groups.includes('admin') && !(await quedaOtraAdministracion(id))) throw new ErrorDeDominio(409, ULTIMA_ADMINISTRACION);
       const fecha = await db.transaction(async (tx) => {
         const f = await agendar(tx, u, input.conservar_aportes, { origen: 'persona' });
@@ -192,6 +218,11 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
         baja_programada: fecha.toISOString(),
         conservar_aportes: input.conservar_aportes,
       };
+    },
+
+    /** Whether the account has no password (a school account's): the page asks for a fresh sign-in instead. */
+    async sinContrasena(id: number): Promise<boolean> {
+      return !(await fila(id)).password_hash;
     },
 
     /** After a sign-in: a scheduled deletion is cancelled, and the notice the person sees says so. */

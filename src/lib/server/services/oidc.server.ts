@@ -203,8 +203,8 @@ export function createOidcService(ctx: ServiceContext, opciones: OpcionesOidc) {
       if (!automaticos.includes(r.email.split('@')[1] ?? '')) throw await rechazar('sin_cuenta', paso);
       usuario = await crearCuenta(r, p);
     }
-    if (usuario.desactivada_en || usuario.eliminada_en || usuario.baja_programada)
-      throw await rechazar('cuenta_inactiva', { ...paso, idUsuario: usuario.id });
+    // A scheduled deletion does not refuse: signing in cancels it (issue 31), as with a password.
+    if (usuario.desactivada_en || usuario.eliminada_en) throw await rechazar('cuenta_inactiva', { ...paso, idUsuario: usuario.id });
     const idUsuario = usuario.id;
     await db.transaction(async (tx) => {
       if (!usuario.activo) {

@@ -8,6 +8,8 @@ import { nombreCompleto, nombreCorto } from '../../../format/index.ts';
 import { DOCENTE_RETIRADO } from '../../../validation/baja.ts';
 import {
   capsulas,
+  codigosRecuperacion,
+  colecciones,
   comentarios,
   consentimientos,
   copiasDatos,
@@ -18,6 +20,7 @@ import {
   foroConversaciones,
   foroReaccionesComentario,
   foroReaccionesConversacion,
+  guardados,
   identidades,
   ingresos,
   likesCapsulas,
@@ -32,6 +35,7 @@ import {
   perfilesDocentes,
   registroAdmin,
   seguimientos,
+  segundosFactores,
   solicitudesDatos,
   subidas,
   tokensCuenta,
@@ -45,6 +49,7 @@ import type { BajaDeps } from '../baja.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { createRecursosService, type TipoRecurso } from '../recursos.server.ts';
 import { olvidarSeguimientos } from '../seguimientos.server.ts';
+import { VIGENCIA_MS } from '../subidas.server.ts';
 
 /** What stays of an erased person in the register and the audit log: not their name, not their email. */
 const titularAnonimo = (id: number) => `Cuenta n.º ${id}`;
@@ -137,7 +142,7 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
       ...(corto.length >= 3 && corto !== nombre ? ([[corto, DOCENTE_RETIRADO]] as [string, string][]) : []),
       ...(u.rut ? ([[u.rut, '']] as [string, string][]) : []),
     ];
-    const copias = await db.transaction(async (tx) => {
+    const restos = await db.transaction(async (tx) => {
       await tx.delete(likesCapsulas).where(eq(likesCapsulas.id_usuario, id));
       await tx.delete(likesMateriales).where(eq(likesMateriales.id_usuario, id));
       await tx.delete(likesManuales).where(eq(likesManuales.id_usuario, id));
@@ -158,8 +163,16 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
       // The school accounts linked to it, and any linking under way (issue 32).
       await tx.delete(identidades).where(eq(identidades.id_usuario, id));
       await tx.delete(flujosOidc).where(eq(flujosOidc.id_usuario, id));
+      // The second factor's secret and recovery codes, and what the person saved for themself.
+      await tx.delete(segundosFactores).where(eq(segundosFactores.id_usuario, id));
+      await tx.delete(codigosRecuperacion).where(eq(codigosRecuperacion.id_usuario, id));
+      await tx.delete(guardados).where(eq(guardados.id_usuario, id));
+      // Collections (their items cascade): a shared one is a contribution, kept when asked; a private one was only theirs.
+      await tx
+        .delete(colecciones)
+        .where(and(eq(colecciones.id_usuario, id), u.baja_conservar_aportes ? eq(colecciones.compartida, false) : undefined));
       await tx.delete(visitas).where(eq(visitas.id_usuario, id));
-      await tx.delete(subidas).where(eq(subidas.id_usuario, id));
+      const filasSubidas = await tx.delete(subidas).where(eq(subidas.id_usuario, id)).returning({ id: subidas.id });
       // Mail to or from the address goes; mail to others keeps no trace of the person.
       await tx.delete(correos).where(or(eq(correos.para, u.email), eq(correos.responder_a, u.email)));
       await tx
@@ -221,11 +234,14 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
           eliminada_en: now(),
         })
         .where(eq(usuarios.id, id));
-      return filasCopias;
+      return { copias: filasCopias, subidas: filasSubidas };
     });
     sesiones.olvidarUsuario(id);
     await storage.remove(`usuarios/${id}`);
-    for (const c of copias) if (c.clave) await storage.remove(c.clave);
+    for (const c of restos.copias) if (c.clave) await storage.remove(c.clave);
+    // Unfinished uploads' bytes: the hourly sweep would remove them as orphans; not an hour later.
+    const almacen = storage.almacenSubidas(VIGENCIA_MS);
+    for (const s of restos.subidas) await almacen.eliminar(s.id);
     ctx.log.info('account erased', { userId: id, conservar: u.baja_conservar_aportes });
   }
 
