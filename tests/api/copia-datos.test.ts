@@ -15,14 +15,19 @@ import {
   copiasDatos,
   correos,
   denuncias,
+  especialidades,
   foroComentarios,
   foroReaccionesConversacion,
   likesMateriales,
   materiales,
   mensajesAyuda,
   mensajesContacto,
+  notificaciones,
   oas,
+  perfilAreas,
   perfilColegios,
+  perfilEspecialidades,
+  perfilesDocentes,
   registroAdmin,
   solicitudesDatos,
   tiposMaterial,
@@ -195,6 +200,22 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
       .insert(mensajesContacto)
       .values({ id_usuario_sender: ana.id, id_usuario_receiver: luis.id, asunto: 'Tu guía', mensaje: 'Hola Luis' });
     await t.db.insert(mensajesAyuda).values({ id_usuario_sender: ana.id, asunto: 'No veo mi video', mensaje: 'Ayuda por favor' });
+    // Her profile's schools, specialties and areas, and a notification for her.
+    await t.db.insert(perfilesDocentes).values({ id_usuario: ana.id }).onConflictDoNothing();
+    const [colegio] = await t.db.insert(colegios).values({ nombre: 'Escuela Rural Los Aromos' }).returning();
+    const [especialidad] = await t.db.insert(especialidades).values({ nombre: 'Educación matemática' }).returning();
+    await t.db.insert(perfilColegios).values({ id_usuario: ana.id, id_colegio: colegio?.id ?? 0 });
+    await t.db.insert(perfilEspecialidades).values({ id_usuario: ana.id, id_especialidad: especialidad?.id ?? 0 });
+    await t.db.insert(perfilAreas).values({ id_usuario: ana.id, id_area: u.id_area });
+    await t.db.insert(notificaciones).values({
+      id_usuario: ana.id,
+      id_actor: luis.id,
+      tipo: 'me_gusta',
+      recurso_tipo: 'material',
+      id_recurso: material,
+      titulo: 'Guía de fracciones',
+      enlace: `/biblioteca-docente/${material}`,
+    });
 
     t.mailer.send = smtpMailer.send;
     const { copia, entradas } = await copiaLista(ana);
@@ -212,7 +233,15 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
     expect(perfil).toMatchObject({ email: ana.email, rut: '12345678-5', telefono: '+56911112222', primer_nombre: 'Ana' });
     expect(perfil).not.toHaveProperty('password_hash');
     expect(json(entradas, 'datos/consentimientos.json')).toMatchObject([{ version: '2026-11', ip: '203.0.113.7' }]);
-    expect(json(entradas, 'datos/sesiones.json')).toMatchObject([{ ip: '203.0.113.7' }]);
+    expect(json(entradas, 'datos/sesiones.json')).toMatchObject([
+      { ip: '203.0.113.7', iniciada: expect.any(String), expira: expect.any(String) },
+    ]);
+    expect(json(entradas, 'datos/colegios.json')).toMatchObject([{ nombre: 'Escuela Rural Los Aromos' }]);
+    expect(json(entradas, 'datos/especialidades.json')).toMatchObject([{ nombre: 'Educación matemática' }]);
+    expect(json(entradas, 'datos/areas.json')).toMatchObject([{ id: u.id_area }]);
+    expect(json(entradas, 'datos/notificaciones.json')).toMatchObject([
+      { tipo: 'me_gusta', recurso_tipo: 'material', id_recurso: material },
+    ]);
     expect(json(entradas, 'datos/ingresos.json')).toHaveLength(1);
     expect(json(entradas, 'datos/materiales.json')).toMatchObject([
       { id: material, titulo: 'Guía de fracciones', archivo: guardado?.archivo },
@@ -241,8 +270,8 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
       { tipo: 'copia', origen: 'persona', estado: 'completada' },
     ]);
     // The notification, and the mail through the real SMTP server.
-    const notificaciones = (await (await t.call('GET', '/api/notificaciones/', { token: ana.token })).json()).notificaciones;
-    expect(notificaciones).toContainEqual(
+    const avisos = (await (await t.call('GET', '/api/notificaciones/', { token: ana.token })).json()).notificaciones;
+    expect(avisos).toContainEqual(
       expect.objectContaining({
         tipo: 'copia_lista',
         enlace: '/perfil/mis-datos',

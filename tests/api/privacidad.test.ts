@@ -14,6 +14,7 @@ import {
   consentimientos,
   foroComentarios,
   ingresos,
+  materiales,
   registroAdmin,
   tokensRefresh,
   trabajos,
@@ -231,6 +232,20 @@ describe('minimisation: another teacher never sees RUT, phone, birth date or ema
     }
     expect((await como({ id_conversacion: conversacionA, id_like: 1, action: 'like' }, '/api/foro/conversacion/like/')).status).toBe(200);
     const [comentarioForo] = await t.db.select().from(foroComentarios).where(eq(foroComentarios.id_usuario, b.id));
+    // B's material is public (/explorar/); B shares a collection, which A saves items from and copies.
+    await t.db.update(materiales).set({ visibilidad: 'publico', licencia: 'CC-BY-4.0' }).where(eq(materiales.id, materialB));
+    const creada = await como({ nombre: 'Selección de B', compartida: true }, '/api/colecciones/');
+    expect(creada.status).toBe(201);
+    const coleccionB = (await creada.json()).id as number;
+    for (const [tipo, id] of [
+      ['material', materialB],
+      ['capsula', capsulaB],
+      ['conversacion', conversacionB],
+    ] as const) {
+      expect((await como({ tipo, id }, `/api/colecciones/${coleccionB}/items/`)).status).toBe(201);
+      expect((await t.call('POST', '/api/guardados/', { token: a.token, json: { tipo, id } })).status).toBe(201);
+    }
+    expect((await t.call('POST', `/api/colecciones/${coleccionB}/copiar/`, { token: a.token })).status).toBe(201);
 
     // Every GET of the contract A may call, its ids filled with B's and the content's.
     const ids: Record<string, number> = {
@@ -240,6 +255,7 @@ describe('minimisation: another teacher never sees RUT, phone, birth date or ema
       usuarios: b.id,
       categorias: categoria,
       conversacion: conversacionB,
+      colecciones: coleccionB,
     };
     const rutas = [
       '/api/privacidad/',
@@ -271,6 +287,14 @@ describe('minimisation: another teacher never sees RUT, phone, birth date or ema
       `/api/foro/conversacion/${conversacionB}/respuestas/`,
       '/api/foro/conversacion/likes_usuario/',
       '/api/foro/comentario/likes_usuario/',
+      '/api/guardados/',
+      '/api/guardados/?tipo=material',
+      '/api/colecciones/',
+      `/api/colecciones/${coleccionB}/`,
+      // B's own account pages' answers: refused to A, and without B's fields either way.
+      `/api/usuarios/${b.id}/sesiones/`,
+      `/api/usuarios/${b.id}/totp/`,
+      `/api/usuarios/${b.id}/identidades/`,
     ];
     const contrato = contractOperations()
       .filter(([metodo]) => metodo === 'GET')
@@ -300,10 +324,29 @@ describe('minimisation: another teacher never sees RUT, phone, birth date or ema
     expect((await (await t.call('GET', '/api/notificaciones/', { token: a.token })).json()).notificaciones.length).toBeGreaterThan(0);
     expect(comentarioForo).toBeDefined();
 
-    // The home feed and the contact page's heading, which pages render from the services.
+    expect(leidas).toEqual(expect.arrayContaining(['/api/guardados/', `/api/colecciones/${coleccionB}/`]));
+
+    // What pages render from the services: the home feed, the contact page's heading, B's profile
+    // and its shared collections, and the public pages (/explorar/ and an item's) a visitor reads.
     const actor = { id: a.id, groups: [] };
-    expect(sinSecretos(JSON.stringify(await t.api.services.inicio.abrir(actor)))).toEqual([]);
-    expect(sinSecretos(JSON.stringify(await t.api.services.comunidad.destinatario(b.id, actor)))).toEqual([]);
+    const { services } = t.api;
+    const paginas = {
+      inicio: await services.inicio.abrir(actor),
+      contacto: await services.comunidad.destinatario(b.id, actor),
+      perfil: await services.perfiles.obtener(actor, b.id),
+      colecciones: await services.colecciones.compartidasDe(b.id),
+      explorar: await services.publicos.explorar({ pagina: 1 }),
+      publico: await services.publicos.material(materialB),
+    };
+    expect(paginas.explorar.materiales.map((m: { id: number }) => m.id)).toContain(materialB);
+    expect(paginas.colecciones.map((c: { id: number }) => c.id)).toContain(coleccionB);
+    for (const [pagina, datos] of Object.entries(paginas)) expect(sinSecretos(JSON.stringify(datos)), pagina).toEqual([]);
+    // A visitor without a session: the public routes answer without them too.
+    for (const ruta of ['/api/privacidad/', `/api/bdocente/${materialB}/descargar/`]) {
+      const res = await t.call('GET', ruta);
+      expect(res.status, ruta).toBeLessThan(500);
+      expect(sinSecretos(await res.text()), ruta).toEqual([]);
+    }
     // B sees their own fields; so does an admin.
     for (const token of [b.token, admin.token]) {
       expect(await (await t.call('GET', `/api/usuarios/${b.id}/`, { token })).json()).toMatchObject({
