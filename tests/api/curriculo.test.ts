@@ -8,6 +8,9 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/server/cli/csv.server.ts';
 import { areas, materialesOas, oas, registroAdmin, tiposMaterial, unidades } from '../../src/lib/server/db/schema.server.ts';
+import { curriculo } from '../../src/lib/server/db/seed/curriculo.ts';
+import * as data from '../../src/lib/server/db/seed/curriculum-data.ts';
+import { seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { type Sesion, unidadDe } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
@@ -507,6 +510,45 @@ describe('a large file', () => {
     expect(otraVez).toMatchObject({ agregados: 0, cambiados: 0, retirados: 0, sin_cambios: 20_040 });
     expect(tiempoPrevia).toBeLessThan(20_000);
     expect(tiempoAplicada).toBeLessThan(60_000);
+  });
+});
+
+describe('the shipped curriculum at start-up', () => {
+  type UnidadPar = { id: number; codigo: string; nombre: string; oas: { id: number; codigo: string; descripcion: string }[] };
+  const codigosDe = (u: UnidadPar) => u.oas.map((oa) => oa.codigo);
+
+  it("adds a file's OAs to a pair of curriculum-data.ts in a unit of their own, and a new start keeps the network's edits", async () => {
+    // Ciencias Naturales 6°: units in curriculum-data.ts, the rest of its OAs in curriculo/CN-06.json.
+    const enArchivo = curriculo()
+      .find((p) => p.area === 'CN' && p.nivel === '06')
+      ?.unidades.find((u) => u.codigo === 'CN06 UX');
+    expect(enArchivo?.oas.length).toBeGreaterThan(0);
+    const antes = await json(await get('/api/admin/curriculo/CN/06/'));
+    const previas = data.unidades.filter((u) => u.area === 'CN' && u.nivel === '06');
+    expect(antes.unidades.map((u: UnidadPar) => u.codigo)).toEqual([...previas.map((u) => u.codigo), 'CN06 UX']);
+    previas.forEach((u, i) => {
+      expect(codigosDe(antes.unidades[i])).toEqual(u.oas.map((oa) => oa.codigo));
+    });
+    const otros: UnidadPar = antes.unidades.at(-1);
+    expect(otros.nombre).toBe('Otros objetivos de Ciencias Naturales 6° básico');
+    expect(otros.oas.map((oa) => [oa.codigo, oa.descripcion])).toEqual(enArchivo?.oas.map((oa) => [oa.codigo, oa.descripcion]));
+
+    // The network corrects a statement, renames the unit and moves an OA; the next start changes none of it.
+    const [primero] = antes.unidades[0].oas;
+    const movido = otros.oas[0];
+    expect((await put(`/api/admin/curriculo/oas/${primero.id}/`, { descripcion: `${primero.descripcion} (editado)` })).status).toBe(200);
+    expect((await put(`/api/admin/curriculo/unidades/${otros.id}/`, { nombre: 'Energía y materia' })).status).toBe(200);
+    expect((await put(`/api/admin/curriculo/oas/${movido?.id}/`, { unidad: antes.unidades[0].id })).status).toBe(200);
+    const editado = await json(await get('/api/admin/curriculo/CN/06/'));
+    await seedCatalogos(t.db);
+    expect(await json(await get('/api/admin/curriculo/CN/06/'))).toEqual(editado);
+    expect(editado.unidades.at(-1).nombre).toBe('Energía y materia');
+    expect(editado.unidades[0].oas[0].descripcion).toBe(`${primero.descripcion} (editado)`);
+    expect(codigosDe(editado.unidades[0])).toContain(movido?.codigo);
+
+    await put(`/api/admin/curriculo/oas/${movido?.id}/`, { unidad: otros.id, orden: 1 });
+    await put(`/api/admin/curriculo/unidades/${otros.id}/`, { nombre: otros.nombre });
+    await put(`/api/admin/curriculo/oas/${primero.id}/`, { descripcion: primero.descripcion });
   });
 });
 
