@@ -2,14 +2,17 @@
  * What issue 36's fixes change, on the database the suite runs on (PGlite, or PostgreSQL with
  * DATABASE_URL): a comment thread read a page at a time, lists that page no deeper than
  * MAX_FILAS_PAGINADAS, the title search's accent and case rules answered through its index, the
- * home's active conversations found without grouping every forum comment, the directory's search
+ * home's active conversations found without grouping every forum comment, the capsule search's
+ * two indexes (title and captions) instead of a scan, the directory's search
  * through its trigram index and the forum categories' cached counters following every write.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILAS_PAGINADAS } from '../../src/lib/server/db/paginar.server.ts';
-import { comentarios, foroComentarios } from '../../src/lib/server/db/schema.server.ts';
+import { capsulas, comentarios, foroComentarios } from '../../src/lib/server/db/schema.server.ts';
+import { coincideTexto } from '../../src/lib/server/db/search.server.ts';
 import { FILAS_BLOQUE } from '../../src/lib/server/services/inicio.server.ts';
+import { coincideEnCapsula } from '../../src/lib/server/services/subtitulos.server.ts';
 import { LIMITE_HILO } from '../../src/lib/validation/comentarios.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { catalogos, insertarCategoria, insertarConversacion, insertarManual, insertarMaterial, type Sesion } from '../support/contenido.ts';
@@ -31,10 +34,15 @@ interface Hilo {
   n_comentarios: number;
 }
 
-/** The plan of `consulta` when a sequential scan is the last resort: which index answers it, if any. */
-const planSinScan = (consulta: SQL) =>
+/**
+ * The plan of `consulta` when a sequential scan is the last resort: which index answers it, if any.
+ * `sinRecorrerIndices`: plain index scans too, for a table of a few rows, whose primary key a
+ * planner would rather walk whole than read a search index.
+ */
+const planSinScan = (consulta: SQL, sinRecorrerIndices = false) =>
   t.db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
+    if (sinRecorrerIndices) await tx.execute(sql`set local enable_indexscan = off`);
     const r = await tx.execute(sql`explain ${consulta}`);
     return ((r as unknown as { rows: Record<string, string>[] }).rows ?? []).map((f) => Object.values(f)[0]).join('\n');
   });
@@ -210,6 +218,16 @@ describe("the home's active conversations, from a bounded set of candidates", ()
     const ahora = await titulos();
     expect(ahora.slice(0, 3).sort()).toEqual(['Nueva 2', 'Nueva 3', 'Vieja']);
     expect(ahora[3]).toBe('Muy comentada');
+  });
+});
+
+describe('the capsule search, title or captions, through both search indexes', () => {
+  it('reads capsulas_busqueda_idx, not every capsule, though the captions may also answer', async () => {
+    await t.db.execute(sql`analyze capsulas`);
+    const enTitulo = coincideTexto([capsulas.titulo, capsulas.descripcion], 'fraccion');
+    const plan = await planSinScan(sql`select id from capsulas where ${coincideEnCapsula(enTitulo, 'fraccion')}`, true);
+    expect(plan).toContain('capsulas_busqueda_idx');
+    expect(plan).toContain('subtitulos_busqueda_idx');
   });
 });
 

@@ -3,7 +3,7 @@
  * into HLS for slow connections, and only then does it appear in the list. Authors (and admins,
  * for moderation) edit and delete; everyone signed in watches, likes, comments and downloads.
  */
-import { and, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
@@ -20,7 +20,7 @@ import type { ServiceContext } from './context.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, capsulaVisible, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
-import { coincideEnSubtitulos, menciones } from './subtitulos.server.ts';
+import { coincideEnCapsula, menciones } from './subtitulos.server.ts';
 
 const NO_ENCONTRADA = 'No se encontró capsula';
 /** The job type of a capsule's video transcode (its datos: { id }). */
@@ -128,7 +128,7 @@ export function createCapsulasService(ctx: ServiceContext, { publicacion }: { pu
     const where = and(
       eq(capsulas.estado, 'listo'),
       visibleA(actor, capsulas),
-      enTitulo ? or(enTitulo, coincideEnSubtitulos(f.titulo)) : undefined,
+      coincideEnCapsula(enTitulo, f.titulo),
       f.area ? eq(capsulas.id_area, f.area) : undefined,
       f.metodologia ? eq(capsulas.id_metodologia, f.metodologia) : undefined,
       f.nivel ? eq(capsulas.codigo_nivel, f.nivel) : undefined,
