@@ -38,6 +38,14 @@ export const QUIEN_CLAVE_LOCAL = 'Clave de administración del servidor';
 /** Who did an audit-logged action, as the console shows it: an email, or the local key in words. */
 export const nombreQuien = (adminEmail: string): string => (adminEmail === CLAVE_LOCAL ? QUIEN_CLAVE_LOCAL : adminEmail);
 
+/**
+ * An audit log detail as the console shows it. Rows written before these words existed may name a
+ * job by its type ('Reintentó el trabajo n.º 5: Trabajo «subidas-limpieza»') or the local key by its
+ * command: both read in words, whatever the row stored.
+ */
+export const detalleLegible = (detalle: string): string =>
+  detalle.replace(/Trabajo «([a-z0-9-]+)»/g, (_, tipo: string) => describirTrabajo(tipo)).replaceAll(CLAVE_LOCAL, QUIEN_CLAVE_LOCAL);
+
 /** The kinds of record the audit log and the reports name (`registro_admin.tipo`, a report's `tipo`). */
 const TIPOS_REGISTRO: Record<string, string> = {
   usuario: 'Cuenta',

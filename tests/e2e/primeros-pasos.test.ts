@@ -73,6 +73,55 @@ describe('the console speaks to coordinators', () => {
     });
   }
 
+  it('on a phone every table or chart wider than the screen scrolls in its own box, with an edge shadow and a line that says so', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await abrirComo(browser, ADMIN, MOBILE);
+    const anchas: string[] = [];
+    const sinPista: string[] = [];
+    for (const ruta of PAGINAS) {
+      await page.goto(ruta);
+      await hidratada(page);
+      // The tables folded in a <details> (a chart's data, an area of the curriculum) count too.
+      const cajas = await page.evaluate(() => {
+        for (const d of document.querySelectorAll('details')) d.open = true;
+        return [...document.querySelectorAll<HTMLElement>('.tabla-admin, .lienzo')]
+          .filter((caja) => caja.scrollWidth > caja.clientWidth + 1)
+          .map((caja) => {
+            const pista = caja.previousElementSibling;
+            return {
+              nombre: caja.querySelector('caption')?.textContent ?? caja.getAttribute('aria-label') ?? caja.className,
+              desplaza: getComputedStyle(caja).overflowX,
+              sombra: getComputedStyle(caja).backgroundImage.includes('radial-gradient'),
+              pista:
+                pista?.classList.contains('pista-desliza') && (pista as HTMLElement).offsetHeight > 0 ? pista.textContent?.trim() : null,
+            };
+          });
+      });
+      for (const caja of cajas) {
+        anchas.push(`${ruta}: ${caja.nombre}`);
+        const conPista = caja.desplaza === 'auto' && caja.sombra && /^Desliza (la tabla|el gráfico) hacia el lado/.test(caja.pista ?? '');
+        if (!conPista) sinPista.push(`${ruta}: ${caja.nombre} ${JSON.stringify(caja)}`);
+      }
+      expect(await anchoDe(page), ruta).toBeLessThanOrEqual(MOBILE.width);
+    }
+    expect(sinPista).toEqual([]);
+    // The tables issue 33 found cut on a phone are among them: accounts, mail, audit log, heat map.
+    for (const ruta of ['/admin/usuarios', '/admin/trabajos', '/admin/registro', '/admin/estadisticas']) {
+      expect(
+        anchas.some((a) => a.startsWith(`${ruta}:`)),
+        ruta,
+      ).toBe(true);
+    }
+  });
+
+  it("finds the local key's actions in the audit log by the words it shows", async () => {
+    const page = await abrirComo(browser, ADMIN, DESKTOP);
+    await page.goto(`/admin/registro?q=${encodeURIComponent('clave de administración')}`);
+    expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('tbody th').allTextContents()).toEqual(expect.arrayContaining(['Clave de administración del servidor']));
+  });
+
   it('fits the tables to their columns at 1280 px: no cell cut and no table scrolls sideways', { timeout: 60_000 }, async () => {
     const page = await abrirComo(browser, ADMIN, DESKTOP);
     for (const ruta of ['/admin/usuarios', '/admin/trabajos', '/admin/registro', '/admin/respaldos']) {

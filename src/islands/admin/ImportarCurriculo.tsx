@@ -40,7 +40,7 @@ function Cifras({ i }: { i: ImportacionCurriculo }) {
 function TablaCambios({ cambios }: { cambios: ImportacionCurriculo['cambios'] }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll it
-    <section className="tabla-admin" aria-label="Cambios del archivo" tabIndex={0}>
+    <section className="tabla-admin desplazable" aria-label="Cambios del archivo" tabIndex={0}>
       <table className="tabla-cambios">
         <caption>Cambios del archivo</caption>
         <thead>
@@ -75,7 +75,7 @@ function TablaCambios({ cambios }: { cambios: ImportacionCurriculo['cambios'] })
 function TablaErrores({ errores }: { errores: ErroresImportacion }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll it
-    <section className="tabla-admin" aria-label="Errores del archivo" tabIndex={0}>
+    <section className="tabla-admin desplazable" aria-label="Errores del archivo" tabIndex={0}>
       <table className="tabla-lineas">
         <caption>Errores del archivo</caption>
         <thead>

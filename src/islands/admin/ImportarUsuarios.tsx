@@ -20,7 +20,7 @@ const ESTADOS: Record<Linea['estado'], string> = {
 function TablaLineas({ importacion, titulo }: { importacion: Importacion; titulo: string }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so a keyboard can scroll it
-    <section className="tabla-admin" aria-label={titulo} tabIndex={0}>
+    <section className="tabla-admin desplazable" aria-label={titulo} tabIndex={0}>
       <table className="tabla-lineas">
         <caption>{titulo}</caption>
         <thead>

@@ -3,9 +3,9 @@
  * Written in the same transaction as the action it records, so the log never claims a change
  * that rolled back, nor misses one that happened.
  */
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
-import { CLAVE_LOCAL } from '../../palabras-admin.ts';
+import { CLAVE_LOCAL, QUIEN_CLAVE_LOCAL } from '../../palabras-admin.ts';
 import type { FiltrosRegistro } from '../../validation/admin.ts';
 import { numPaginas } from '../../validation/listas.ts';
 import type { Db } from '../db/client.server.ts';
@@ -51,7 +51,9 @@ export function createRegistroService(db: Db) {
     async listar(filtros: Partial<FiltrosRegistro> = {}): Promise<Esquema<'RegistroAdmin'>> {
       const pagina = filtros.pagina ?? 1;
       const tamano = filtros.tamano_pagina ?? 25;
-      const where = contienePalabras([registroAdmin.admin_email, registroAdmin.accion, registroAdmin.detalle], filtros.q);
+      // Who as the console shows it: a search for the local key's words finds its rows.
+      const quien = sql`case when ${registroAdmin.admin_email} = ${CLAVE_LOCAL} then ${QUIEN_CLAVE_LOCAL} else ${registroAdmin.admin_email} end`;
+      const where = contienePalabras([quien, registroAdmin.accion, registroAdmin.detalle], filtros.q);
       const [total] = await db.select({ n: count() }).from(registroAdmin).where(where);
       const filas = await db
         .select()
