@@ -78,6 +78,12 @@ async function mensajeFecha(page: Page, etiqueta: 'Desde' | 'Hasta'): Promise<st
   return mensajeDe(page, etiqueta);
 }
 
+/** On a phone a category's search waits behind 'Filtros' (decision 0056): open it, as a person would. */
+async function abrirFiltros(page: Page): Promise<void> {
+  const filtros = page.locator('details.filtros-movil');
+  if ((await filtros.isVisible()) && (await filtros.getAttribute('open')) === null) await filtros.locator('summary').click();
+}
+
 async function imagenCargada(page: Page, selector: string): Promise<number> {
   const imagen = page.locator(selector).first();
   await expect
@@ -345,6 +351,7 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
     expect(res).toBe(201);
     await page.goto(`/foro/categorias/${idCategoria}`);
     expect(await page.locator('ul.conversaciones h3').allTextContents()).toContain(titulo);
+    await abrirFiltros(page);
     const desde = page.getByLabel('Desde');
     const hasta = page.getByLabel('Hasta');
 
@@ -366,7 +373,8 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
     expect(new URL(page.url()).searchParams.get('fecha_desde')).toBe(diasDesdeHoy(-10));
     expect(await page.getByText('No se encontraron conversaciones').isVisible()).toBe(true);
     expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toBe('Resultados');
-    // Up to today finds it.
+    // Up to today finds it (the search folded its form again on a phone, the dates named in 'Filtros').
+    await abrirFiltros(page);
     await page.getByLabel('Hasta').fill(hoy());
     await page.waitForURL(new RegExp(`fecha_hasta=${hoy()}`));
     expect(await page.locator('ul.conversaciones h3').allTextContents()).toContain(titulo);
@@ -382,6 +390,7 @@ describe.each(ANCHOS)('teacher (%s)', (_ancho, viewport) => {
 
     // The sort searches immediately.
     await page.goto(`/foro/categorias/${idCategoria}`);
+    await abrirFiltros(page);
     await page.getByLabel('Ordenar por').selectOption('n_visitas');
     await page.waitForURL(/order=n_visitas/);
     expect(await page.getByLabel('Ordenar por').inputValue()).toBe('n_visitas');
