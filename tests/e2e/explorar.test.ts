@@ -109,6 +109,9 @@ describe('a public material', () => {
       expect(respuesta?.headers()['x-robots-tag']).toBeUndefined();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(titulo);
       expect(await page.locator('a[rel="license"]').getAttribute('href')).toBe('https://creativecommons.org/licenses/by/4.0/');
+      // The licence is one more term of the author, level and area list (issue 33).
+      expect(await page.locator('.ficha-publica dl > dt').allTextContents()).toContain('Licencia');
+      expect(await page.locator('.ficha-publica dl > dd a[rel="license"]').count()).toBe(1);
       expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(url(publica ?? ''));
       expect(await page.locator('meta[property="og:image"]').getAttribute('content')).toBe(url(`/miniaturas/bdocente/${id}/`));
       expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary_large_image');

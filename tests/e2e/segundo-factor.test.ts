@@ -115,6 +115,10 @@ describe('two-factor sign-in', () => {
       await completarIngreso(page, ADMIN.email, ADMIN.password);
       await page.waitForURL((u) => u.pathname === '/perfil/segundo-factor/');
       expect(await page.getByText('Como administrador, debes activar').count()).toBe(1);
+      // No 'Volver a mi perfil' that would bring them straight back (issue 33): the way out is signing out.
+      expect(await page.getByRole('link', { name: 'Volver a mi perfil' }).count()).toBe(0);
+      expect(await page.getByText('puedes cerrar sesión y volver más tarde').count()).toBe(1);
+      await enAmbosAnchos(page, 'obligada');
       // Every other page sends them back; the API keeps answering the enrolment calls.
       await page.goto('/admin/usuarios');
       expect(new URL(page.url()).pathname).toBe('/perfil/segundo-factor/');
@@ -123,6 +127,7 @@ describe('two-factor sign-in', () => {
       await page.getByLabel('Código de 6 dígitos que muestra la app').fill(codigo(secreto, 0));
       await page.getByRole('button', { name: 'Confirmar y activar' }).click();
       await page.getByRole('heading', { name: 'La verificación en dos pasos está activa' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Volver a mi perfil' }).count()).toBe(1);
       await page.goto('/admin/usuarios');
       expect(new URL(page.url()).pathname).toBe('/admin/usuarios');
     } finally {
