@@ -70,6 +70,7 @@ async function entornoBench(dir: string, mbTotal: number) {
       MAX_MANUAL_MB: 1,
       MAX_MATERIAL_MB: 1,
       MAX_IMAGEN_MB: 1,
+      MOCHILA_DIRECTA_MB: 50,
     },
     storage,
     herramientas: crearVerificador(resolverHerramientas()),

@@ -314,7 +314,7 @@ describe('mochila', () => {
     expect(indice).not.toMatch(/<script|src=|https?:\/\/(?!creativecommons)/i);
     // The collection's page states its size with the same plan.
     const { colecciones } = t.api.services;
-    const plan = await colecciones.planMochila(await colecciones.obtener({ id: luis.id, groups: [] }, c.id));
+    const plan = await colecciones.planMochila(await colecciones.fuenteMochila({ id: luis.id, groups: [] }, 'coleccion', c.id));
     expect(plan.bytes).toBeGreaterThan(0);
     expect(plan.entradas).toHaveLength(3);
   });

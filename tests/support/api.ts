@@ -37,6 +37,8 @@ export const CONFIG_PRUEBA = {
   MAX_MANUAL_MB: 5,
   MAX_MATERIAL_MB: 5,
   MAX_IMAGEN_MB: 2,
+  // A mochila over 1 MB is built by the background job (tests reach both paths with small files).
+  MOCHILA_DIRECTA_MB: 1,
 };
 
 /**

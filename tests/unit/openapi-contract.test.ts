@@ -252,6 +252,7 @@ const expectedCalls = [
   ['DELETE', '/api/colecciones/{id}/items/{item}/'],
   ['POST', '/api/colecciones/{id}/copiar/'],
   ['GET', '/api/colecciones/{id}/mochila/'],
+  ['GET', '/api/oas/{id}/mochila/'],
   // Following (issue 35, decision 0074), and the stop link of its mail.
   ['GET', '/api/seguimientos/'],
   ['POST', '/api/seguimientos/'],

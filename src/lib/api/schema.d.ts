@@ -3233,10 +3233,40 @@ export interface paths {
          * @description What the reader may see of the collection, in its order: each material's and manual's
          *     file, each capsule's light MP4 and captions, each conversation as a page, and an
          *     `index.html` with titles, descriptions, OAs, licences and notes (relative links, no
-         *     scripts). Streamed as it is written, never held whole; its page states the size first.
-         *     The session cookie is accepted (a link on the page).
+         *     scripts). Never held whole; its page states the size first. Up to MOCHILA_DIRECTA_MB
+         *     (50 MB by default) it is streamed as it is written; a larger one is built once by a
+         *     background job into storage (decision 0076): 202 with its progress until it is ready, then
+         *     the built file (or a 302 to it on a bucket), kept 7 days and built again once the
+         *     collection changes; the reader is notified when it is ready. The session cookie is
+         *     accepted (a link on the page).
          */
         get: operations["mochilaColeccion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oas/{id}/mochila/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OA's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * An OA's materials as one ZIP to use offline (issue 35, decision 0076).
+         * @description Every library material aligned with the OA that the reader may see, newest first, as a
+         *     collection's mochila is: the files and an `index.html` with titles, descriptions, OAs and
+         *     licences. The same rule for large ones (202 with progress while the background job builds
+         *     it). The session cookie is accepted (a link on the OA's page).
+         */
+        get: operations["mochilaOa"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4057,7 +4087,7 @@ export interface components {
             /** @description Every notification the entry groups. */
             ids: number[];
             /** @enum {string} */
-            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "eliminado" | "denuncia_resuelta" | "copia_lista" | "seguimiento";
+            tipo: "respuesta" | "comentario" | "me_gusta" | "reaccion" | "oculto" | "restaurado" | "eliminado" | "denuncia_resuelta" | "copia_lista" | "seguimiento" | "mochila_lista";
             recurso_tipo: string;
             id_recurso: number;
             texto: string;
@@ -4137,6 +4167,17 @@ export interface components {
                 /** @description Files of this category a copy carries. */
                 archivos: number;
             }[];
+        };
+        /** @description A large mochila being built by the background job (decision 0076). */
+        MochilaEnPreparacion: {
+            /** @enum {string} */
+            estado: "pendiente";
+            /** @description Percent of the ZIP written so far. */
+            progreso: number;
+            /** @description Bytes of the ZIP written so far. */
+            bytes_hechos: number;
+            /** @description About what the ZIP weighs (its files and pages). */
+            bytes_total: number;
         };
         CopiaDatos: {
             id: number;
@@ -10894,7 +10935,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The ZIP. */
+            /** @description The ZIP (streamed as it is written, or the built file, which takes byte ranges). */
             200: {
                 headers: {
                     "Content-Disposition": components["headers"]["ContentDisposition"];
@@ -10904,6 +10945,61 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            /**
+             * @description A large mochila being built: the first request queued its build, later ones read its
+             *     progress. Ask again (Retry-After) until it answers the ZIP.
+             */
+            202: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MochilaEnPreparacion"];
+                };
+            };
+            302: components["responses"]["DirectLink"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    mochilaOa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OA's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ZIP (streamed as it is written, or the built file, which takes byte ranges). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /**
+             * @description A large mochila being built: the first request queued its build, later ones read its
+             *     progress. Ask again (Retry-After) until it answers the ZIP.
+             */
+            202: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MochilaEnPreparacion"];
+                };
+            };
+            302: components["responses"]["DirectLink"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];

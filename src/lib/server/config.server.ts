@@ -68,6 +68,11 @@ const schema = z.object({
   MAX_MATERIAL_MB: z.coerce.number().positive().default(100),
   MAX_IMAGEN_MB: z.coerce.number().positive().default(10),
   /**
+   * A mochila (issue 35) up to this many megabytes streams on request; a larger one is built by a
+   * background job into storage first (decision 0076).
+   */
+  MOCHILA_DIRECTA_MB: z.coerce.number().nonnegative().default(50),
+  /**
    * Reverse proxies in front of the server: `false`/0 (default) uses the socket's address; `true`
    * (one proxy) or N reads the client address from X-Forwarded-For, N entries from the right.
    */

@@ -23,7 +23,7 @@ import { adminBajaRoutes, bajaRoutes } from './baja.server.ts';
 import { bibliotecaRoutes, miniaturasBibliotecaRoutes } from './biblioteca.server.ts';
 import { capsulasRoutes, miniaturasCapsulasRoutes, streamingRoutes } from './capsulas.server.ts';
 import { catalogosRoutes, curriculumRoutes } from './catalogos.server.ts';
-import { coleccionesRoutes, guardadosRoutes, mochilaRoutes } from './colecciones.server.ts';
+import { coleccionesRoutes, guardadosRoutes, mochilaOaRoutes, mochilaRoutes } from './colecciones.server.ts';
 import { curriculoRoutes } from './curriculo.server.ts';
 import { adminDenunciasRoutes, denunciasRoutes } from './denuncias.server.ts';
 import type { AppEnv } from './env.server.ts';
@@ -176,7 +176,8 @@ export function createApi(deps: ApiDeps) {
   // Saved items and collections (issue 35).
   app.route('/api/guardados', guardadosRoutes(services.colecciones, keys));
   // The mochila first: it takes the session cookie, and the collections' routes want a bearer token.
-  app.route('/api/colecciones', mochilaRoutes(services.colecciones, keys));
+  app.route('/api/colecciones', mochilaRoutes(services.colecciones, keys, storage));
+  app.route('/api/oas', mochilaOaRoutes(services.colecciones, keys, storage));
   app.route('/api/colecciones', coleccionesRoutes(services.colecciones, keys));
   // Following (issue 35, decision 0074), with the stop link of its mail (no sign-in).
   app.route('/api/seguimientos', seguimientosRoutes(services.seguimientos, keys));

@@ -3,8 +3,9 @@
  * session; the service decides what the person may see and change.
  */
 import { Readable } from 'node:stream';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import type { Esquema } from '../../api/contrato.ts';
 import {
   coleccionSchema,
   edicionColeccionSchema,
@@ -15,8 +16,10 @@ import {
   TIPOS_GUARDABLES,
 } from '../../validation/colecciones.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
-import { contentDisposition } from '../http/file-response.server.ts';
+import { contentDisposition, fileResponse } from '../http/file-response.server.ts';
+import type { OrigenMochila } from '../services/colecciones/mochilas-grandes.server.ts';
 import type { ColeccionesService } from '../services/colecciones.server.ts';
+import type { Storage } from '../storage/storage.server.ts';
 import { consulta, entrada, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado } from './env.server.ts';
 import { body, params, query } from './input.server.ts';
@@ -78,21 +81,71 @@ export function coleccionesRoutes(colecciones: ColeccionesService, keys: TokenKe
     );
 }
 
+/** How long a client waits before asking again for a mochila being built. */
+const REINTENTAR_SEGUNDOS = 5;
+
 /**
- * GET /api/colecciones/{id}/mochila/: the ZIP, streamed as it is written (decision 0069). A link
- * on the collection's page, so the session cookie is accepted as for the other downloads.
+ * GET /api/colecciones/{id}/mochila/ and GET /api/oas/{id}/mochila/ (decisions 0069, 0076): the
+ * ZIP, streamed as it is written when small; a large one is built by the background job, so the
+ * first request queues it and every request answers 202 with its progress until it is built,
+ * then its file from storage. Links on the pages, so the session cookie is accepted as for the
+ * other downloads.
  */
-export function mochilaRoutes(colecciones: ColeccionesService, keys: TokenKeys) {
-  return new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), async (c) => {
-    const plan = await colecciones.planMochila(await colecciones.obtener(actor(c), c.req.valid('param').id));
-    const cuerpo = Readable.toWeb(colecciones.zipMochila(plan)) as ReadableStream<Uint8Array>;
-    return new Response(cuerpo, {
-      status: 200,
-      headers: {
-        'content-type': 'application/zip',
-        'content-disposition': contentDisposition('attachment', `Mochila - ${plan.nombre}.zip`),
-        'cache-control': 'private, no-store',
-      },
-    });
-  });
+function mochila(colecciones: ColeccionesService, storage: Storage, origen: OrigenMochila, operacion: OperacionMochila) {
+  return async (c: Context<AppEnv>, id: number): Promise<Response> => {
+    const lector = actor(c);
+    const plan = await colecciones.planMochila(await colecciones.fuenteMochila(lector, origen, id));
+    const nombre = `Mochila - ${plan.nombre}.zip`;
+    if (colecciones.mochilaDirecta(plan)) {
+      const cuerpo = Readable.toWeb(colecciones.zipMochila(plan)) as ReadableStream<Uint8Array>;
+      return new Response(cuerpo, {
+        status: 200,
+        headers: {
+          'content-type': 'application/zip',
+          'content-disposition': contentDisposition('attachment', nombre),
+          'cache-control': 'private, no-store',
+        },
+      });
+    }
+    const estado = await colecciones.estadoMochila(lector, origen, id, plan, true);
+    if (estado?.lista) {
+      return fileResponse(storage, {
+        key: estado.clave,
+        contentType: 'application/zip',
+        filename: nombre,
+        range: c.req.header('range'),
+        directa: true,
+        cacheControl: 'private, no-store',
+      });
+    }
+    const progreso = estado ?? { estado: 'pendiente' as const, progreso: 0, bytes_hechos: 0, bytes_total: plan.bytes };
+    c.header('retry-after', String(REINTENTAR_SEGUNDOS));
+    c.header('cache-control', 'private, no-store');
+    const cuerpo: Esquema<'MochilaEnPreparacion'> = {
+      estado: progreso.estado,
+      progreso: progreso.progreso,
+      bytes_hechos: progreso.bytes_hechos,
+      bytes_total: progreso.bytes_total,
+    };
+    // One answer for both routes, typed by each one's contract.
+    return operacion === 'GET /api/oas/{id}/mochila/' ? responder(c, operacion, 202, cuerpo) : responder(c, operacion, 202, cuerpo);
+  };
+}
+
+type OperacionMochila = 'GET /api/colecciones/{id}/mochila/' | 'GET /api/oas/{id}/mochila/';
+
+/** A collection's mochila, under /api/colecciones. */
+export function mochilaRoutes(colecciones: ColeccionesService, keys: TokenKeys, storage: Storage) {
+  const descargar = mochila(colecciones, storage, 'coleccion', 'GET /api/colecciones/{id}/mochila/');
+  return new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), (c) =>
+    descargar(c, c.req.valid('param').id),
+  );
+}
+
+/** An OA's mochila, under /api/oas. */
+export function mochilaOaRoutes(colecciones: ColeccionesService, keys: TokenKeys, storage: Storage) {
+  const descargar = mochila(colecciones, storage, 'oa', 'GET /api/oas/{id}/mochila/');
+  return new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), (c) =>
+    descargar(c, c.req.valid('param').id),
+  );
 }

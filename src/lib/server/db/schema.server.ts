@@ -735,6 +735,7 @@ export const notificaciones = pgTable(
         'denuncia_resuelta',
         'copia_lista',
         'seguimiento',
+        'mochila_lista',
       ],
     }).notNull(),
     /** Who caused it; null for the moderation team. */

@@ -10,7 +10,10 @@ import type { Storage } from '../storage/storage.server.ts';
 export interface ServiceContext {
   db: Db;
   log: Logger;
-  config: Pick<Config, 'PUBLIC_URL' | 'HELP_EMAIL' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB'>;
+  config: Pick<
+    Config,
+    'PUBLIC_URL' | 'HELP_EMAIL' | 'MAX_VIDEO_MB' | 'MAX_MANUAL_MB' | 'MAX_MATERIAL_MB' | 'MAX_IMAGEN_MB' | 'MOCHILA_DIRECTA_MB'
+  >;
   storage: Storage;
   /** The media tools this process found, and whether they run (issue 28). */
   herramientas: Verificador;

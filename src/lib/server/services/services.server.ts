@@ -141,6 +141,7 @@ const conTrabajos = (s: Services): { trabajos: Record<string, JobHandler> }[] =>
   s.subidas,
   s.notificaciones,
   s.misDatos,
+  s.colecciones,
   s.respaldos,
   s.privacidad,
   s.baja,
@@ -163,6 +164,8 @@ export async function programarTrabajos(services: Services): Promise<void> {
   await services.respaldos.programar();
   // Copies of personal data past their 7 days removed, hourly (issue 31).
   await services.misDatos.programar();
+  // Mochilas built in the background past their 7 days removed, hourly (issue 35).
+  await services.colecciones.programar();
   // Sign-in addresses older than RETENCION_DIRECCIONES_DIAS blanked, daily (issue 31).
   await services.privacidad.programar();
   // Accounts whose 14 days to change their mind have passed, erased hourly (issue 31).

@@ -7,8 +7,7 @@
 import { formatearTamano } from '../../../format/index.ts';
 import { PRODUCTO } from '../../../marca.ts';
 import { enlace, escapar } from '../mis-datos/indice.server.ts';
-import type { Coleccion } from './colecciones.server.ts';
-import type { EntradaMochila } from './mochila.server.ts';
+import type { EntradaMochila, FuenteMochila } from './mochila.server.ts';
 
 const ESTILO =
   'body{font-family:Arial,sans-serif;color:#1f2933;max-width:860px;margin:0 auto;padding:24px;line-height:1.5}article{border-top:1px solid #ccd;padding:12px 0}h2{margin:0 0 4px;font-size:1.2rem}.tipo{color:#52606d;font-size:.85rem;text-transform:uppercase;margin:0}.nota{border-left:4px solid #2f7d6d;background:#f0f7f5;padding:6px 10px;white-space:pre-line}.aviso{color:#8a4b00}';
@@ -61,11 +60,11 @@ ${e.aviso ? `<p class="aviso">${escapar(e.aviso)}</p>` : ''}
 </article>`;
 }
 
-export function paginaMochila(coleccion: Coleccion, entradas: EntradaMochila[]): string {
+export function paginaMochila(coleccion: FuenteMochila, entradas: EntradaMochila[]): string {
   const cuerpo = `<h1>${escapar(coleccion.nombre)}</h1>
-<p>Colección de ${escapar(coleccion.autor.nombre)} en ${escapar(PRODUCTO)}. Funciona sin internet: abre los archivos desde esta carpeta.</p>
+<p>${escapar(coleccion.presentacion)} en ${escapar(PRODUCTO)}. Funciona sin internet: abre los archivos desde esta carpeta.</p>
 ${parrafos(coleccion.descripcion)}
-${entradas.length === 0 ? '<p>Esta colección no tiene contenido para llevar.</p>' : entradas.map(entrada).join('\n')}`;
+${entradas.length === 0 ? '<p>No hay contenido para llevar.</p>' : entradas.map(entrada).join('\n')}`;
   return pagina(coleccion.nombre, cuerpo);
 }
 

@@ -5,19 +5,25 @@
  * and `index.html` listing everything with titles, descriptions, OAs, licences and the owner's
  * notes, with relative links only and no scripts. Only what the reader may see goes in.
  *
- * Written by yazl as a stream: each stored file is read from storage when the ZIP reaches it, so
- * a mochila of gigabytes costs no more memory than an empty one.
+ * An OA's materials make a mochila the same way (`FuenteMochila`: any named, ordered list of items).
+ *
+ * Written by yazl as a stream (storage/zip.server.ts): each stored file is read from storage when
+ * the ZIP reaches it, so a mochila of gigabytes costs no more memory than an empty one. Streamed to
+ * the request, or, when large, into storage by the 'mochila' job (mochilas-grandes.server.ts).
  */
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { eq, inArray } from 'drizzle-orm';
-import { ZipFile } from 'yazl';
+import type { ZipFile } from 'yazl';
 import { slug } from '../../../format/index.ts';
 import { licenciaDe } from '../../../licencias.ts';
 import type { Db } from '../../db/client.server.ts';
 import { capsulas, foroConversaciones, manuales, materiales, materialesOas, oas, subtitulos } from '../../db/schema.server.ts';
 import type { Storage } from '../../storage/storage.server.ts';
+import { agregarGuardado, guardarZip, zipEnStream } from '../../storage/zip.server.ts';
 import { claves } from '../capsulas/video.server.ts';
 import type { Coleccion } from './colecciones.server.ts';
+import type { InfoItem } from './items.server.ts';
 import { paginaConversacion, paginaMochila } from './mochila-indice.server.ts';
 
 /** One file of the ZIP: from storage (`clave`) or written here (`contenido`). */
@@ -43,9 +49,35 @@ export interface EntradaMochila {
   aviso?: string;
 }
 
+/** What a mochila carries: a collection, or an OA's materials, as its reader sees them, in order. */
+export interface FuenteMochila {
+  nombre: string;
+  descripcion: string;
+  /** The index's line under the title ('Colección de Ana Pérez'). */
+  presentacion: string;
+  /** The page the mochila belongs to (where its notification leads). */
+  enlace: string;
+  /** `contenido` null: not visible to the reader, left out. */
+  items: { tipo: string; id_item: number; nota: string; contenido: InfoItem | null }[];
+}
+
+/** A collection as a mochila's source. */
+export const fuenteColeccion = (c: Coleccion): FuenteMochila => ({
+  nombre: c.nombre,
+  descripcion: c.descripcion,
+  presentacion: `Colección de ${c.autor.nombre}`,
+  enlace: `/colecciones/${c.id}`,
+  items: c.items,
+});
+
 export interface PlanMochila {
   nombre: string;
   descripcion: string;
+  /**
+   * A hash of everything the ZIP holds (each file's path, stored key and size, each written page):
+   * the same for the same contents, another one once anything in it changes.
+   */
+  firma: string;
   entradas: EntradaMochila[];
   /** The ZIP's files, the index first. */
   archivos: ArchivoMochila[];
@@ -53,17 +85,14 @@ export interface PlanMochila {
   bytes: number;
 }
 
-/** Files that will not compress: stored as they are. */
-const YA_COMPRIMIDO = /\.(mp4|jpe?g|png|webp|gif|pdf|zip|docx|xlsx|pptx|odt|ods|odp|mp3|m4a)$/i;
-
 /** '01-fracciones-en-la-recta': the item's place and its title, for file names a stick's file system takes. */
 const base = (n: number, titulo: string) => `${String(n + 1).padStart(2, '0')}-${slug(titulo).slice(0, 60) || 'contenido'}`;
 
 export function createMochila(db: Db, storage: Storage) {
   const porId = <T extends { id: number }>(filas: T[]) => new Map(filas.map((f) => [f.id, f]));
 
-  /** What the ZIP of this collection, as `coleccion` shows it to its reader, holds. */
-  async function planear(coleccion: Coleccion): Promise<PlanMochila> {
+  /** What the ZIP of this source, as it shows to its reader, holds. */
+  async function planear(coleccion: FuenteMochila): Promise<PlanMochila> {
     const visibles = coleccion.items.filter((i) => i.contenido !== null);
     const ids = (tipo: string) => visibles.filter((i) => i.tipo === tipo).map((i) => i.id_item);
     const [filasCapsulas, filasMateriales, filasManuales, filasConversaciones, filasOas, filasSubtitulos] = await Promise.all([
@@ -168,38 +197,32 @@ export function createMochila(db: Db, storage: Storage) {
       { ruta: 'index.html', contenido: indice, bytes: Buffer.byteLength(indice), etiqueta: 'Índice' },
       ...entradas.flatMap((e) => e.archivos),
     ];
+    const firma = createHash('sha256');
+    for (const a of archivos) firma.update(`${a.ruta}\0${a.clave ?? ''}\0${a.bytes}\0${a.contenido ?? ''}\0`);
     return {
       nombre: coleccion.nombre,
       descripcion: coleccion.descripcion,
+      firma: firma.digest('hex'),
       entradas,
       archivos,
       bytes: archivos.reduce((s, a) => s + a.bytes, 0),
     };
   }
 
-  /**
-   * The ZIP as a stream, read from storage file by file as it is consumed (backpressure): nothing
-   * is held whole. A file that cannot be read ends the stream with an error.
-   */
-  function zip(plan: PlanMochila, fecha: Date): Readable {
-    const archivo = new ZipFile();
+  /** Adds the plan's files to `zip`, each stored one read only when the ZIP reaches it. */
+  function llenar(zip: ZipFile, plan: PlanMochila, fecha: Date): void {
     for (const a of plan.archivos) {
-      if (a.contenido !== undefined) archivo.addBuffer(Buffer.from(a.contenido), a.ruta, { mtime: fecha });
-      else if (a.clave) {
-        const clave = a.clave;
-        archivo.addReadStreamLazy(a.ruta, { size: a.bytes, mtime: fecha, compress: !YA_COMPRIMIDO.test(a.ruta) }, (listo) => {
-          storage.read(clave).then(
-            (stream) => listo(null, stream),
-            (error: unknown) => listo(error, undefined as unknown as NodeJS.ReadableStream),
-          );
-        });
-      }
+      if (a.contenido !== undefined) zip.addBuffer(Buffer.from(a.contenido), a.ruta, { mtime: fecha });
+      else if (a.clave) agregarGuardado(zip, storage, { ruta: a.ruta, clave: a.clave, bytes: a.bytes }, fecha);
     }
-    archivo.end();
-    const salida = archivo.outputStream as unknown as Readable;
-    archivo.on('error', (error: Error) => salida.destroy(error));
-    return salida;
   }
 
-  return { planear, zip };
+  return {
+    planear,
+    /** The ZIP as a stream, read from storage file by file as it is consumed (backpressure): nothing is held whole. */
+    zip: (plan: PlanMochila, fecha: Date): Readable => zipEnStream((zip) => llenar(zip, plan, fecha)),
+    /** The ZIP written into storage under `clave` (the 'mochila' job); its size. */
+    guardar: (plan: PlanMochila, fecha: Date, clave: string, opciones: Parameters<typeof guardarZip>[3]) =>
+      guardarZip(storage, clave, (zip) => llenar(zip, plan, fecha), opciones),
+  };
 }

@@ -74,6 +74,8 @@ export function textoNotificacion(
       return textoSeguimiento(n);
     case 'copia_lista':
       return 'La copia de tus datos está lista para descargar en Mis datos.';
+    case 'mochila_lista':
+      return `Tu mochila ${titulo} está lista`;
     default:
       return `Novedad en ${titulo}`;
   }
