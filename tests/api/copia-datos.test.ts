@@ -136,6 +136,8 @@ describe('what is held (GET /api/usuarios/{id}/mis-datos/)', () => {
       'mensajes_contacto',
       'mensajes_ayuda',
       'copias',
+      'guardados',
+      'colecciones',
     ]) {
       expect(claves).toContain(clave);
     }
@@ -216,6 +218,19 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
       titulo: 'Guía de fracciones',
       enlace: `/biblioteca-docente/${material}`,
     });
+    // What she saved and collected (issue 35), through the API.
+    const guardar = await t.call('POST', '/api/guardados/', { token: ana.token, json: { tipo: 'conversacion', id: conversacion } });
+    expect(guardar.status).toBe(201);
+    const nueva = await t.call('POST', '/api/colecciones/', {
+      token: ana.token,
+      json: { nombre: 'Unidad 2 - Fracciones', descripcion: 'Para 7° básico', compartida: true },
+    });
+    const coleccion = (await nueva.json()).id as number;
+    const agregado = await t.call('POST', `/api/colecciones/${coleccion}/items/`, {
+      token: ana.token,
+      json: { tipo: 'material', id: material, nota: 'Imprimir para la clase' },
+    });
+    expect(agregado.status).toBe(201);
 
     t.mailer.send = smtpMailer.send;
     const { copia, entradas } = await copiaLista(ana);
@@ -259,6 +274,19 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
     expect(json(entradas, 'datos/indice.json').archivos).toMatchObject([
       { ruta: `archivos/${guardado?.archivo}`, bytes: archivoPdf.length },
     ]);
+    expect(json(entradas, 'datos/guardados.json')).toMatchObject([
+      { tipo: 'conversacion', id_item: conversacion, titulo: 'Rúbricas compartidas' },
+    ]);
+    expect(json(entradas, 'datos/colecciones.json')).toMatchObject([
+      {
+        id: coleccion,
+        nombre: 'Unidad 2 - Fracciones',
+        descripcion: 'Para 7° básico',
+        compartida: true,
+        items: [{ tipo: 'material', id_item: material, titulo: 'Guía de fracciones', nota: 'Imprimir para la clase' }],
+      },
+    ]);
+    expect(indice).toContain('Tus colecciones');
     // Her like, and not Luis's on the same material.
     expect(json(entradas, 'datos/me_gusta.json')).toEqual([expect.objectContaining({ tipo: 'material', id_recurso: material })]);
 

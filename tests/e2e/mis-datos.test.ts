@@ -37,6 +37,9 @@ describe('/perfil/mis-datos', () => {
     // Signed in through the API: one sign-in, one session, with the address it came from.
     expect(await page.locator('#datos-ingresos li').count()).toBeGreaterThanOrEqual(1);
     expect(await page.locator('#datos-sesiones h3').textContent()).toMatch(/^Sesiones \([1-9]\d*\)$/);
+    // What one saved and collected (issue 35) is part of it, even when there is none yet.
+    expect(await page.locator('#datos-guardados h3').textContent()).toBe('Contenido que guardaste (0)');
+    expect(await page.locator('#datos-colecciones h3').textContent()).toBe('Tus colecciones (0)');
     expect(await page.getByRole('link', { name: 'Eliminar mi cuenta' }).getAttribute('href')).toBe('/perfil/eliminar-cuenta');
 
     await page.getByRole('button', { name: 'Solicitar una copia de mis datos' }).click();

@@ -9,12 +9,13 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.server.ts';
 import { usuarios } from '../../db/schema.server.ts';
 import { CATEGORIAS_APORTES } from './categorias-aportes.server.ts';
+import { CATEGORIAS_COLECCIONES } from './categorias-colecciones.server.ts';
 import { CATEGORIAS_CUENTA } from './categorias-cuenta.server.ts';
 import { CAMPOS_PERFIL, type Categoria, conValor, type Definicion, lineaCampo } from './definicion.server.ts';
 
 export type { ArchivoCopia, Categoria } from './definicion.server.ts';
 
-const CATEGORIAS: Definicion[] = [...CATEGORIAS_CUENTA, ...CATEGORIAS_APORTES];
+const CATEGORIAS: Definicion[] = [...CATEGORIAS_CUENTA, ...CATEGORIAS_APORTES, ...CATEGORIAS_COLECCIONES];
 
 async function recolectarUna(db: Db, def: Definicion, id: number): Promise<Categoria> {
   const filas = await def.cargar(db, id);
