@@ -8,12 +8,13 @@
  *   or email;
  * - sign-in addresses are recorded, copied across rotations, and blanked after the retention.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   consentimientos,
   foroComentarios,
   ingresos,
+  limitesIntentos,
   materiales,
   registroAdmin,
   tokensRefresh,
@@ -417,6 +418,13 @@ describe('sign-in addresses', () => {
       { id_usuario: user.id, version: 'v', ip: origen.ip, fecha: reciente },
     ]);
 
+    // Sign-in counters keyed by the address: an old 'known address' mark goes, a recent one stays.
+    const conocida = (n: string) => `login:conocida:${JSON.stringify([`${n}@example.cl`, origen.ip])}`;
+    await t.db.insert(limitesIntentos).values([
+      { clave: conocida('vieja'), ventana_inicio: viejo, intentos: 1 },
+      { clave: conocida('reciente'), ventana_inicio: reciente, intentos: 1 },
+    ]);
+
     await t.db.delete(trabajos).where(eq(trabajos.tipo, TRABAJO_RETENCION_DIRECCIONES));
     await t.api.services.privacidad.programar();
     expect(await t.jobs.drain()).toBeGreaterThanOrEqual(1);
@@ -437,6 +445,11 @@ describe('sign-in addresses', () => {
     expect(
       de(await t.db.select().from(consentimientos).where(eq(consentimientos.id_usuario, user.id)).orderBy(consentimientos.fecha)),
     ).toEqual([null, origen.ip]);
+    const contadores = await t.db
+      .select({ clave: limitesIntentos.clave })
+      .from(limitesIntentos)
+      .where(like(limitesIntentos.clave, '%203.0.113.50%'));
+    expect(contadores).toEqual([{ clave: conocida('reciente') }]);
     // The next run is queued for a day later.
     const [siguiente] = await t.db
       .select({ en: sql<number>`extract(epoch from ${trabajos.ejecutar_desde} - now())` })

@@ -16,7 +16,7 @@ import {
   type Responsable,
   responsableSchema,
 } from '../../validation/privacidad.ts';
-import { consentimientos, ingresos, tokensRefresh, usuarios } from '../db/schema.server.ts';
+import { consentimientos, ingresos, limitesIntentos, tokensRefresh, usuarios } from '../db/schema.server.ts';
 import { trabajoPeriodico } from '../jobs/periodico.server.ts';
 import { guardarAjuste, leerAjuste } from './ajustes.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -35,6 +35,7 @@ export interface Blanqueadas {
   ingresos: number;
   sesiones: number;
   consentimientos: number;
+  contadores: number;
 }
 
 export function createPrivacidadService(ctx: Pick<ServiceContext, 'db' | 'log' | 'now' | 'jobs'>, opciones: OpcionesPrivacidad = {}) {
@@ -45,7 +46,7 @@ export function createPrivacidadService(ctx: Pick<ServiceContext, 'db' | 'log' |
   async function blanquearDirecciones(): Promise<Blanqueadas> {
     const limite = new Date(ctx.now().getTime() - retencionDias * 24 * 60 * 60 * 1000);
     const conDatos = (t: { ip: AnyPgColumn; agente: AnyPgColumn }) => or(isNotNull(t.ip), isNotNull(t.agente));
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, d] = await Promise.all([
       db
         .update(ingresos)
         .set({ ip: null, agente: null })
@@ -61,8 +62,11 @@ export function createPrivacidadService(ctx: Pick<ServiceContext, 'db' | 'log' |
         .set({ ip: null })
         .where(and(lt(consentimientos.fecha, limite), isNotNull(consentimientos.ip)))
         .returning({ id: consentimientos.id }),
+      // Sign-in counters keyed by an address ('login:ip:…', the 'known address' marks of an email and
+      // an address): every window is far shorter than a day, so one this old only keeps the address.
+      db.delete(limitesIntentos).where(lt(limitesIntentos.ventana_inicio, limite)).returning({ clave: limitesIntentos.clave }),
     ]);
-    return { ingresos: a.length, sesiones: b.length, consentimientos: c.length };
+    return { ingresos: a.length, sesiones: b.length, consentimientos: c.length, contadores: d.length };
   }
 
   // Every day: the addresses past the retention period are blanked.
