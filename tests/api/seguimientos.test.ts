@@ -263,4 +263,26 @@ describe('notifications', () => {
     const quedan = await t.db.select().from(seguimientos);
     expect(quedan.filter((s) => s.id_usuario === baja.id || s.id_seguido === baja.id)).toEqual([]);
   });
+
+  it("a 'cada vez' person gets one mail per follow while unread, however many items it counts", async () => {
+    const eva = await t.session({ nombre: 'Eva' });
+    await t.db.update(usuarios).set({ preferencia_correo: 'cada_vez' }).where(eq(usuarios.id, eva.id));
+    expect((await post(eva, '/api/seguimientos/', { tipo: 'usuario', usuario: rosa.id })).status).toBe(201);
+    const correr = async () => {
+      await t.jobs.enqueue(TRABAJO_CORREOS, {});
+      await t.jobs.drain();
+      await t.jobs.drainMail();
+    };
+    await subirMaterial(rosa, 'Guía de Rosa 1');
+    await correr();
+    const deEva = () => t.mails.filter((m) => m.to === eva.email);
+    expect(deEva()).toHaveLength(1);
+    expect(deEva()[0]?.subject).toMatch(/^Nuevo material de Rosa Pérez/);
+    expect(deEva()[0]?.text).toMatch(/Dejar de seguir: http:\/\/localhost:4321\/api\/seguimientos\/dejar\//);
+    await subirMaterial(rosa, 'Guía de Rosa 2');
+    await correr();
+    expect(deEva()).toHaveLength(1);
+    eva.token = (await t.login(eva.email)).access;
+    expect((await bandeja(eva)).map((e) => e.texto)).toEqual(['2 materiales nuevos de Rosa Pérez']);
+  });
 });
