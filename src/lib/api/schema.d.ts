@@ -2431,7 +2431,11 @@ export interface paths {
          * @description Only the user themself (403 otherwise, admins included: they use
          *     POST /api/admin/usuarios/{id}/eliminar/). With the person's password, the account is
          *     erased 14 days later by the 'baja-cuenta' job; until then it works as before, and signing
-         *     in or DELETE on this path cancels. `conservar_aportes` keeps uploads, comments and forum
+         *     in (with a password or a school account) or DELETE on this path cancels. An account without
+         *     a password (made by a school-account sign-in) sends an empty `password` and is accepted
+         *     only when the session asking began with a sign-in of the last 10 minutes (400 otherwise,
+         *     saying to sign in again); an account with a password sending an empty one is 400 'Debe
+         *     ingresar tu contraseña' (decision 0078). `conservar_aportes` keeps uploads, comments and forum
          *     posts under 'Docente retirado/a'; false deletes them too. The person's other sessions end
          *     (the one that asks stays). A wrong password changes nothing: 400 'La contraseña no es
          *     correcta. Tu cuenta no se eliminará.', counted like a failed sign-in (429 after repeated
@@ -4286,6 +4290,7 @@ export interface components {
             codigos_restantes: number;
         };
         EliminarCuentaEntrada: {
+            /** @description Empty only for an account without a password (then a fresh sign-in confirms). */
             password: string;
             /** @description Keep uploads, comments and posts under 'Docente retirado/a' (default false). */
             conservar_aportes?: boolean;
