@@ -7,11 +7,21 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DESKTOP, MOBILE } from '../support/browser.ts';
 import { leerZip } from '../support/zip.ts';
-import { abrirComo, apiComo, correoNuevo, docenteActivo, ingresarPorApi, manualPorApi, navegador, violacionesGraves } from './helpers.ts';
+import {
+  abrirComo,
+  apiComo,
+  correoNuevo,
+  docenteActivo,
+  ingresarPorApi,
+  manualPorApi,
+  materialPorApi,
+  navegador,
+  violacionesGraves,
+} from './helpers.ts';
 
 let browser: Browser;
 /** Ana's shared collection, made by the first test. */
@@ -25,8 +35,11 @@ beforeAll(async () => {
   await docenteActivo(ana.email, ana.password);
   await docenteActivo(luis.email, luis.password);
 });
+/** The mochilas unpacked by sinRed, removed at the end. */
+const carpetas: string[] = [];
 afterAll(async () => {
   await browser?.close();
+  for (const carpeta of carpetas) rmSync(carpeta, { recursive: true, force: true });
 });
 
 /** A page signed in as `quien`, without JavaScript: every step is a plain form. */
@@ -114,35 +127,58 @@ describe('guardar, coleccionar, compartir, copiar', () => {
     await page.goto(coleccionAna);
     const boton = page.getByRole('link', { name: /^Descargar mochila \(/ });
     expect(await boton.textContent()).toMatch(/Descargar mochila \([\d,.]+ (B|KB|MB)/);
-    const [descarga] = await Promise.all([page.waitForEvent('download'), boton.click()]);
-    const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-mochila-'));
-    const destino = path.join(carpeta, 'mochila.zip');
-    await descarga.saveAs(destino);
-    for (const [ruta, datos] of await leerZip(readFileSync(destino))) {
-      mkdirSync(path.dirname(path.join(carpeta, ruta)), { recursive: true });
-      writeFileSync(path.join(carpeta, ruta), datos);
-    }
-    await page.context().close();
-
-    // Offline, as on a school's lab computer: every request is logged, and none may leave the folder.
-    const contexto = await browser.newContext({ offline: true, viewport: DESKTOP });
-    const local = await contexto.newPage();
-    const pedidos: string[] = [];
-    local.on('request', (r) => pedidos.push(r.url()));
-    const indice = pathToFileURL(path.join(carpeta, 'index.html')).href;
-    await local.goto(indice);
-    expect(await local.getByRole('heading', { level: 1 }).textContent()).toBe('Unidad 2 - 7° básico - Fracciones');
+    const local = await sinRed(page, boton, 'Unidad 2 - 7° básico - Fracciones');
     expect(await local.getByText('Leer el capítulo 2 antes de la clase').count()).toBe(1);
-    expect(await local.locator('script').count()).toBe(0);
-    const enlaces = await local.locator('a[href]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
-    expect(enlaces.length).toBeGreaterThan(0);
-    for (const href of enlaces) {
-      expect(href.startsWith(pathToFileURL(carpeta).href)).toBe(true);
-      expect(existsSync(fileURLToPath(href))).toBe(true);
-    }
-    expect(pedidos.filter((u) => !u.startsWith('file://'))).toEqual([]);
     await local.screenshot({ path: '/tmp/colecciones-mochila-1280.png', fullPage: true });
-    await contexto.close();
-    rmSync(carpeta, { recursive: true, force: true });
+    await local.context().close();
+  });
+
+  it('downloads an OA’s materials as a mochila from the OA’s page, which works from file:// too', { timeout: 60_000 }, async () => {
+    const tituloGuia = `Guía de la recta ${Date.now().toString(36)}`;
+    const { oa } = await materialPorApi(tituloGuia, 'Ejercicios para llevar');
+    const page = await sinScript(ana);
+    await page.goto(`/biblioteca-docente/oa/${encodeURIComponent(oa)}`);
+    const boton = page.getByRole('link', { name: /^Descargar mochila del OA \(/ });
+    expect(await boton.textContent()).toMatch(/Descargar mochila del OA \([\d,.]+ (B|KB|MB)/);
+    await page.screenshot({ path: '/tmp/colecciones-mochila-oa-pagina-1280.png', fullPage: true });
+    const local = await sinRed(page, boton, `Materiales de ${oa}`);
+    expect(await local.getByRole('heading', { name: tituloGuia }).count()).toBe(1);
+    await local.screenshot({ path: '/tmp/colecciones-mochila-oa-1280.png', fullPage: true });
+    await local.context().close();
   });
 });
+
+/**
+ * Downloads the mochila `boton` offers, unpacks it into a folder and opens its index.html from
+ * file:// in an offline context, as on a school's lab computer: headed `titulo`, no script, every
+ * link inside the folder and resolving, and no request leaving it. The page, left open for more
+ * checks (the caller closes its context); the folder goes when the test file ends.
+ */
+async function sinRed(page: Page, boton: Locator, titulo: string): Promise<Page> {
+  const [descarga] = await Promise.all([page.waitForEvent('download'), boton.click()]);
+  const carpeta = mkdtempSync(path.join(os.tmpdir(), 'ed-mochila-'));
+  carpetas.push(carpeta);
+  const destino = path.join(carpeta, 'mochila.zip');
+  await descarga.saveAs(destino);
+  for (const [ruta, datos] of await leerZip(readFileSync(destino))) {
+    mkdirSync(path.dirname(path.join(carpeta, ruta)), { recursive: true });
+    writeFileSync(path.join(carpeta, ruta), datos);
+  }
+  await page.context().close();
+
+  const contexto = await browser.newContext({ offline: true, viewport: DESKTOP });
+  const local = await contexto.newPage();
+  const pedidos: string[] = [];
+  local.on('request', (r) => pedidos.push(r.url()));
+  await local.goto(pathToFileURL(path.join(carpeta, 'index.html')).href);
+  expect(await local.getByRole('heading', { level: 1 }).textContent()).toBe(titulo);
+  expect(await local.locator('script').count()).toBe(0);
+  const enlaces = await local.locator('a[href]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+  expect(enlaces.length).toBeGreaterThan(0);
+  for (const href of enlaces) {
+    expect(href.startsWith(pathToFileURL(carpeta).href)).toBe(true);
+    expect(existsSync(fileURLToPath(href))).toBe(true);
+  }
+  expect(pedidos.filter((u) => !u.startsWith('file://'))).toEqual([]);
+  return local;
+}

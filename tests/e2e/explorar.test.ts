@@ -11,11 +11,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE } from '../support/browser.ts';
 import { signIn } from '../support/client.ts';
-import { multipart } from '../support/form.ts';
-import { pdf } from '../support/pdf.ts';
 import { erroresSchemaOrg } from '../support/schema-org.ts';
 import { ADMIN, removeDir, startServer } from '../support/server.ts';
-import { abrirComo, apiComo, hidratada, navegador, url, violacionesGraves } from './helpers.ts';
+import { abrirComo, hidratada, materialPorApi, navegador, url, violacionesGraves } from './helpers.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,32 +27,8 @@ const captura = (page: Page, nombre: string) =>
   page.screenshot({ path: path.join(os.tmpdir(), `ed-explorar-${nombre}.png`), fullPage: true });
 
 /** A PDF guide of 7° básico Matemática aligned to MA07 OA 01, uploaded by the admin through the API. */
-async function guia(titulo: string): Promise<number> {
-  const { api } = await apiComo(ADMIN);
-  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
-  const { data: tipos = [] } = await api.GET('/api/bdocente/tipo/');
-  const area = areas.find((a) => a.nombre === 'Matemática');
-  const { data: unidades = [] } = await api.GET('/api/curriculum_escolar/unidades/', {
-    params: { query: { area: area?.id ?? 0, nivel: '07' } },
-  });
-  const unidad = unidades[0];
-  const { data: oas = [] } = await api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad?.id ?? 0 } } });
-  const { data, response } = await api.POST('/api/bdocente/', {
-    body: {
-      titulo,
-      descripcion: 'Ejercicios con la **recta numérica** para 7° básico.',
-      id_area: area?.id ?? 0,
-      id_nivel: '07',
-      id_unidad: unidad?.id ?? 0,
-      oas: [oas[0]?.id ?? 0],
-      tipo_material_docente: tipos[0]?.id ?? 0,
-      archivo: 'guia.pdf',
-    },
-    bodySerializer: multipart({ data: pdf(2), name: 'guia.pdf', type: 'application/pdf' }),
-  });
-  expect(response.status).toBe(201);
-  return data?.id ?? 0;
-}
+const guia = async (titulo: string): Promise<number> =>
+  (await materialPorApi(titulo, 'Ejercicios con la **recta numérica** para 7° básico.')).id;
 
 describe("the network's default licence", () => {
   it('is an admin setting the upload forms start with', async () => {

@@ -147,6 +147,37 @@ export async function manualPorApi(titulo: string, descripcion = 'Un manual'): P
   return data?.id ?? 0;
 }
 
+/**
+ * A PDF guide of 7° básico Matemática aligned to the first OA of its first unit, uploaded by the
+ * admin through the API: its id and the OA's code.
+ */
+export async function materialPorApi(titulo: string, descripcion = 'Un material'): Promise<{ id: number; oa: string }> {
+  const { api } = await apiComo();
+  const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
+  const { data: tipos = [] } = await api.GET('/api/bdocente/tipo/');
+  const area = areas.find((a) => a.nombre === 'Matemática');
+  const { data: unidades = [] } = await api.GET('/api/curriculum_escolar/unidades/', {
+    params: { query: { area: area?.id ?? 0, nivel: '07' } },
+  });
+  const unidad = unidades[0];
+  const { data: oas = [] } = await api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidad?.id ?? 0 } } });
+  const { data, response } = await api.POST('/api/bdocente/', {
+    body: {
+      titulo,
+      descripcion,
+      id_area: area?.id ?? 0,
+      id_nivel: '07',
+      id_unidad: unidad?.id ?? 0,
+      oas: [oas[0]?.id ?? 0],
+      tipo_material_docente: tipos[0]?.id ?? 0,
+      archivo: 'guia.pdf',
+    },
+    bodySerializer: multipart({ data: pdf(2), name: 'guia.pdf', type: 'application/pdf' }),
+  });
+  expect(response.status).toBe(201);
+  return { id: data?.id ?? 0, oa: oas[0]?.codigo ?? '' };
+}
+
 /** ffmpeg and the HLS job share the machine's two cores with the browser: processing takes a while. */
 export const PROCESO_MS = 120_000;
 
