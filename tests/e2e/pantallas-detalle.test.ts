@@ -20,12 +20,15 @@ const docente = { email: correoNuevo('detalle'), password: 'Docente2026' };
 
 let browser: Browser;
 let idDocente = 0;
-const rutas = { capsula: '', material: '', manual: '', conversacion: '', categoria: '' };
+let idAdmin = 0;
+const rutas = { capsula: '', material: '', manual: '', conversacion: '', categoria: '', coleccion: '', oa: '' };
 
 beforeAll(async () => {
   browser = await navegador();
   await docenteActivo(docente.email, docente.password);
-  const { api, id: idAdmin } = await apiComo();
+  const admin = await apiComo();
+  const api = admin.api;
+  idAdmin = admin.id;
   const [{ data: areas = [] }, { data: tipos = [] }] = await Promise.all([
     api.GET('/api/curriculum_escolar/areas/'),
     api.GET('/api/bdocente/tipo/'),
@@ -64,8 +67,12 @@ beforeAll(async () => {
   rutas.capsula = `/capsulas/${(await publicarCapsula(api, { titulo: 'Cápsula de las acciones', video: video({ seconds: 2 }) })).id}`;
   const yo = await apiComo(docente);
   idDocente = yo.id;
-  const { response } = await yo.api.POST('/api/colecciones/', { body: { nombre: 'Para primero medio', compartida: true } });
+  const { data: coleccion, response } = await yo.api.POST('/api/colecciones/', {
+    body: { nombre: 'Para primero medio', compartida: true },
+  });
   expect(response.status).toBe(201);
+  rutas.coleccion = `/colecciones/${coleccion?.id}`;
+  rutas.oa = `/biblioteca-docente/oa/${encodeURIComponent(oas[0]?.codigo ?? '')}`;
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
@@ -207,6 +214,10 @@ describe('no teacher page wider than the screen', () => {
       `/perfil/${idDocente}`,
       '/perfil/guardados',
       '/colecciones/',
+      rutas.coleccion,
+      `/colecciones/agregar?tipo=material&id=${rutas.material.split('/').at(-1)}`,
+      rutas.oa,
+      `/perfil/${idAdmin}/contactar`,
       '/perfil/mis-datos',
       '/perfil/sesiones',
       '/perfil/segundo-factor',
