@@ -148,11 +148,16 @@ export async function manualPorApi(titulo: string, descripcion = 'Un manual'): P
 }
 
 /**
- * A PDF guide of 7° básico Matemática aligned to the first OA of its first unit, uploaded by the
- * admin through the API: its id and the OA's code.
+ * A PDF guide of 7° básico Matemática aligned to the first OA of its first unit, uploaded through
+ * the API (by the suite's server's admin unless `api` says who and where): its id and the OA's code.
  */
-export async function materialPorApi(titulo: string, descripcion = 'Un material'): Promise<{ id: number; oa: string }> {
-  const { api } = await apiComo();
+export async function materialPorApi(
+  titulo: string,
+  descripcion = 'Un material',
+  api?: ApiClient,
+  archivo = pdf(2),
+): Promise<{ id: number; oa: string }> {
+  api ??= (await apiComo()).api;
   const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
   const { data: tipos = [] } = await api.GET('/api/bdocente/tipo/');
   const area = areas.find((a) => a.nombre === 'Matemática');
@@ -172,7 +177,7 @@ export async function materialPorApi(titulo: string, descripcion = 'Un material'
       tipo_material_docente: tipos[0]?.id ?? 0,
       archivo: 'guia.pdf',
     },
-    bodySerializer: multipart({ data: pdf(2), name: 'guia.pdf', type: 'application/pdf' }),
+    bodySerializer: multipart({ data: archivo, name: 'guia.pdf', type: 'application/pdf' }),
   });
   expect(response.status).toBe(201);
   return { id: data?.id ?? 0, oa: oas[0]?.codigo ?? '' };
