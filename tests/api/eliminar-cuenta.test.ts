@@ -23,6 +23,7 @@ import {
   materiales,
   oas,
   perfilColegios,
+  registroAdmin,
   segundosFactores,
   solicitudesDatos,
   tokensRefresh,
@@ -523,6 +524,15 @@ describe('the console: written requests and the register', () => {
     sinHuellas('the CSV', texto, { huellas: ['Clemente', 'Zúñiga', 'clemente.zuniga@example.cl'] } as Persona);
     const json = await (await t.call('GET', '/api/admin/solicitudes/exportar/?formato=json', { token: admin.token })).json();
     expect(json.length).toBe(2);
+    // A written request of access, answered from the console: in the register and the audit log.
+    const otra = await t.session({ nombre: 'Violeta' });
+    await t.api.services.baja.registrarAcceso({ id: admin.id }, otra.id, 'Carta de acceso del 2 de marzo');
+    const conAcceso = await (await t.call('GET', '/api/admin/solicitudes/exportar/?formato=json', { token: admin.token })).json();
+    expect(conAcceso).toContainEqual(
+      expect.objectContaining({ tipo: 'acceso', origen: 'admin', estado: 'completada', motivo: 'Carta de acceso del 2 de marzo' }),
+    );
+    const [visto] = await t.db.select().from(registroAdmin).where(eq(registroAdmin.accion, 'ver_datos_cuenta'));
+    expect(visto).toMatchObject({ id_admin: admin.id, id_registro: otra.id });
     expect((await t.call('GET', '/api/admin/solicitudes/exportar/?formato=pdf', { token: admin.token })).status).toBe(400);
     expect((await t.call('GET', '/api/admin/solicitudes/exportar/', { token: (await t.session()).token })).status).toBe(403);
   });

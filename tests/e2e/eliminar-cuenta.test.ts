@@ -64,6 +64,19 @@ describe('the console: Solicitudes de datos', () => {
     await page.getByRole('navigation', { name: 'Administración' }).getByRole('link', { name: 'Solicitudes de datos' }).click();
     await page.getByRole('heading', { name: 'Solicitudes de datos', level: 1 }).waitFor();
 
+    // A written request of access: what is held about the account, shown here and registered.
+    await page.getByRole('button', { name: 'Ver sus datos' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Escribe el correo de la cuenta');
+    await page.getByLabel('Correo del docente').fill(escrita.email);
+    await page.getByLabel('Solicitud recibida').fill('Carta de acceso del 2 de marzo');
+    await page.getByRole('button', { name: 'Ver sus datos' }).click();
+    const datos = page.locator('[data-acceso]');
+    await datos.waitFor();
+    expect(await datos.locator('#datos-perfil li').allTextContents()).toContain(`Correo: ${escrita.email}`);
+    expect(await datos.locator('#datos-sesiones h3').textContent()).toMatch(/^Sesiones \(\d+\)$/);
+    await page.screenshot({ path: '/tmp/admin-solicitudes-acceso.png', fullPage: true });
+    await page.goto(url('/admin/solicitudes'));
+
     await page.getByLabel('Correo de la cuenta').fill(escrita.email);
     await page.getByRole('button', { name: 'Eliminar la cuenta' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^Escribe el motivo/);
@@ -82,6 +95,8 @@ describe('the console: Solicitudes de datos', () => {
 
     const csv = await page.request.get(url('/api/admin/solicitudes/exportar/?formato=csv'));
     expect(csv.status()).toBe(200);
-    expect(await csv.text()).toContain('Carta recibida el 3 de marzo');
+    const registro = await csv.text();
+    expect(registro).toContain('Carta recibida el 3 de marzo');
+    expect(registro).toContain('Carta de acceso del 2 de marzo');
   });
 });

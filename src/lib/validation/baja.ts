@@ -32,9 +32,14 @@ export type EliminarCuentaInput = z.infer<typeof eliminarCuentaSchema>;
 
 export const MOTIVO_REQUERIDO = 'Escribe el motivo: por ejemplo, «Solicitud escrita recibida el 3 de marzo»';
 
+const motivo = cadena({ error: MOTIVO_REQUERIDO }).trim().min(1, MOTIVO_REQUERIDO).max(500, 'Puedes escribir hasta 500 caracteres');
+
+/** The console's form for a written request of access: what is held about an account, shown to the admin. */
+export const accesoAdminSchema = z.object({ motivo });
+
 /** POST /api/admin/usuarios/{id}/eliminar/ and the console's form. */
 export const eliminarCuentaAdminSchema = z.object({
-  motivo: cadena({ error: MOTIVO_REQUERIDO }).trim().min(1, MOTIVO_REQUERIDO).max(500, 'Puedes escribir hasta 500 caracteres'),
+  motivo,
   conservar_aportes: booleano('conservar_aportes'),
   inmediato: booleano('inmediato'),
 });

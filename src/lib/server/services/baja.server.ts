@@ -267,6 +267,33 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
       };
     },
 
+    /**
+     * An admin answers a written request of access (the console shows what is held, from Mis
+     * datos): recorded in the register as completed, with its reason, and in the audit log.
+     */
+    async registrarAcceso(actor: ActorAdmin, id: number, motivo: string): Promise<void> {
+      const u = await fila(id);
+      await db.transaction(async (tx) => {
+        await tx.insert(solicitudesDatos).values({
+          id_usuario: id,
+          titular: titularDe(u),
+          tipo: 'acceso',
+          origen: 'admin',
+          estado: 'completada',
+          motivo,
+          id_admin: actor.id,
+          fecha_creacion: now(),
+          fecha_resolucion: now(),
+        });
+        await registrarAccion(tx, actor, {
+          accion: 'ver_datos_cuenta',
+          tipo: 'usuario',
+          id_registro: id,
+          detalle: `Vio los datos que se guardan de la cuenta n.º ${id}. Motivo: ${motivo}`,
+        });
+      });
+    },
+
     /** The account a written request names, by its address (the console's form): its id, or 404. */
     async cuentaPorCorreo(email: string): Promise<number> {
       const [u] = await db
