@@ -10,9 +10,19 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, MOBILE } from '../support/browser.ts';
 import { multipart } from '../support/form.ts';
-import { pdf } from '../support/pdf.ts';
 import { video } from '../support/video.ts';
-import { ANCHOS, abrirComo, apiComo, correoNuevo, docenteActivo, hidratada, manualPorApi, navegador, publicarCapsula } from './helpers.ts';
+import {
+  ANCHOS,
+  abrirComo,
+  apiComo,
+  correoNuevo,
+  docenteActivo,
+  hidratada,
+  manualPorApi,
+  materialPorApi,
+  navegador,
+  publicarCapsula,
+} from './helpers.ts';
 
 /** A 1x1 PNG: the server crops any category image to 640x360. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -29,29 +39,9 @@ beforeAll(async () => {
   const admin = await apiComo();
   const api = admin.api;
   idAdmin = admin.id;
-  const [{ data: areas = [] }, { data: tipos = [] }] = await Promise.all([
-    api.GET('/api/curriculum_escolar/areas/'),
-    api.GET('/api/bdocente/tipo/'),
-  ]);
-  const area = areas.find((a) => a.nombre === 'Matemática')?.id ?? 0;
-  const { data: unidades = [] } = await api.GET('/api/curriculum_escolar/unidades/', { params: { query: { area, nivel: '1M' } } });
-  const { data: oas = [] } = await api.GET('/api/curriculum_escolar/oas/', { params: { query: { unidad: unidades[0]?.id ?? 0 } } });
-  const m = await api.POST('/api/bdocente/', {
-    body: {
-      titulo: 'Guía para comentar',
-      descripcion: 'Una guía.',
-      id_area: area,
-      extension: 'pdf',
-      id_nivel: '1M',
-      id_unidad: unidades[0]?.id ?? 0,
-      oas: [oas[0]?.id ?? 0],
-      tipo_material_docente: tipos[0]?.id ?? 0,
-      archivo: 'guia.pdf',
-    },
-    bodySerializer: multipart({ data: pdf(1), name: 'guia.pdf', type: 'application/pdf' }),
-  });
-  expect(m.response.status).toBe(201);
-  rutas.material = `/biblioteca-docente/${m.data?.id}`;
+  const material = await materialPorApi('Guía para comentar');
+  rutas.material = `/biblioteca-docente/${material.id}`;
+  rutas.oa = `/biblioteca-docente/oa/${encodeURIComponent(material.oa)}`;
   rutas.manual = `/manuales/${await manualPorApi('Manual de las acciones')}`;
   const c = await api.POST('/api/foro/categorias/', {
     body: { nombre: `Detalle ${Date.now().toString(36)}`, descripcion: 'Conversaciones', activa: true, archivo: 'c.png' },
@@ -72,7 +62,6 @@ beforeAll(async () => {
   });
   expect(response.status).toBe(201);
   rutas.coleccion = `/colecciones/${coleccion?.id}`;
-  rutas.oa = `/biblioteca-docente/oa/${encodeURIComponent(oas[0]?.codigo ?? '')}`;
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
