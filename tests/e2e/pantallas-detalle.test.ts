@@ -4,7 +4,8 @@
  * count of comments above a material, a capsule and a conversation follows a new comment without a
  * reload (the manual's is in comentarios-propios.test.ts); a category's conversation search behind
  * 'Filtros' on a phone (decision 0056), open when a date is wrong; the profile's 'Colecciones
- * compartidas' a panel like its other sections; and no teacher page wider than the screen.
+ * compartidas' a panel like its other sections; and no teacher page, nor an admin's upload and edit
+ * forms, wider than the screen.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,7 +195,7 @@ describe('a profile', () => {
   });
 });
 
-describe('no teacher page wider than the screen', () => {
+describe('no page wider than the screen', () => {
   it.each(ANCHOS)('the pages the other files leave out, %s', async (_, viewport) => {
     const page = await abrirComo(browser, docente, viewport);
     const anchas: string[] = [];
@@ -215,6 +216,27 @@ describe('no teacher page wider than the screen', () => {
       '/explorar/',
     ]) {
       await page.goto(ruta);
+      await page.waitForLoadState('load');
+      const sobra = await desborde(page);
+      if (sobra > 0) anchas.push(`${ruta}: ${sobra} px de más`);
+    }
+    expect(anchas).toEqual([]);
+  });
+
+  it.each(ANCHOS)("nor an admin's upload and edit forms outside the console, %s", async (_, viewport) => {
+    const page = await abrirComo(browser, undefined, viewport);
+    const id = (ruta: string) => ruta.split('/').at(-1);
+    const anchas: string[] = [];
+    for (const ruta of [
+      '/capsulas/subir',
+      '/manuales/subir',
+      `/capsulas/editar/${id(rutas.capsula)}`,
+      `/manuales/editar/${id(rutas.manual)}`,
+      `/biblioteca-docente/editar/${id(rutas.material)}`,
+      '/foro/categorias/crear',
+      `/foro/categorias/editar/${id(rutas.categoria)}`,
+    ]) {
+      expect((await page.goto(ruta))?.status(), ruta).toBe(200);
       await page.waitForLoadState('load');
       const sobra = await desborde(page);
       if (sobra > 0) anchas.push(`${ruta}: ${sobra} px de más`);
