@@ -21,6 +21,7 @@ import {
   identidades,
   likesMateriales,
   materiales,
+  mochilas,
   oas,
   perfilColegios,
   registroAdmin,
@@ -249,6 +250,17 @@ async function escena(t: TestApi): Promise<Escena> {
   };
   const compartida = await coleccion('Lectura en primer ciclo', true);
   const privada = await coleccion('Para revisar', false);
+  // A large mochila of the private collection, built by the job into storage: it carries the person's notes.
+  await t.storage.write('bdocente/mochila/original.pdf', randomBytes(1.5 * 1024 * 1024));
+  const grande = await insertarMaterial(t, admin, 'Banco de lecturas', { archivo: 'bdocente/mochila/original.pdf' });
+  const enMochila = await t.call('POST', `/api/colecciones/${privada}/items/`, {
+    token: persona.token,
+    json: { tipo: 'material', id: grande, nota: 'Para la reunión de ciclo' },
+  });
+  expect(enMochila.status, await enMochila.clone().text()).toBe(201);
+  expect((await t.call('GET', `/api/colecciones/${privada}/mochila/`, { token: persona.token })).status).toBe(202);
+  await t.jobs.drain();
+  expect((await t.call('GET', `/api/colecciones/${privada}/mochila/`, { token: persona.token })).status).toBe(200);
   // Enrolment under way (unconfirmed, so the sign-ins below need no code): the secret is stored all the same.
   await t.db.insert(segundosFactores).values({ id_usuario: persona.id, secreto: 'JBSWY3DPEHPK3PXP' });
   await t.db.insert(codigosRecuperacion).values({ id_usuario: persona.id, codigo_hash: 'hash-de-un-codigo' });
@@ -403,10 +415,11 @@ for (const conservar of [false, true]) {
       expect(capsula.length).toBe(conservar ? 1 : 0);
       expect(enStorage.some((f) => f.key.startsWith(`materiales/${e.material}/`))).toBe(conservar);
       expect(enStorage.some((f) => f.key.startsWith(`capsulas/${e.capsula}/`))).toBe(conservar);
+      expect(enStorage.filter((f) => f.key.startsWith('mochilas/'))).toEqual([]);
       expect(await t.db.select().from(likesMateriales).where(eq(likesMateriales.id_usuario, persona.id))).toEqual([]);
       expect(await t.db.select().from(tokensRefresh).where(eq(tokensRefresh.id_usuario, persona.id))).toEqual([]);
       // The second factor, the school account and the saved items go; a shared collection stays only when kept.
-      for (const tabla of [segundosFactores, codigosRecuperacion, identidades, guardados]) {
+      for (const tabla of [segundosFactores, codigosRecuperacion, identidades, guardados, mochilas]) {
         expect(await t.db.select().from(tabla).where(eq(tabla.id_usuario, persona.id))).toEqual([]);
       }
       const quedan = await t.db.select({ id: colecciones.id }).from(colecciones).where(eq(colecciones.id_usuario, persona.id));

@@ -1,7 +1,7 @@
 /**
  * The erasure of an account (issue 31, decision 0059): the contributions through each section's
  * own delete (unless kept), then every row that names the person and the personal fields in one
- * transaction, then the photo and the copies in storage. baja.server.ts schedules and calls it.
+ * transaction, then the photo, the copies and the mochilas in storage. baja.server.ts schedules and calls it.
  */
 import { and, desc, eq, like, ne, or, type SQL, sql } from 'drizzle-orm';
 import { nombreCompleto, nombreCorto } from '../../../format/index.ts';
@@ -29,6 +29,7 @@ import {
   limitesIntentos,
   manuales,
   materiales,
+  mochilas,
   mensajesAyuda,
   mensajesContacto,
   notificaciones,
@@ -66,6 +67,9 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
   const { db, now, storage } = ctx;
   const { sesiones } = deps.cuentas;
   const recursos = createRecursosService(db, now);
+  // Made once with the service, as the uploads' own: the store prepares its folder when it is made,
+  // and a store made per erasure could still be doing so after the erasure returned.
+  const almacen = storage.almacenSubidas(VIGENCIA_MS);
 
   /** Deletes, through each section's own delete, what the person uploaded and wrote. */
   async function borrarAportes(id: number): Promise<void> {
@@ -186,6 +190,8 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
       // Sign-in counters are keyed by the address.
       await tx.delete(limitesIntentos).where(like(limitesIntentos.clave, `%${u.email.replace(/[\\%_]/g, '\\$&')}%`));
       const filasCopias = await tx.delete(copiasDatos).where(eq(copiasDatos.id_usuario, id)).returning({ clave: copiasDatos.clave });
+      // Built mochilas carry the person's collection names and notes.
+      const filasMochilas = await tx.delete(mochilas).where(eq(mochilas.id_usuario, id)).returning({ clave: mochilas.clave });
       // The audit log and the register stay, without the person's name or address.
       await tx
         .update(registroAdmin)
@@ -234,13 +240,12 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
           eliminada_en: now(),
         })
         .where(eq(usuarios.id, id));
-      return { copias: filasCopias, subidas: filasSubidas };
+      return { archivos: [...filasCopias, ...filasMochilas], subidas: filasSubidas };
     });
     sesiones.olvidarUsuario(id);
     await storage.remove(`usuarios/${id}`);
-    for (const c of restos.copias) if (c.clave) await storage.remove(c.clave);
+    for (const { clave } of restos.archivos) if (clave) await storage.remove(clave);
     // Unfinished uploads' bytes: the hourly sweep would remove them as orphans; not an hour later.
-    const almacen = storage.almacenSubidas(VIGENCIA_MS);
     for (const s of restos.subidas) await almacen.eliminar(s.id);
     ctx.log.info('account erased', { userId: id, conservar: u.baja_conservar_aportes });
   }
