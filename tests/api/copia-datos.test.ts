@@ -138,6 +138,7 @@ describe('what is held (GET /api/usuarios/{id}/mis-datos/)', () => {
       'copias',
       'guardados',
       'colecciones',
+      'seguimientos',
     ]) {
       expect(claves).toContain(clave);
     }
@@ -231,6 +232,10 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
       json: { tipo: 'material', id: material, nota: 'Imprimir para la clase' },
     });
     expect(agregado.status).toBe(201);
+    // And whom she follows.
+    expect((await t.call('POST', '/api/seguimientos/', { token: ana.token, json: { tipo: 'usuario', usuario: luis.id } })).status).toBe(
+      201,
+    );
 
     t.mailer.send = smtpMailer.send;
     const { copia, entradas } = await copiaLista(ana);
@@ -287,6 +292,8 @@ describe('the copy (POST and GET /api/usuarios/{id}/copia-datos/)', () => {
       },
     ]);
     expect(indice).toContain('Tus colecciones');
+    expect(json(entradas, 'datos/seguimientos.json')).toMatchObject([{ tipo: 'usuario', sigues: expect.stringContaining('Luis') }]);
+    expect(indice).toContain('Lo que sigues');
     // Her like, and not Luis's on the same material.
     expect(json(entradas, 'datos/me_gusta.json')).toEqual([expect.objectContaining({ tipo: 'material', id_recurso: material })]);
 

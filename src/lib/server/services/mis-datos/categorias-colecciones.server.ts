@@ -1,13 +1,24 @@
 /**
- * What a person saved and collected (issue 35) as categories of 'Mis datos' (issue 31, decision
- * 0058): their saved items, and their collections with each item's place and note. Items are
- * named by kind, id and title as they are now (a deleted one: by kind and id only).
+ * What a person saved, collected and follows (issue 35) as categories of 'Mis datos' (issue 31,
+ * decision 0058): their saved items, their collections with each item's place and note, and what
+ * they follow. Items are named by kind, id and title as they are now (a deleted one: by kind and
+ * id only); a follow by the name its page shows.
  */
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { NOMBRES_TIPO, type TipoGuardable } from '../../../validation/colecciones.ts';
 import type { Db } from '../../db/client.server.ts';
-import { capsulas, colecciones, coleccionItems, foroConversaciones, guardados, manuales, materiales } from '../../db/schema.server.ts';
+import {
+  capsulas,
+  colecciones,
+  coleccionItems,
+  foroConversaciones,
+  guardados,
+  manuales,
+  materiales,
+  seguimientos,
+} from '../../db/schema.server.ts';
+import { createObjetivos } from '../seguimientos/objetivos.server.ts';
 import { cuando, type Definicion, type Fila, texto } from './definicion.server.ts';
 
 /** An item's title from its own table ('' once it is deleted). */
@@ -87,5 +98,24 @@ export const CATEGORIAS_COLECCIONES: Definicion[] = [
       const notas = items.filter((i) => i.nota).length;
       return `«${texto(f.nombre)}» (${f.compartida ? 'compartida' : 'privada'}), ${items.length} ${items.length === 1 ? 'elemento' : 'elementos'}${notas > 0 ? `, ${notas} con nota` : ''}; actualizada el ${cuando(f.fecha_actualizacion)}`;
     },
+  },
+  {
+    clave: 'seguimientos',
+    nombre: 'Lo que sigues',
+    async cargar(db: Db, id: number) {
+      const filas = await db
+        .select()
+        .from(seguimientos)
+        .where(eq(seguimientos.id_usuario, id))
+        .orderBy(desc(seguimientos.fecha_creacion), desc(seguimientos.id));
+      const etiquetas = await createObjetivos(db).etiquetas(filas);
+      return filas.map((f) => ({
+        id: f.id,
+        tipo: f.tipo,
+        sigues: etiquetas.get(f.clave)?.etiqueta ?? 'Ya no está disponible',
+        fecha_creacion: f.fecha_creacion,
+      }));
+    },
+    linea: (f) => `${texto(f.sigues)}, desde el ${cuando(f.fecha_creacion)}`,
   },
 ];
