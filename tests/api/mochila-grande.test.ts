@@ -173,6 +173,22 @@ describe('a large collection mochila', () => {
     expect(nombres.some((n) => /^materiales\/01-guia-grande-2.*\.pdf$/.test(n))).toBe(true);
   });
 
+  it('goes with its collection: deleting a shared one removes every reader’s built file at once', async () => {
+    const compartida = await coleccionCon(ana, 'Se borra', idGrande, true);
+    for (const quien of [ana, luis]) expect((await get(quien, `/api/colecciones/${compartida}/mochila/`)).status).toBe(202);
+    await t.jobs.drain();
+    const deEsta = () =>
+      t.db
+        .select()
+        .from(mochilas)
+        .where(and(eq(mochilas.origen, 'coleccion'), eq(mochilas.id_origen, compartida)));
+    const construidas = await deEsta();
+    expect(construidas.map((f) => f.estado)).toEqual(['lista', 'lista']);
+    expect((await t.call('DELETE', `/api/colecciones/${compartida}/`, { token: ana.token })).status).toBe(204);
+    expect(await deEsta()).toEqual([]);
+    for (const f of construidas) expect(await t.storage.size(f.clave)).toBeNull();
+  });
+
   it('is removed with its file once its days have passed (the hourly clean-up)', async () => {
     const filas = await t.db.select().from(mochilas);
     expect(filas.length).toBeGreaterThan(0);

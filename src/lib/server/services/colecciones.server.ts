@@ -26,6 +26,11 @@ export function createColeccionesService(ctx: ServiceContext) {
     items,
     guardados: createGuardados(ctx.db, items, ctx.now),
     ...colecciones,
+    /** Deletes the collection, then its built mochilas (they carry its name and notes). */
+    async eliminar(actor: Actor, id: number): Promise<void> {
+      await colecciones.eliminar(actor, id);
+      await grandes.olvidar('coleccion', id);
+    },
     fuenteMochila: fuente,
     /** What the mochila holds and weighs, as its source showed it to its reader. */
     planMochila: (f: FuenteMochila) => mochila.planear(f),

@@ -195,6 +195,8 @@ export function createMochilasGrandes(
   return {
     directa,
     estado,
+    /** Every reader's built mochila of a source that is gone (a deleted collection). */
+    olvidar: (origen: OrigenMochila, id: number) => borrar(and(eq(mochilas.origen, origen), eq(mochilas.id_origen, id))),
     trabajos: { [TRABAJO_MOCHILA]: construir, [TRABAJO_MOCHILAS_VENCIDAS]: limpieza.trabajo },
     programar: limpieza.programar,
   };
