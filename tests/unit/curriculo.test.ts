@@ -9,8 +9,8 @@ import { coberturaCurricular, completarPar, curriculo, NIVELES_META, unidadGener
 import * as data from '../../src/lib/server/db/seed/curriculum-data.ts';
 
 /** The figures when the data was last extended; raise them with the data, never lower them. */
-const OAS_MINIMOS = 646;
-const PARES_CON_OAS_MINIMOS = 55;
+const OAS_MINIMOS = 704;
+const PARES_CON_OAS_MINIMOS = 66;
 
 describe('the shipped curriculum', () => {
   const pares = curriculo();
