@@ -16,7 +16,7 @@ const url = z.url({ protocol: /^https?$/, error: 'fuente debe ser la dirección 
 const archivoPar = z.strictObject({
   area: z.string(),
   nivel: z.string(),
-  bases: z.strictObject({ oas: z.number().int().positive(), fuente: url }).nullable(),
+  bases: z.strictObject({ oas: z.number().int().positive(), fuente: url, nota: z.string().min(1).optional() }).nullable(),
   unidades: z.array(z.strictObject({ nombre: z.string().min(1), fuente: url, oas: z.array(z.string()).min(1) })),
   oas: z.array(
     z.strictObject({
@@ -46,8 +46,9 @@ export interface ParCurricular {
   area: string;
   nivel: string;
   unidades: UnidadCurricular[];
-  /** The number of OAs the Bases Curriculares give the pair, with where that was read; null when not verified. */
-  bases: { oas: number; fuente: string } | null;
+  /** The number of OAs the Bases Curriculares give the pair, with where that was read (and, in `nota`, the two
+   * copies that agree on it, decision 0075); null when not verified. */
+  bases: { oas: number; fuente: string; nota?: string } | null;
   faltantes: { codigo: string; motivo: string }[];
 }
 
