@@ -19,6 +19,8 @@
  *   http/paginas.server.ts): kept unless the render set a cookie (a renewed session).
  */
 import { defineMiddleware } from 'astro:middleware';
+// Islands render without outlined Suspense boundaries, which would need inline scripts (decision 0079).
+import './lib/server/http/react-ssr.server.ts';
 import { direccionCliente } from './lib/server/api/env.server.ts';
 import { compressResponse } from './lib/server/http/compress.server.ts';
 import { withPageHeaders } from './lib/server/http/headers.server.ts';
