@@ -21,7 +21,7 @@ export const TRABAJOS: Record<string, string> = {
   'copia-datos': 'Preparar la copia de sus datos que pidió un docente',
   'copias-datos-vencidas': 'Borrar las copias de datos personales que vencieron (cada hora)',
   'retencion-direcciones': 'Borrar las direcciones IP y navegadores de ingresos antiguos (cada día)',
-  mochila: 'Preparar la mochila (ZIP para usar sin conexión) que pidió un docente',
+  'mochila-preparar': 'Preparar la mochila (ZIP para usar sin conexión) que pidió un docente',
   'mochilas-vencidas': 'Borrar las mochilas preparadas que vencieron (cada hora)',
 };
 

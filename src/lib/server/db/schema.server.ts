@@ -1059,7 +1059,7 @@ export const coleccionItems = pgTable(
 );
 
 /**
- * A mochila too large to stream on request (decision 0076): built once by the 'mochila' job into
+ * A mochila too large to stream on request (decision 0076): built once by the 'mochila-preparar' job into
  * storage under `clave` for one reader (what that reader may see), then served from there until
  * `expira`. `firma` is the hash of what it holds (every file, the index with titles and notes):
  * a changed collection or OA has another `firma`, so another row and another build. Two requests

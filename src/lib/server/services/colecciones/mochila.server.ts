@@ -9,7 +9,7 @@
  *
  * Written by yazl as a stream (storage/zip.server.ts): each stored file is read from storage when
  * the ZIP reaches it, so a mochila of gigabytes costs no more memory than an empty one. Streamed to
- * the request, or, when large, into storage by the 'mochila' job (mochilas-grandes.server.ts).
+ * the request, or, when large, into storage by the 'mochila-preparar' job (mochilas-grandes.server.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -221,7 +221,7 @@ export function createMochila(db: Db, storage: Storage) {
     planear,
     /** The ZIP as a stream, read from storage file by file as it is consumed (backpressure): nothing is held whole. */
     zip: (plan: PlanMochila, fecha: Date): Readable => zipEnStream((zip) => llenar(zip, plan, fecha)),
-    /** The ZIP written into storage under `clave` (the 'mochila' job); its size. */
+    /** The ZIP written into storage under `clave` (the 'mochila-preparar' job); its size. */
     guardar: (plan: PlanMochila, fecha: Date, clave: string, opciones: Parameters<typeof guardarZip>[3]) =>
       guardarZip(storage, clave, (zip) => llenar(zip, plan, fecha), opciones),
   };

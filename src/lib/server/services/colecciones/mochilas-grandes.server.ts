@@ -1,6 +1,6 @@
 /**
  * Large mochilas (issue 35, decision 0076): over MOCHILA_DIRECTA_MB a mochila is not streamed on
- * request but built once by the 'mochila' job, on whichever server's worker takes it from the
+ * request but built once by the 'mochila-preparar' job, on whichever server's worker takes it from the
  * database's queue, into storage (streamed, as the copy of a person's data is), then served from
  * there. A row of `mochilas` per reader, source and `firma` (what the ZIP holds): the first request
  * inserts it and queues the job, any later one (or one at the same time: the unique index) finds
@@ -18,7 +18,7 @@ import type { createMochila, FuenteMochila, PlanMochila } from './mochila.server
 
 export type OrigenMochila = (typeof mochilas.$inferSelect)['origen'];
 
-export const TRABAJO_MOCHILA = 'mochila';
+export const TRABAJO_MOCHILA = 'mochila-preparar';
 export const TRABAJO_MOCHILAS_VENCIDAS = 'mochilas-vencidas';
 /** A built mochila is kept this long. */
 export const VIGENCIA_MOCHILA_DIAS = 7;
