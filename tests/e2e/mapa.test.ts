@@ -7,6 +7,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NIVELES_META } from '../../src/lib/server/db/seed/curriculo.ts';
 import { tramoDe } from '../../src/pages/biblioteca-docente/_componentes/mapa.ts';
 import { DESKTOP } from '../support/browser.ts';
 import { multipart } from '../support/form.ts';
@@ -86,6 +87,27 @@ afterAll(async () => {
 });
 
 const mapa = (nivel?: string) => `/biblioteca-docente/mapa?area=${ma.area}${nivel ? `&nivel=${nivel}` : ''}`;
+
+/**
+ * Runs `prueba` while an area has no unit in force at any level (the admin retires them, and
+ * restores them after), so the test does not depend on which areas the shipped curriculum fills.
+ */
+async function sinUnidades(codigoArea: string, prueba: () => Promise<void>): Promise<void> {
+  const { api: admin } = await apiComo();
+  const ids: number[] = [];
+  for (const nivel of NIVELES_META) {
+    const { data, response } = await admin.GET('/api/admin/curriculo/{area}/{nivel}/', { params: { path: { area: codigoArea, nivel } } });
+    if (response.ok) ids.push(...(data?.unidades ?? []).filter((u) => u.vigente).map((u) => u.id));
+  }
+  const vigente = (id: number, valor: boolean) =>
+    admin.PUT('/api/admin/curriculo/unidades/{id}/', { params: { path: { id } }, body: { vigente: valor } });
+  try {
+    for (const id of ids) expect((await vigente(id, false)).response.ok).toBe(true);
+    await prueba();
+  } finally {
+    for (const id of ids) await vigente(id, true);
+  }
+}
 
 /** The row of a level in the map's table. */
 const fila = (page: Page, nivel: string) =>
@@ -214,21 +236,25 @@ describe('the map of an area', () => {
   });
 
   it('says plainly when an area has no units, and points to one that has', async () => {
-    const page = await abrirComo(browser, docente);
-    await page.goto('/biblioteca-docente/mapa');
-    await page.getByLabel('Área').selectOption({ label: 'Artes Visuales (sin unidades)' });
-    await page.getByRole('button', { name: 'Ver' }).click();
-    await page.waitForURL((u) => u.searchParams.has('area'));
-    expect(await page.locator('.aviso').textContent()).toContain('Artes Visuales aún no tiene unidades');
-    expect(await page.locator('table.mapa').count()).toBe(0);
-    await page.locator('.aviso').getByRole('link').click();
-    await expect.poll(() => page.locator('table.mapa').count()).toBe(1);
+    await sinUnidades('AR', async () => {
+      const page = await abrirComo(browser, docente);
+      await page.goto('/biblioteca-docente/mapa');
+      await page.getByLabel('Área').selectOption({ label: 'Artes Visuales (sin unidades)' });
+      await page.getByRole('button', { name: 'Ver' }).click();
+      await page.waitForURL((u) => u.searchParams.has('area'));
+      expect(await page.locator('.aviso').textContent()).toContain('Artes Visuales aún no tiene unidades');
+      expect(await page.locator('table.mapa').count()).toBe(0);
+      await page.locator('.aviso').getByRole('link').click();
+      await expect.poll(() => page.locator('table.mapa').count()).toBe(1);
+    });
   });
 
   it("opens on the teacher's first profile area that has units, else on the first area that has them", async () => {
     const page = await abrirComo(browser, docente);
     await page.goto('/biblioteca-docente/mapa');
-    expect(await page.getByLabel('Área').locator('option:checked').textContent()).toBe('Ciencias Naturales');
+    const areas = page.getByLabel('Área').locator('option');
+    const primeraConUnidades = (await areas.allTextContents()).find((a) => !a.includes('(sin unidades)'));
+    expect(await page.getByLabel('Área').locator('option:checked').textContent()).toBe(primeraConUnidades);
     const otro = { email: correoNuevo('mapa.perfil'), password: 'Docente2026' };
     await docenteActivo(otro.email, otro.password);
     const { api, id } = await apiComo(otro);
@@ -237,8 +263,13 @@ describe('the map of an area', () => {
       expect(response.ok).toBe(true);
     }
     const suya = await abrirComo(browser, otro);
+    // Their first area has units: the map opens on it; without units, on the next of theirs that has.
     await suya.goto('/biblioteca-docente/mapa');
-    expect(await suya.getByLabel('Área').locator('option:checked').textContent()).toBe('Matemática');
+    expect(await suya.getByLabel('Área').locator('option:checked').textContent()).toBe('Artes Visuales');
+    await sinUnidades('AR', async () => {
+      await suya.goto('/biblioteca-docente/mapa');
+      expect(await suya.getByLabel('Área').locator('option:checked').textContent()).toBe('Matemática');
+    });
   });
 
   it('is reached from the library list', async () => {
