@@ -140,7 +140,7 @@ const LIGHTHOUSE = 'tests/e2e/lighthouse.test.ts';
  * length in a measured run (about 190 s of a quiet run's 1,800). A new browser file joins the
  * other lane; move files here when that lane grows longer than this one.
  */
-const SEGUNDO_GRUPO = ['accesibilidad', 'pantallas-docente', 'shell'].map((nombre) => `tests/e2e/${nombre}.test.ts`);
+const SEGUNDO_GRUPO = ['accesibilidad', 'pantallas-docente'].map((nombre) => `tests/e2e/${nombre}.test.ts`);
 enProceso.push(vitestRun('browser, second group (built server)', ['--project', 'e2e', ...SEGUNDO_GRUPO]));
 const servidor: Paso[] = [
   vitestRun('browser, fuzz and deployment (built server)', [
