@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { seguimientoSchema } from '../../validation/seguimientos.ts';
 import type { TokenKeys } from '../auth/tokens.server.ts';
+import { escapeHtml } from '../html.server.ts';
 import type { SeguimientosService } from '../services/seguimientos.server.ts';
 import { entrada, responder, sinContenido } from './contrato.server.ts';
 import { type AppEnv, actor, autenticado } from './env.server.ts';
@@ -13,8 +14,6 @@ import { ApiError } from './errors.server.ts';
 import { body, params } from './input.server.ts';
 import { paginaSinSesion, tokenParam } from './notificaciones.server.ts';
 import { idParam } from './schemas.server.ts';
-
-const escapar = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function seguimientosRoutes(seguimientos: SeguimientosService, keys: TokenKeys) {
   /** What a stop link names; a broken or forged one is the API's usual 400. */
@@ -29,7 +28,7 @@ export function seguimientosRoutes(seguimientos: SeguimientosService, keys: Toke
       const s = await deToken(c.req.valid('param').token);
       return paginaSinSesion(
         'Dejar de seguir',
-        `<p>¿Quieres dejar de seguir <strong>${escapar(s.etiqueta)}</strong>? No recibirás más avisos de sus novedades.</p><form method="post"><button type="submit">Dejar de seguir</button></form>`,
+        `<p>¿Quieres dejar de seguir <strong>${escapeHtml(s.etiqueta)}</strong>? No recibirás más avisos de sus novedades.</p><form method="post"><button type="submit">Dejar de seguir</button></form>`,
       );
     })
     .post('/dejar/:token', params(tokenParam), async (c) => {
@@ -37,7 +36,7 @@ export function seguimientosRoutes(seguimientos: SeguimientosService, keys: Toke
       await seguimientos.dejarPorToken(s.id);
       return paginaSinSesion(
         'Listo',
-        `<p>Ya no sigues <strong>${escapar(s.etiqueta)}</strong>. Puedes ver lo que sigues en tu perfil («Lo que sigo»).</p>`,
+        `<p>Ya no sigues <strong>${escapeHtml(s.etiqueta)}</strong>. Puedes ver lo que sigues en tu perfil («Lo que sigo»).</p>`,
       );
     })
     .use(autenticado(keys))

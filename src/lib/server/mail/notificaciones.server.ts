@@ -5,13 +5,11 @@
  * when it sends the mail, so nothing new is stored.
  */
 import { PRODUCTO } from '../../marca.ts';
+import { escapeHtml } from '../html.server.ts';
 import type { Rendered } from './templates.server.ts';
 
 /** The path of the unsubscribe link (GET: a page that confirms; POST: unsubscribes, no sign-in). */
 export const RUTA_BAJA = '/api/notificaciones/baja/';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 /**
  * One line of a mail: a notification's sentence and, for a follow's (issue 35), the link that

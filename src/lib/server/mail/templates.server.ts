@@ -1,15 +1,13 @@
 /** The Spanish messages the platform sends, each as HTML and plain text. */
 import { formatearFechaHora } from '../../format/index.ts';
 import { PRODUCTO } from '../../marca.ts';
+import { escapeHtml } from '../html.server.ts';
 
 export interface Rendered {
   subject: string;
   text: string;
   html: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 function layout(title: string, paragraphs: string[], action?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('');
