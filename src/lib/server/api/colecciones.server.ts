@@ -3,7 +3,7 @@
  * session; the service decides what the person may see and change.
  */
 import { Readable } from 'node:stream';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Esquema } from '../../api/contrato.ts';
 import {
@@ -91,61 +91,53 @@ const REINTENTAR_SEGUNDOS = 5;
  * then its file from storage. Links on the pages, so the session cookie is accepted as for the
  * other downloads.
  */
-function mochila(colecciones: ColeccionesService, storage: Storage, origen: OrigenMochila, operacion: OperacionMochila) {
-  return async (c: Context<AppEnv>, id: number): Promise<Response> => {
-    const lector = actor(c);
-    const plan = await colecciones.planMochila(await colecciones.fuenteMochila(lector, origen, id));
-    const nombre = `Mochila - ${plan.nombre}.zip`;
-    if (colecciones.mochilaDirecta(plan)) {
-      const cuerpo = Readable.toWeb(colecciones.zipMochila(plan)) as ReadableStream<Uint8Array>;
-      return new Response(cuerpo, {
-        status: 200,
-        headers: {
-          'content-type': 'application/zip',
-          'content-disposition': contentDisposition('attachment', nombre),
-          'cache-control': 'private, no-store',
-        },
-      });
-    }
-    const estado = await colecciones.estadoMochila(lector, origen, id, plan, true);
-    if (estado?.lista) {
-      return fileResponse(storage, {
-        key: estado.clave,
-        contentType: 'application/zip',
-        filename: nombre,
-        range: c.req.header('range'),
-        directa: true,
-        cacheControl: 'private, no-store',
-      });
-    }
-    const progreso = estado ?? { estado: 'pendiente' as const, progreso: 0, bytes_hechos: 0, bytes_total: plan.bytes };
-    c.header('retry-after', String(REINTENTAR_SEGUNDOS));
-    c.header('cache-control', 'private, no-store');
-    const cuerpo: Esquema<'MochilaEnPreparacion'> = {
-      estado: progreso.estado,
-      progreso: progreso.progreso,
-      bytes_hechos: progreso.bytes_hechos,
-      bytes_total: progreso.bytes_total,
-    };
-    // One answer for both routes, typed by each one's contract.
-    return operacion === 'GET /api/oas/{id}/mochila/' ? responder(c, operacion, 202, cuerpo) : responder(c, operacion, 202, cuerpo);
-  };
+function rutasMochila(origen: OrigenMochila, operacion: OperacionMochila) {
+  return (colecciones: ColeccionesService, keys: TokenKeys, storage: Storage) =>
+    new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), async (c) => {
+      const id = c.req.valid('param').id;
+      const lector = actor(c);
+      const plan = await colecciones.planMochila(await colecciones.fuenteMochila(lector, origen, id));
+      const nombre = `Mochila - ${plan.nombre}.zip`;
+      if (colecciones.mochilaDirecta(plan)) {
+        const cuerpo = Readable.toWeb(colecciones.zipMochila(plan)) as ReadableStream<Uint8Array>;
+        return new Response(cuerpo, {
+          status: 200,
+          headers: {
+            'content-type': 'application/zip',
+            'content-disposition': contentDisposition('attachment', nombre),
+            'cache-control': 'private, no-store',
+          },
+        });
+      }
+      const estado = await colecciones.estadoMochila(lector, origen, id, plan, true);
+      if (estado?.lista) {
+        return fileResponse(storage, {
+          key: estado.clave,
+          contentType: 'application/zip',
+          filename: nombre,
+          range: c.req.header('range'),
+          directa: true,
+          cacheControl: 'private, no-store',
+        });
+      }
+      const progreso = estado ?? { estado: 'pendiente' as const, progreso: 0, bytes_hechos: 0, bytes_total: plan.bytes };
+      c.header('retry-after', String(REINTENTAR_SEGUNDOS));
+      c.header('cache-control', 'private, no-store');
+      const cuerpo: Esquema<'MochilaEnPreparacion'> = {
+        estado: progreso.estado,
+        progreso: progreso.progreso,
+        bytes_hechos: progreso.bytes_hechos,
+        bytes_total: progreso.bytes_total,
+      };
+      // One answer for both routes, typed by each one's contract.
+      return operacion === 'GET /api/oas/{id}/mochila/' ? responder(c, operacion, 202, cuerpo) : responder(c, operacion, 202, cuerpo);
+    });
 }
 
 type OperacionMochila = 'GET /api/colecciones/{id}/mochila/' | 'GET /api/oas/{id}/mochila/';
 
 /** A collection's mochila, under /api/colecciones. */
-export function mochilaRoutes(colecciones: ColeccionesService, keys: TokenKeys, storage: Storage) {
-  const descargar = mochila(colecciones, storage, 'coleccion', 'GET /api/colecciones/{id}/mochila/');
-  return new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), (c) =>
-    descargar(c, c.req.valid('param').id),
-  );
-}
+export const mochilaRoutes = rutasMochila('coleccion', 'GET /api/colecciones/{id}/mochila/');
 
 /** An OA's mochila, under /api/oas. */
-export function mochilaOaRoutes(colecciones: ColeccionesService, keys: TokenKeys, storage: Storage) {
-  const descargar = mochila(colecciones, storage, 'oa', 'GET /api/oas/{id}/mochila/');
-  return new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), (c) =>
-    descargar(c, c.req.valid('param').id),
-  );
-}
+export const mochilaOaRoutes = rutasMochila('oa', 'GET /api/oas/{id}/mochila/');
