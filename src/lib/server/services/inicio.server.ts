@@ -24,8 +24,8 @@ import {
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { categoriasVisibles, iso } from './foro/comun.server.ts';
-import { candidatasActividad, comentarioContado } from './inicio/actividad.server.ts';
+import { categoriasVisibles, comentarioContado, iso } from './foro/comun.server.ts';
+import { candidatasActividad } from './inicio/actividad.server.ts';
 import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
 import { visibleA } from './recursos.server.ts';

@@ -16,7 +16,7 @@ import { ErrorDeDominio } from '../../errores.server.ts';
 import { type ImagenCategoria, ImagenInvalida, procesarImagenCategoria } from '../../media/imagenes.server.ts';
 import { type Actor, exigirAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
-import { CATEGORIA_NO_ENCONTRADA, codigoError, type ForoComun, iso, porReaccion } from './comun.server.ts';
+import { CATEGORIA_NO_ENCONTRADA, codigoError, comentarioContado, type ForoComun, iso, porReaccion } from './comun.server.ts';
 
 type CategoriaForo = Esquema<'CategoriaForo'>;
 /** The multipart fields; the image arrives apart as an UploadedFile. */
@@ -99,7 +99,7 @@ export function createCategoriasForo(ctx: ServiceContext, { categoriaVisible, vi
         .select({ id: foroConversaciones.id_categoria, n: sql<number>`count(*)::int` })
         .from(foroComentarios)
         .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
-        .where(and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false), visibles))
+        .where(and(comentarioContado, visibles))
         .groupBy(foroConversaciones.id_categoria),
       db
         .select({

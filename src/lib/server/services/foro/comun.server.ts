@@ -8,7 +8,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../../api/contrato.ts';
 import { createRateLimiter, type Limit } from '../../auth/rate-limit.server.ts';
-import { foroCategorias, foroConversaciones } from '../../db/schema.server.ts';
+import { foroCategorias, foroComentarios, foroConversaciones } from '../../db/schema.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
 import { type Actor, esAdmin } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
@@ -34,6 +34,8 @@ export const entero = (sqlText: SQL) => sql<number>`coalesce(${sqlText}, 0)::int
 /** ISO 8601 in UTC, the same text on PGlite and PostgreSQL (drivers differ on timestamps). */
 export const iso = (column: SQL) => sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 export const porReaccion = (columna: AnyPgColumn, id: number) => sql<number>`(count(*) filter (where ${columna} = ${id}))::int`;
+/** A comment the forum (and the home's activity) counts, the same for everyone: neither a placeholder of a deleted one nor hidden. */
+export const comentarioContado = and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false));
 
 /** The PostgreSQL error code of a failed query (drivers and Drizzle wrap it in `cause`). */
 export function codigoError(error: unknown): string | undefined {

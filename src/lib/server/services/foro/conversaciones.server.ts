@@ -19,7 +19,7 @@ import { autorColumns, visibleA } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
 import { avisarNovedad } from '../seguimientos/avisos.server.ts';
 import { fotoUrl } from '../usuarios.server.ts';
-import { CONVERSACION_NO_ENCONTRADA, type ForoComun, porReaccion } from './comun.server.ts';
+import { CONVERSACION_NO_ENCONTRADA, comentarioContado, type ForoComun, porReaccion } from './comun.server.ts';
 
 type Conversacion = Esquema<'Conversacion'>;
 /** The body without `id_usuario`, which the route has already checked is the caller's. */
@@ -67,7 +67,7 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
         .select({ id: foroComentarios.id_conversacion, n: sql<number>`count(*)::int` })
         .from(foroComentarios)
         // Placeholders and hidden comments are not counted (the count is the same for everyone).
-        .where(and(inArray(foroComentarios.id_conversacion, ids), eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false)))
+        .where(and(inArray(foroComentarios.id_conversacion, ids), comentarioContado))
         .groupBy(foroComentarios.id_conversacion),
       db
         .select({

@@ -12,11 +12,9 @@ import type { SQL } from 'drizzle-orm';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.server.ts';
 import { foroCategorias, foroComentarios, foroConversaciones } from '../../db/schema.server.ts';
+import { comentarioContado } from '../foro/comun.server.ts';
 
 const RECIENTES = 500;
-
-/** A forum comment the home counts as activity, as the forum counts them: neither a placeholder nor hidden. */
-export const comentarioContado = and(eq(foroComentarios.eliminado, false), eq(foroComentarios.oculto, false));
 
 /** `visibles`: the conversations this person may open (a condition on conversations and their category). */
 export async function candidatasActividad(db: Db, visibles: SQL | undefined, k: number): Promise<number[] | undefined> {
