@@ -118,15 +118,10 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
     return fecha;
   }
 
-  /** Whether the session `familia` of the person began with a sign-in of the last MINUTOS_INGRESO_RECIENTE minutes. */
+  /** Whether the open session `familia` of the person began with a sign-in of the last MINUTOS_INGRESO_RECIENTE minutes. */
   async function ingresoReciente(id: number, familia: string | undefined): Promise<boolean> {
-    if (!familia) return false;
-    const [inicio] = await db
-      .select({ en: sql<Date | string | null>`min(${tokensRefresh.fecha_creacion})` })
-      .from(tokensRefresh)
-      .where(and(eq(tokensRefresh.id_usuario, id), eq(tokensRefresh.familia, familia), isNull(tokensRefresh.revocado)));
-    if (!inicio?.en) return false;
-    return now().getTime() - new Date(inicio.en).getTime() <= MINUTOS_INGRESO_RECIENTE * 60 * 1000;
+    const sesion = familia ? (await sesiones.abiertas(id)).find((s) => s.familia === familia) : undefined;
+    return !!sesion && now().getTime() - sesion.iniciada.getTime() <= MINUTOS_INGRESO_RECIENTE * 60 * 1000;
   }
 
   /**
