@@ -20,10 +20,10 @@ type Fila = typeof seguimientos.$inferSelect;
 
 export const SEGUIMIENTO_NO_ENCONTRADO = 'No se encontró el seguimiento';
 
-/** Forgets the follows `donde` selects with their notifications (unfollowing, an erased account). */
-export async function olvidarSeguimientos(tx: Db, donde: SQL | undefined): Promise<void> {
+/** Forgets the follows `donde` selects with their notifications (unfollowing, an erased account); how many. */
+export async function olvidarSeguimientos(tx: Db, donde: SQL | undefined): Promise<number> {
   const idas = await tx.delete(seguimientos).where(donde).returning({ id: seguimientos.id });
-  if (idas.length === 0) return;
+  if (idas.length === 0) return 0;
   await tx.delete(notificaciones).where(
     and(
       eq(notificaciones.tipo, 'seguimiento'),
@@ -34,6 +34,7 @@ export async function olvidarSeguimientos(tx: Db, donde: SQL | undefined): Promi
       ),
     ),
   );
+  return idas.length;
 }
 
 export function createSeguimientosService(ctx: ServiceContext) {
@@ -116,12 +117,10 @@ export function createSeguimientosService(ctx: ServiceContext) {
 
     /** Stops one of one's own follows; another's or a missing one is a 404. */
     async dejar(actor: Actor, id: number): Promise<void> {
-      const [f] = await db
-        .select({ id: seguimientos.id })
-        .from(seguimientos)
-        .where(and(eq(seguimientos.id, id), eq(seguimientos.id_usuario, actor.id)));
-      if (!f) throw new ErrorDeDominio(404, SEGUIMIENTO_NO_ENCONTRADO);
-      await db.transaction((tx) => olvidarSeguimientos(tx, eq(seguimientos.id, id)));
+      const idas = await db.transaction((tx) =>
+        olvidarSeguimientos(tx, and(eq(seguimientos.id, id), eq(seguimientos.id_usuario, actor.id))),
+      );
+      if (idas === 0) throw new ErrorDeDominio(404, SEGUIMIENTO_NO_ENCONTRADO);
     },
 
     /** The mail's stop link of a follow (no sign-in: the token is signed with the app's secret). */
