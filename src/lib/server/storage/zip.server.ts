@@ -43,8 +43,7 @@ export async function guardarZip(
   opciones: { signal?: AbortSignal | undefined; alAvanzar?: (bytes: number) => void } = {},
 ): Promise<number> {
   const { signal, alAvanzar } = opciones;
-  const zip = new ZipFile();
-  const salida = zip.outputStream as unknown as Readable;
+  let salida: Readable | undefined;
   let hechos = 0;
   const contador = new Transform({
     transform(trozo: Buffer, _codificacion, listo) {
@@ -55,19 +54,17 @@ export async function guardarZip(
   });
   const fallar = (error: unknown) => {
     const e = error instanceof Error ? error : new Error(String(error));
-    salida.destroy(e);
+    salida?.destroy(e);
     contador.destroy(e);
   };
-  zip.on('error', fallar);
-  salida.on('error', fallar);
-  salida.pipe(contador);
   const abortar = () => fallar(signal?.reason ?? new Error('aborted'));
   signal?.addEventListener('abort', abortar, { once: true });
   const escrito = storage.write(clave, contador);
   try {
     signal?.throwIfAborted();
-    llenar(zip);
-    zip.end();
+    salida = zipEnStream(llenar);
+    salida.on('error', fallar);
+    salida.pipe(contador);
     await escrito;
   } catch (error) {
     fallar(error);
