@@ -60,7 +60,14 @@ export function createSeguimientosService(ctx: ServiceContext) {
     });
   }
 
-  const delUsuario = (idUsuario: number, clave: string) => and(eq(seguimientos.id_usuario, idUsuario), eq(seguimientos.clave, clave));
+  /** This person's follow of the target with this key, if any. */
+  async function existente(idUsuario: number, clave: string): Promise<Fila | undefined> {
+    const [f] = await db
+      .select()
+      .from(seguimientos)
+      .where(and(eq(seguimientos.id_usuario, idUsuario), eq(seguimientos.clave, clave)));
+    return f;
+  }
 
   async function una(fila: Fila): Promise<Seguimiento> {
     const [s] = await componer([fila]);
@@ -75,7 +82,7 @@ export function createSeguimientosService(ctx: ServiceContext) {
      */
     async seguir(actor: Actor, entrada: NuevoSeguimiento): Promise<{ seguimiento: Seguimiento; creado: boolean }> {
       const objetivo: Objetivo = objetivoDe(entrada);
-      const [ya] = await db.select().from(seguimientos).where(delUsuario(actor.id, objetivo.clave));
+      const ya = await existente(actor.id, objetivo.clave);
       if (ya) return { seguimiento: await una(ya), creado: false };
       await objetivos.exigir(actor, objetivo);
       const fila = await db.transaction(async (tx) => {
@@ -91,7 +98,7 @@ export function createSeguimientosService(ctx: ServiceContext) {
         return nueva;
       });
       if (fila) return { seguimiento: await una(fila), creado: true };
-      const [otra] = await db.select().from(seguimientos).where(delUsuario(actor.id, objetivo.clave));
+      const otra = await existente(actor.id, objetivo.clave);
       if (!otra) throw new Error('follow vanished');
       return { seguimiento: await una(otra), creado: false };
     },
@@ -108,11 +115,7 @@ export function createSeguimientosService(ctx: ServiceContext) {
 
     /** The follow of this target by this person, or null (the pages' buttons). */
     async buscar(actor: Actor, entrada: NuevoSeguimiento): Promise<number | null> {
-      const [f] = await db
-        .select({ id: seguimientos.id })
-        .from(seguimientos)
-        .where(delUsuario(actor.id, objetivoDe(entrada).clave));
-      return f?.id ?? null;
+      return (await existente(actor.id, objetivoDe(entrada).clave))?.id ?? null;
     },
 
     /** Stops one of one's own follows; another's or a missing one is a 404. */
