@@ -72,18 +72,17 @@ export function createMochilasGrandes(
     encargar: boolean,
   ): Promise<EstadoMochila | null> {
     if (encargar) {
-      const [nueva] = await db
+      // One statement: a new row, or a failed one made pending again, comes back and is queued; one under way or built does not.
+      const [encargada] = await db
         .insert(mochilas)
         .values({ id_usuario: actor.id, origen, id_origen: id, firma: plan.firma, nombre: plan.nombre, bytes_total: plan.bytes })
-        .onConflictDoNothing()
+        .onConflictDoUpdate({
+          target: [mochilas.id_usuario, mochilas.origen, mochilas.id_origen, mochilas.firma],
+          set: { estado: 'pendiente', bytes_hechos: 0 },
+          setWhere: eq(mochilas.estado, 'fallida'),
+        })
         .returning({ id: mochilas.id });
-      if (nueva) await jobs.enqueue(TRABAJO_MOCHILA, { id_mochila: nueva.id }, { maxIntentos: 3 });
-      const [otraVez] = await db
-        .update(mochilas)
-        .set({ estado: 'pendiente', bytes_hechos: 0 })
-        .where(and(donde(actor, origen, id, plan.firma), eq(mochilas.estado, 'fallida')))
-        .returning({ id: mochilas.id });
-      if (otraVez) await jobs.enqueue(TRABAJO_MOCHILA, { id_mochila: otraVez.id }, { maxIntentos: 3 });
+      if (encargada) await jobs.enqueue(TRABAJO_MOCHILA, { id_mochila: encargada.id }, { maxIntentos: 3 });
     }
     const [fila] = await db
       .select()
