@@ -6,7 +6,8 @@
  */
 import { formatearTamano } from '../../../format/index.ts';
 import { PRODUCTO } from '../../../marca.ts';
-import { enlace, escapar } from '../mis-datos/indice.server.ts';
+import { escapeHtml as escapar } from '../../html.server.ts';
+import { enlace } from '../mis-datos/indice.server.ts';
 import type { EntradaMochila, FuenteMochila } from './mochila.server.ts';
 
 const ESTILO =

@@ -5,10 +5,8 @@
  */
 import { formatearFechaHora, formatearTamano } from '../../../format/index.ts';
 import { PRODUCTO } from '../../../marca.ts';
+import { escapeHtml as escapar } from '../../html.server.ts';
 import type { DatosCopia, Incluido } from './archivo-zip.server.ts';
-
-export const escapar = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 /** A relative link to a path inside the ZIP (each segment encoded). */
 export const enlace = (ruta: string) => ruta.split('/').map(encodeURIComponent).join('/');
