@@ -208,7 +208,7 @@ describe('OAs', () => {
     expect(ajena.status).toBe(400);
     expect((await json(ajena)).detail).toBe('La unidad debe ser de la misma asignatura y nivel del OA');
     expect((await put(`/api/admin/curriculo/oas/${oa.id}/`, { descripcion: '' })).status).toBe(400);
-    expect((await put(`/api/admin/curriculo/oas/${oa.id}/`, { descripcion: 'x'.repeat(2001) })).status).toBe(400);
+    expect((await put(`/api/admin/curriculo/oas/${oa.id}/`, { descripcion: 'x'.repeat(3001) })).status).toBe(400);
     expect((await put('/api/admin/curriculo/oas/999999/', { vigente: false })).status).toBe(404);
   });
 
@@ -406,7 +406,7 @@ describe('bad files change nothing', () => {
       fila('MA9Z OA 01', { nivel: '9Z' }),
       fila('IN01 OA 01', { area: 'IN' }),
       fila('MA01 OA 91', { descripcion: '' }),
-      fila('MA01 OA 92', { descripcion: 'x'.repeat(2001) }),
+      fila('MA01 OA 92', { descripcion: 'x'.repeat(3001) }),
       fila('MA02 OA 01'),
       fila('MA07 OA 01', { nivel: '07' }).replace('Unidad 1', 'Otra'),
       'MA,01,Unidad 1,,MA01 OA 93,Enunciado,,quizás,',
@@ -419,7 +419,7 @@ describe('bad files change nothing', () => {
     expect(por[5]).toContain('El nivel «9Z» no existe');
     expect(por[6]).toBe('Inglés no se enseña en 1° básico');
     expect(por[7]).toBe('Debe ingresar el enunciado del OA MA01 OA 91');
-    expect(por[8]).toBe('El enunciado del OA MA01 OA 92 tiene más de 2000 caracteres');
+    expect(por[8]).toBe('El enunciado del OA MA01 OA 92 tiene más de 3000 caracteres');
     expect(por[9]).toContain('El código MA02 OA 01 no corresponde a Matemática de 1° básico');
     expect(por[10]).toBeUndefined();
     expect(por[11]).toBe('La columna vigente debe decir sí o no');

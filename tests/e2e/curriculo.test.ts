@@ -1,9 +1,10 @@
 /**
  * Teachers beyond Matemática and Ciencias (issue 30): a teacher of Historia 5° básico uploads a
- * material aligned to a shipped OA through the form; a teacher of Inglés 1° medio does the same
- * once the network's admin has imported that level's curriculum (no official text of it could be
- * verified for the shipped data). Each material shows on its OA's page and in the curriculum map.
- * An OA the admin retires leaves the form and stays on the material, marked 'No vigente'.
+ * material aligned to a shipped OA through the form, and so does a teacher of Inglés 1° medio; a
+ * teacher of Inglés 3° medio uses a unit the network's admin imported (a programa propio, with the
+ * network's own codes beside the shipped Bases 2019 OAs). Each material shows on its OA's page and
+ * in the curriculum map. An OA the admin retires leaves the form and stays on the material,
+ * marked 'No vigente'.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,14 +21,15 @@ const guia = path.join(carpeta, 'guia.pdf');
 const CLAVE = 'Docente2026';
 const historia = { email: correoNuevo('curriculo.historia'), password: CLAVE };
 const ingles = { email: correoNuevo('curriculo.ingles'), password: CLAVE };
+const ingles1m = { email: correoNuevo('curriculo.ingles1m'), password: CLAVE };
 const HISTORIA = 'Historia, Geografía y Ciencias Sociales';
 const UNIDAD_HI05 = 'Objetivos de Historia, Geografía y Ciencias Sociales 5° básico';
 
-/** The Inglés 1° medio curriculum a network writes for itself (test statements, not Mineduc's). */
-const CSV_IN1M = [
+/** An Inglés 3° medio unit a network writes for itself (test statements and codes, not Mineduc's). */
+const CSV_IN3M = [
   'area,nivel,unidad,unidad_orden,oa,descripcion,oa_orden,vigente,fuente',
-  'IN,1M,Unidad 1: Vida saludable,1,IN1M OA 01,Enunciado de prueba de la red para comprensión auditiva.,1,sí,',
-  'IN,1M,Unidad 1: Vida saludable,1,IN1M OA 02,Enunciado de prueba de la red para comprensión lectora.,2,sí,',
+  'IN,3M,Unidad 1: Vida saludable,1,IN3M OA 01,Enunciado de prueba de la red para comprensión auditiva.,1,sí,',
+  'IN,3M,Unidad 1: Vida saludable,1,IN3M OA 02,Enunciado de prueba de la red para comprensión lectora.,2,sí,',
 ].join('\n');
 
 beforeAll(async () => {
@@ -35,6 +37,7 @@ beforeAll(async () => {
   writeFileSync(guia, pdf(1));
   await docenteActivo(historia.email, CLAVE);
   await docenteActivo(ingles.email, CLAVE);
+  await docenteActivo(ingles1m.email, CLAVE);
 });
 afterAll(async () => {
   await browser?.close();
@@ -135,12 +138,24 @@ describe('a teacher of Historia 5° básico', () => {
 });
 
 describe('a teacher of Inglés 1° medio', () => {
+  it('uploads a material aligned to a shipped OA; its OA page and the map show it', async () => {
+    const page = await abrirComo(browser, ingles1m);
+    const titulo = 'Reading guide: my community';
+    await subir(page, { nivel: '1° medio', area: 'Inglés', unidad: 'Objetivos de Inglés 1° medio', oas: ['IN1M OA 01'], titulo });
+    await page.goto(url('/biblioteca-docente/oa/IN1M%20OA%2001'));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('IN1M OA 01');
+    await expect.poll(() => page.getByRole('heading', { name: titulo }).count()).toBe(1);
+    expect(await enElMapa(page, 'Inglés', '1M', 'IN1M OA 01')).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('a teacher of Inglés 3° medio', () => {
   it("uploads a material aligned to an OA of the level the network's admin imported", async () => {
     const { api } = await apiComo();
     const importar = (confirmar: 'true' | 'false') =>
       api.POST('/api/admin/curriculo/importar/', {
-        body: { archivo: 'ingles-1m.csv', confirmar },
-        bodySerializer: multipart({ data: CSV_IN1M, name: 'ingles-1m.csv', type: 'text/csv' }),
+        body: { archivo: 'ingles-3m.csv', confirmar },
+        bodySerializer: multipart({ data: CSV_IN3M, name: 'ingles-3m.csv', type: 'text/csv' }),
       });
     const vista = await importar('false');
     expect(vista.response.status).toBe(200);
@@ -149,10 +164,10 @@ describe('a teacher of Inglés 1° medio', () => {
 
     const page = await abrirComo(browser, ingles);
     const titulo = 'Listening guide: healthy habits';
-    await subir(page, { nivel: '1° medio', area: 'Inglés', unidad: 'Unidad 1: Vida saludable', oas: ['IN1M OA 01'], titulo });
-    await page.goto(url('/biblioteca-docente/oa/IN1M%20OA%2001'));
+    await subir(page, { nivel: '3° medio', area: 'Inglés', unidad: 'Unidad 1: Vida saludable', oas: ['IN3M OA 01'], titulo });
+    await page.goto(url('/biblioteca-docente/oa/IN3M%20OA%2001'));
     await expect.poll(() => page.getByRole('heading', { name: titulo }).count()).toBe(1);
 
-    expect(await enElMapa(page, 'Inglés', '1M', 'IN1M OA 01')).toBe(1);
+    expect(await enElMapa(page, 'Inglés', '3M', 'IN3M OA 01')).toBe(1);
   });
 });

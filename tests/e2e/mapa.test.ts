@@ -29,8 +29,8 @@ let browser: Browser;
 const docente = { email: correoNuevo('mapa.docente'), password: 'Docente2026' };
 /** Matemática, its 2° medio units and the OAs the test's material is aligned to. */
 let ma: { area: number; unidad1: number; unidad2: number; oa01: number; oa03: number };
-/** Matemática 6° básico's units in force, retired for the test so the map has a level without units, and restored after. */
-let retiradas: number[] = [];
+/** Puts back Matemática 6° básico's units, retired for the test so the map has a level without units. */
+let restaurar = async () => {};
 const TITULO = `Guía de raíces y logaritmos ${Date.now().toString(36)}`;
 
 beforeAll(async () => {
@@ -54,16 +54,7 @@ beforeAll(async () => {
   const oa03 = oas.find((o) => o.codigo === 'MA2M OA 03');
   if (!oa01 || !oa03) throw new Error('no MA2M OA 01 or 03');
   ma = { area: area.id, unidad1: unidad1.id, unidad2: unidad2.id, oa01: oa01.id, oa03: oa03.id };
-  const { api: admin } = await apiComo();
-  const { data: sexto } = await admin.GET('/api/admin/curriculo/{area}/{nivel}/', { params: { path: { area: 'MA', nivel: '06' } } });
-  retiradas = (sexto?.unidades ?? []).filter((u) => u.vigente).map((u) => u.id);
-  for (const id of retiradas) {
-    const { response: retiro } = await admin.PUT('/api/admin/curriculo/unidades/{id}/', {
-      params: { path: { id } },
-      body: { vigente: false },
-    });
-    if (!retiro.ok) throw new Error(`could not retire unit ${id}`);
-  }
+  restaurar = await retirarUnidades('MA', ['06']);
   // Recorded in unit 1, aligned to an OA of unit 1 and one of unit 2.
   const { response } = await api.POST('/api/bdocente/', {
     body: {
@@ -82,30 +73,44 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  const { api: admin } = await apiComo();
-  for (const id of retiradas) await admin.PUT('/api/admin/curriculo/unidades/{id}/', { params: { path: { id } }, body: { vigente: true } });
+  await restaurar();
 });
 
 const mapa = (nivel?: string) => `/biblioteca-docente/mapa?area=${ma.area}${nivel ? `&nivel=${nivel}` : ''}`;
 
 /**
- * Runs `prueba` while an area has no unit in force at any level (the admin retires them, and
- * restores them after), so the test does not depend on which areas the shipped curriculum fills.
+ * Retires, as the admin, the units in force of an area at `niveles` (every level by default), so a
+ * test does not depend on which levels and areas the shipped curriculum fills; the function it
+ * returns puts them back.
  */
-async function sinUnidades(codigoArea: string, prueba: () => Promise<void>): Promise<void> {
+async function retirarUnidades(codigoArea: string, niveles: readonly string[] = NIVELES_META): Promise<() => Promise<void>> {
   const { api: admin } = await apiComo();
   const ids: number[] = [];
-  for (const nivel of NIVELES_META) {
+  for (const nivel of niveles) {
     const { data, response } = await admin.GET('/api/admin/curriculo/{area}/{nivel}/', { params: { path: { area: codigoArea, nivel } } });
     if (response.ok) ids.push(...(data?.unidades ?? []).filter((u) => u.vigente).map((u) => u.id));
   }
   const vigente = (id: number, valor: boolean) =>
     admin.PUT('/api/admin/curriculo/unidades/{id}/', { params: { path: { id } }, body: { vigente: valor } });
+  const restaurar = async () => {
+    for (const id of ids) await vigente(id, true);
+  };
   try {
-    for (const id of ids) expect((await vigente(id, false)).response.ok).toBe(true);
+    for (const id of ids) expect((await vigente(id, false)).response.ok, `retire unit ${id}`).toBe(true);
+  } catch (error) {
+    await restaurar();
+    throw error;
+  }
+  return restaurar;
+}
+
+/** Runs `prueba` while an area has no unit in force at any level, and restores them after. */
+async function sinUnidades(codigoArea: string, prueba: () => Promise<void>): Promise<void> {
+  const restaurar = await retirarUnidades(codigoArea);
+  try {
     await prueba();
   } finally {
-    for (const id of ids) await vigente(id, true);
+    await restaurar();
   }
 }
 

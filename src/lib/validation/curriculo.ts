@@ -26,7 +26,8 @@ export const COLUMNAS_REQUERIDAS: readonly ColumnaCurriculo[] = ['area', 'nivel'
 
 export const CURRICULO_MAX_BYTES = 5 * 1024 * 1024;
 export const CURRICULO_MAX_FILAS = 20_000;
-export const ENUNCIADO_MAX = 2000;
+/** The longest official statement shipped is 2,005 characters (IN07 OA 08): room for a network's own. */
+export const ENUNCIADO_MAX = 3000;
 export const NOMBRE_UNIDAD_MAX = 200;
 export const FUENTE_MAX = 500;
 /** The admin search's OAs. */

@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { codigoDelPar, ENUNCIADO_MAX, normalizarCodigo } from '../../../validation/curriculo.ts';
 import * as data from './curriculum-data.ts';
 
 const url = z.url({ protocol: /^https?$/, error: 'fuente debe ser la dirección de la página consultada' });
@@ -21,7 +22,7 @@ const archivoPar = z.strictObject({
   oas: z.array(
     z.strictObject({
       codigo: z.string(),
-      descripcion: z.string().trim().min(1).max(2000),
+      descripcion: z.string().trim().min(1).max(ENUNCIADO_MAX),
       fuente: url,
       nota: z.string().optional(),
     }),
@@ -57,8 +58,16 @@ export const CARPETA = join(import.meta.dirname, 'curriculo');
 const areaPorCodigo = new Map(data.areas.map((a) => [a.codigo, a]));
 const nivelPorCodigo = new Map(data.niveles.map((n) => [n.codigo, n]));
 
-/** The official code prefix of a pair's OAs: 'HI05 OA ', 'IN1M OA '. */
-export const prefijoOA = (area: string, nivel: string) => `${area}${nivel} OA `;
+/**
+ * Whether `codigo` is written as an official code of the pair: 'HI05 OA 01' (area, level, ' OA ',
+ * two digits) or the Bases 2019 form of 3° and 4° medio, 'FG-MATE-3M-OAC-01' (ending in two
+ * digits), as the console and the import take them (`codigoDelPar`).
+ */
+export function codigoOficialDelPar(codigo: string, area: string, nivel: string): boolean {
+  if (codigo !== normalizarCodigo(codigo) || !codigoDelPar(codigo, area, nivel)) return false;
+  const prefijo = `${area}${nivel} OA `;
+  return codigo.startsWith(prefijo) ? /^\d{2}$/.test(codigo.slice(prefijo.length)) : /^FG-[A-Z0-9]+-(3M|4M)-OAC-\d{2}$/.test(codigo);
+}
 
 /** The unit that holds a pair's OAs when no Programa's units were verified. */
 export function unidadGeneral(area: string, nivel: string, oas: OACurricular[], otros = false): UnidadCurricular {
@@ -83,10 +92,9 @@ function leerPar(archivo: string): ParCurricular & { oas: OACurricular[]; conUni
   if (archivo !== `${par.area}-${par.nivel}.json`) falla(`the file must be named ${par.area}-${par.nivel}.json`);
   const area = areaPorCodigo.get(par.area) ?? falla(`unknown area ${par.area}`);
   if (!area.niveles.includes(par.nivel)) falla(`${par.area} is not taught in ${par.nivel}`);
-  const prefijo = prefijoOA(par.area, par.nivel);
   const porCodigo = new Map<string, OACurricular>();
   for (const oa of par.oas) {
-    if (!/^\d{2}$/.test(oa.codigo.slice(prefijo.length)) || !oa.codigo.startsWith(prefijo)) falla(`${oa.codigo} is not a code of the pair`);
+    if (!codigoOficialDelPar(oa.codigo, par.area, par.nivel)) falla(`${oa.codigo} is not a code of the pair`);
     if (porCodigo.has(oa.codigo)) falla(`${oa.codigo} appears twice`);
     porCodigo.set(oa.codigo, { codigo: oa.codigo, descripcion: oa.descripcion, fuente: oa.fuente });
   }
