@@ -238,6 +238,47 @@ describe('uploads and limits over real HTTP', () => {
     }
   });
 
+  it('reads a body just over the JSON limit before its 413 on a connection that is to close, so the client loses no answer', async () => {
+    // The fuzz suite's case: 'Connection: close' and a body a little over 1 MiB, written while the
+    // answer is decided. Answered first, the socket closed with unread bytes (a reset) and a
+    // client still writing got EPIPE instead of the 413.
+    // Whether it waited is read from what had been handed to the socket when the answer's first
+    // byte came, not from two clocks (they disagreed by a millisecond under load): the last 35
+    // bytes follow a pause of 150 ms (the idle limit here is 1 s), long enough for an answer
+    // given on the first MiB to arrive before them.
+    const bytes = 1024 * 1024 + 35;
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const writeErrors: string[] = [];
+    let sent = 0;
+    let sentAtAnswer = Number.NaN;
+    const answer = await raw(
+      server.url,
+      cabecera('POST', '/api/usuarios/recuperar-cuenta/', {
+        'content-type': 'application/json',
+        connection: 'close',
+        'content-length': bytes,
+      }),
+      (socket) => {
+        socket.once('data', () => {
+          sentAtAnswer = sent;
+        });
+        const next = () => {
+          const part = chunk.subarray(0, Math.min(chunk.length, bytes - sent));
+          sent += part.length;
+          socket.write(part, (error) => {
+            if (error) writeErrors.push(error.message);
+            else if (sent < bytes) setTimeout(next, bytes - sent <= chunk.length ? 150 : 10);
+          });
+        };
+        next();
+      },
+    );
+    expect(writeErrors).toEqual([]);
+    expect(answer.status).toBe(413);
+    expect(sentAtAnswer).toBe(bytes);
+    expect(JSON.parse(answer.body)).toEqual({ detail: 'El contenido enviado es demasiado grande', statusCode: 413 });
+  });
+
   it("answers a declared size over the route's own limit with 413 before reading it", async () => {
     // The photo limit is 10 MB: 50 MB is refused by the route, not by the server-wide cap.
     const answer = await raw(

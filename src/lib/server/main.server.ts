@@ -111,10 +111,9 @@ async function main() {
 
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
   const serveStatic = createStaticHandler(path.join(root, 'dist/client'));
-  const serveApi = createApiHandler(runtime.api.app, config.TRUST_PROXY);
-  const paginas = createCachePaginas({ ...PAGINAS, cambios: cambiosDe(runtime.database.db), keys: runtime.api.keys, now: Date.now });
-
   const limits = httpLimits(config);
+  const serveApi = createApiHandler(runtime.api.app, config.TRUST_PROXY, limits.lingerMs);
+  const paginas = createCachePaginas({ ...PAGINAS, cambios: cambiosDe(runtime.database.db), keys: runtime.api.keys, now: Date.now });
   const hsts = hstsPara(config.PUBLIC_URL);
   const limpieza = limpiarAlQuedarOcioso();
   let inFlight = 0;

@@ -15,6 +15,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { cabecerasCodificadas, codificacionPara, comprimir, comprimirFlujo } from './compress.server.ts';
+import { bodyDrained } from './guard.server.ts';
 import type { PaginaEnCurso } from './paginas.server.ts';
 
 /** What the Hono app offers (`app.fetch`) with the bindings of src/lib/server/api/env.server.ts. */
@@ -129,10 +130,15 @@ export async function writeApiResponse(
   });
 }
 
-/** Answers an API request with `app`; the socket's address is the client's (TRUST_PROXY is the app's concern). */
-export function createApiHandler(app: ApiFetch, trustProxy: number) {
+/**
+ * Answers an API request with `app`; the socket's address is the client's (TRUST_PROXY is the
+ * app's concern). A small body the app did not read is read first, for at most `drainMs`
+ * (`bodyDrained`), so the client is done writing when the answer comes.
+ */
+export function createApiHandler(app: ApiFetch, trustProxy: number, drainMs: number) {
   return async function serveApi(req: IncomingMessage, res: ServerResponse, pagina?: PaginaEnCurso): Promise<void> {
     const response = await app.fetch(toRequest(req, res), { clientAddress: req.socket.remoteAddress, trustProxy });
+    await bodyDrained(req, drainMs);
     await writeApiResponse(req, res, response, pagina);
   };
 }

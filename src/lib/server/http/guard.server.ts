@@ -77,12 +77,45 @@ function expire(req: IncomingMessage, res: ServerResponse, onTimeout: (kind: str
 }
 
 /**
- * The most of a body still on its way that is read and thrown away after an early answer, so the
+ * The most of a body still on its way that is read and thrown away around an early answer, so the
  * connection stays open for the client's next request (what Node does by itself). Closing it
  * instead raced the client: the answer says keep-alive, and a client that sent its next request
- * before the close arrived got 'other side closed' (decision 0040).
+ * before the close arrived got 'other side closed' (decision 0040). A few times the largest JSON
+ * body (1 MiB, api/input.server.ts), so a body refused for being just over it is read too.
  */
-const DRAIN_MAX_BYTES = 1024 * 1024;
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Whether the rest of a body may be read and thrown away: its declared size is within
+ * `DRAIN_MAX_BYTES`, and no reader holds it (a 'readable' listener, an iterator over the body,
+ * keeps `resume` from draining it).
+ */
+function drenable(req: IncomingMessage): boolean {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  return declared <= DRAIN_MAX_BYTES && req.listenerCount('readable') === 0;
+}
+
+/**
+ * Before an API answer goes out: the rest of a body nobody read (a 401, 403 or 413 decided on the
+ * headers alone), up to `DRAIN_MAX_BYTES`, is read and thrown away, for at most `lingerMs`.
+ * Answering first raced a client still writing it on a connection that was to close
+ * (`Connection: close`): Node closes the socket once the answer is out, the unread bytes turn that
+ * close into a reset, and the client lost the answer it had not read yet (EPIPE). A larger body is
+ * answered at once and cut (`settle`); one a reader holds is the reader's.
+ */
+export function bodyDrained(req: IncomingMessage, lingerMs: number): Promise<void> {
+  if (req.complete || req.destroyed || !hasBody(req) || !drenable(req)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      req.off('end', done).off('close', done).off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, lingerMs);
+    req.once('end', done).once('close', done).once('error', done);
+    req.resume();
+  });
+}
 
 /**
  * After an answer sent before the body arrived: a small body nobody started reading is read to
@@ -90,20 +123,13 @@ const DRAIN_MAX_BYTES = 1024 * 1024;
  */
 function settle(req: IncomingMessage, lingerMs: number): void {
   if (req.complete) return;
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  // A 'readable' listener (an iterator over the body) keeps `resume` from draining it.
-  if (!(declared <= DRAIN_MAX_BYTES) || req.listenerCount('readable') > 0) {
+  if (!drenable(req)) {
     linger(req, lingerMs);
     return;
   }
-  const socket = req.socket;
-  const timer = setTimeout(() => {
-    if (!req.complete) socket.destroy();
-  }, lingerMs);
-  const done = () => clearTimeout(timer);
-  req.once('end', done);
-  socket.once('close', done);
-  req.resume();
+  void bodyDrained(req, lingerMs).then(() => {
+    if (!req.complete) req.socket.destroy();
+  });
 }
 
 /** Closes the connection of an answer sent before its body was read: drained briefly, then cut. */
