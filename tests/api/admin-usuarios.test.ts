@@ -88,6 +88,33 @@ describe('GET /api/admin/usuarios/', () => {
     expect(admins.usuarios.some((u: { id: number; ultimo_ingreso: string | null }) => u.id === admin.id && u.ultimo_ingreso)).toBe(true);
   });
 
+  it("lists an erased account as 'Cuenta n.º N', as the audit log names it, never by its anonymised address", async () => {
+    const correo = unico('saliente');
+    const u = await t.createUser({ email: correo, nombre: 'Saliente' });
+    await t.api.services.baja.borrar(u.id);
+    const etiqueta = `Cuenta n.º ${u.id}`;
+    const todas = await (await listar('?tamano_pagina=9999')).json();
+    const fila = todas.usuarios.find((x: { id: number }) => x.id === u.id);
+    expect(fila).toMatchObject({ email: etiqueta, nombres: 'Docente retirado/a', estado: 'eliminada' });
+    expect(JSON.stringify(todas)).not.toContain('eliminada.invalid');
+
+    // Its own state, not 'pendiente' (it has no password and is not active), and no change is taken.
+    const eliminadas = await (await listar('?estado=eliminada&tamano_pagina=9999')).json();
+    expect(eliminadas.usuarios.map((x: { id: number }) => x.id)).toContain(u.id);
+    const pendientes = await (await listar('?estado=pendiente&tamano_pagina=9999')).json();
+    expect(pendientes.usuarios.map((x: { id: number }) => x.id)).not.toContain(u.id);
+    const antes = await t.db.select().from(usuarios).where(eq(usuarios.id, u.id));
+    for (const cambio of [{ activo: true }, { activo: false }, { admin: true }, { colegio: 'Escuela Nueva' }]) {
+      const r = await cambiar(u.id, cambio);
+      expect(r.status, JSON.stringify(cambio)).toBe(409);
+      expect((await r.json()).detail).toBe('La cuenta fue eliminada');
+    }
+    const reenvio = await t.call('POST', `/api/admin/usuarios/${u.id}/reenviar-activacion/`, como(admin.token));
+    expect(reenvio.status).toBe(409);
+    expect((await reenvio.json()).detail).toBe('La cuenta fue eliminada');
+    expect(await t.db.select().from(usuarios).where(eq(usuarios.id, u.id))).toEqual(antes);
+  });
+
   it('pages with 25 by default, and a bad filter is a Spanish 400', async () => {
     for (let i = 0; i < 3; i++) await t.createUser({ email: unico(`pagina${i}`), nombre: 'Paginada' });
     const pagina = await (await listar('?q=paginada&tamano_pagina=2&orden=-email')).json();
@@ -98,7 +125,7 @@ describe('GET /api/admin/usuarios/', () => {
     expect((await (await listar('?q=paginada&tamano_pagina=9999')).json()).usuarios).toHaveLength(3);
     const malo = await listar('?estado=borrada');
     expect(malo.status).toBe(400);
-    expect((await malo.json()).detail).toBe('Estado no válido: use activa, pendiente o desactivada');
+    expect((await malo.json()).detail).toBe('Estado no válido: use activa, pendiente, desactivada o eliminada');
     expect((await listar('?rol=jefe')).status).toBe(400);
   });
 });

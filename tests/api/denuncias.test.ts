@@ -506,6 +506,23 @@ describe('decisions', () => {
     expect(logs).toHaveLength(1);
   });
 
+  it("names a decision by an admin whose account was erased since as the audit log does: 'Cuenta n.º N'", async () => {
+    const saliente = await t.session({ admin: true, nombre: 'Inés' });
+    const m = await material();
+    const d = await denunciado(luis, 'material', m);
+    expect((await resuelto(d.id, 'descartar', 'No infringe las normas', saliente)).resolucion?.admin).toBe(saliente.email);
+    await t.api.services.baja.borrar(saliente.id);
+    const etiqueta = `Cuenta n.º ${saliente.id}`;
+    const decidida = (await cola('resuelta')).find((i) => i.tipo === 'material' && i.id_recurso === m);
+    expect(decidida?.resolucion).toMatchObject({ accion: 'descartar', motivo: 'No infringe las normas', admin: etiqueta });
+    expect(JSON.stringify(decidida)).not.toContain('eliminada.invalid');
+    const [log] = await t.db
+      .select()
+      .from(registroAdmin)
+      .where(and(eq(registroAdmin.tipo, 'material'), eq(registroAdmin.id_registro, m)));
+    expect(log?.admin_email).toBe(etiqueta);
+  });
+
   it('restaurar shows an item the reports hid and tells its author', async () => {
     const m = await comentario('manual', await manual(), ana, null, 'Opinión fuerte');
     const d = await denunciado(luis, 'comentario_manual', m);

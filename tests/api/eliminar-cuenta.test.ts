@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   capsulas,
   codigosRecuperacion,
@@ -27,6 +27,7 @@ import {
   registroAdmin,
   segundosFactores,
   solicitudesDatos,
+  subidas,
   tokensRefresh,
   unidades,
   usuarios,
@@ -160,6 +161,34 @@ interface Escena {
   respuestaOtra: number;
   conversacion: number;
   ajenoDeAdmin: number;
+  /** A resumable upload the person began and never finished: its bytes wait in the upload store. */
+  subida: string;
+}
+
+/** Half a PDF sent through tus (POST, one PATCH): an unfinished upload of `token`'s, by its id. */
+async function subidaSinTerminar(t: TestApi, token: string): Promise<string> {
+  const datos = pdf(2);
+  const meta = { filename: 'guia-eloisa.pdf', filetype: 'application/pdf', destino: 'material' };
+  const creada = await t.call('POST', '/api/subidas/', {
+    token,
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': String(datos.length),
+      'upload-metadata': Object.entries(meta)
+        .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+        .join(','),
+    },
+  });
+  expect(creada.status, await creada.clone().text()).toBe(201);
+  const location = creada.headers.get('location') ?? '';
+  const mitad = Math.floor(datos.length / 2);
+  const parte = await t.call('PATCH', `${location}/`, {
+    token,
+    body: new Uint8Array(datos.subarray(0, mitad)),
+    headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+  });
+  expect(parte.status).toBe(204);
+  return location.split('/').at(-1) ?? '';
 }
 
 /** Everything the person does before leaving. */
@@ -251,8 +280,10 @@ async function escena(t: TestApi): Promise<Escena> {
   const compartida = await coleccion('Lectura en primer ciclo', true);
   const privada = await coleccion('Para revisar', false);
   // A large mochila of the private collection, built by the job into storage: it carries the person's notes.
-  await t.storage.write('bdocente/mochila/original.pdf', randomBytes(1.5 * 1024 * 1024));
-  const grande = await insertarMaterial(t, admin, 'Banco de lecturas', { archivo: 'bdocente/mochila/original.pdf' });
+  const TAMANO_GRANDE = 1.5 * 1024 * 1024;
+  await t.storage.write('bdocente/mochila/original.pdf', randomBytes(TAMANO_GRANDE));
+  // With the size an upload records: the mochila's size is read from the rows (decision 0076).
+  const grande = await insertarMaterial(t, admin, 'Banco de lecturas', { archivo: 'bdocente/mochila/original.pdf', tamano: TAMANO_GRANDE });
   const enMochila = await t.call('POST', `/api/colecciones/${privada}/items/`, {
     token: persona.token,
     json: { tipo: 'material', id: grande, nota: 'Para la reunión de ciclo' },
@@ -265,6 +296,7 @@ async function escena(t: TestApi): Promise<Escena> {
   await t.db.insert(segundosFactores).values({ id_usuario: persona.id, secreto: 'JBSWY3DPEHPK3PXP' });
   await t.db.insert(codigosRecuperacion).values({ id_usuario: persona.id, codigo_hash: 'hash-de-un-codigo' });
   await t.db.insert(identidades).values({ id_usuario: persona.id, proveedor: 'liceo', sub: 'sub-123', email: persona.email });
+  const subida = await subidaSinTerminar(t, persona.token);
   return {
     persona,
     compartida,
@@ -277,6 +309,7 @@ async function escena(t: TestApi): Promise<Escena> {
     respuestaOtra,
     conversacion,
     ajenoDeAdmin,
+    subida,
   };
 }
 
@@ -374,6 +407,10 @@ for (const conservar of [false, true]) {
 
     it('after 14 days the job erases the person: nothing in the database or the storage names them', async () => {
       const { persona } = e;
+      // The unfinished upload's bytes are held in the store the uploads use.
+      const { almacen } = t.api.services.subidas;
+      expect(await almacen.existe(e.subida)).toBe(true);
+      expect(await t.db.select().from(subidas).where(eq(subidas.id, e.subida))).toHaveLength(1);
       // The dump and the walk do find the person while the account lives.
       const antes = await volcado(t);
       for (const h of [persona.email, 'Bustamante', persona.rut, persona.foto])
@@ -409,6 +446,10 @@ for (const conservar of [false, true]) {
       for (const fila of await volcado(t)) sinHuellas(`table ${fila.tabla}`, fila.texto, persona);
       const enStorage = await archivos(t);
       for (const f of enStorage) sinHuellas(`file ${f.key}`, `${f.key}\n${f.texto}`, persona);
+      // The unfinished upload goes at once, row and bytes, not an hour later with the sweep of orphans.
+      expect(await t.db.select().from(subidas).where(eq(subidas.id, e.subida))).toEqual([]);
+      expect(await almacen.existe(e.subida)).toBe(false);
+      expect(await almacen.ids()).not.toContain(e.subida);
       const material = await t.db.select().from(materiales).where(eq(materiales.id, e.material));
       const capsula = await t.db.select().from(capsulas).where(eq(capsulas.id, e.capsula));
       expect(material.length).toBe(conservar ? 1 : 0);
@@ -577,5 +618,37 @@ describe('the network keeps an admin', () => {
     expect((await programar(unica)).status).toBe(409);
     await t.session({ admin: true, nombre: 'Inés' });
     expect((await programar(unica)).status).toBe(202);
+  });
+});
+
+describe("the page's state", () => {
+  let t: TestApi;
+  beforeAll(async () => {
+    t = await createTestApi();
+  });
+  afterAll(() => t.close());
+
+  it('comes from one read of the account: the scheduled date and whether the account has a password', async () => {
+    const docente = await t.session({ nombre: 'Sofía' });
+    const { baja } = t.api.services;
+    const lecturas = vi.spyOn(t.db, 'select');
+    try {
+      expect(await baja.estado(docente.id)).toEqual({ programada: null, sinContrasena: false });
+      expect(lecturas).toHaveBeenCalledTimes(1);
+      await t.db.update(usuarios).set({ password_hash: null }).where(eq(usuarios.id, docente.id));
+      lecturas.mockClear();
+      expect(await baja.estado(docente.id)).toEqual({ programada: null, sinContrasena: true });
+      expect(lecturas).toHaveBeenCalledTimes(1);
+      const fecha = new Date(t.clock.now.getTime() + 14 * DIA);
+      await t.db.update(usuarios).set({ baja_programada: fecha, baja_conservar_aportes: false }).where(eq(usuarios.id, docente.id));
+      lecturas.mockClear();
+      expect(await baja.estado(docente.id)).toEqual({
+        programada: { baja_programada: fecha.toISOString(), conservar_aportes: false },
+        sinContrasena: true,
+      });
+      expect(lecturas).toHaveBeenCalledTimes(1);
+    } finally {
+      lecturas.mockRestore();
+    }
   });
 });

@@ -8,7 +8,7 @@ import { pagina, texto } from './listas.ts';
 import { cadena } from './texto.ts';
 
 export const ROLES_ADMIN = ['docente', 'admin'] as const;
-export const ESTADOS_CUENTA = ['activa', 'pendiente', 'desactivada'] as const;
+export const ESTADOS_CUENTA = ['activa', 'pendiente', 'desactivada', 'eliminada'] as const;
 export const ORDENES_USUARIOS = ['nombre', '-nombre', 'email', '-email', 'fecha', '-fecha'] as const;
 export type EstadoCuenta = (typeof ESTADOS_CUENTA)[number];
 export type OrdenUsuarios = (typeof ORDENES_USUARIOS)[number];
@@ -26,7 +26,7 @@ const opcion = <const T extends readonly [string, ...string[]]>(valores: T, mens
 export const filtrosUsuariosSchema = z.object({
   q: texto,
   rol: opcion(ROLES_ADMIN, 'Rol no válido: use docente o admin'),
-  estado: opcion(ESTADOS_CUENTA, 'Estado no válido: use activa, pendiente o desactivada'),
+  estado: opcion(ESTADOS_CUENTA, 'Estado no válido: use activa, pendiente, desactivada o eliminada'),
   orden: opcion(ORDENES_USUARIOS, 'Orden no válido'),
   pagina,
   tamano_pagina: tamanoPaginaAdmin,

@@ -12,6 +12,12 @@ export const DIAS_PARA_ELIMINAR = 14;
 /** The display name an erased account keeps as the author of what stays. */
 export const DOCENTE_RETIRADO = 'Docente retirado/a';
 
+/**
+ * An erased account wherever the console would name it by its address (the register of requests,
+ * the audit log, a moderation decision): its number, never its name or its anonymised address.
+ */
+export const cuentaEliminada = (id: number): string => `Cuenta n.º ${id}`;
+
 /** 'true'/'false' (or a ticked box) from the pages' forms, a boolean from JSON; absent means false. */
 const booleano = (campo: string) => booleanoDe(campo, { formulario: true });
 
@@ -34,16 +40,29 @@ export const MOTIVO_REQUERIDO = 'Escribe el motivo: por ejemplo, «Solicitud esc
 
 const motivo = cadena({ error: MOTIVO_REQUERIDO }).trim().min(1, MOTIVO_REQUERIDO).max(500, 'Puedes escribir hasta 500 caracteres');
 
-/** The console's form for a written request of access: what is held about an account, shown to the admin. */
-export const accesoAdminSchema = z.object({ motivo });
+export const CORREO_CUENTA_REQUERIDO = 'Escribe el correo de la cuenta';
 
-/** POST /api/admin/usuarios/{id}/eliminar/ and the console's form. */
-export const eliminarCuentaAdminSchema = z.object({
-  motivo,
+/** What an admin decides on a deletion: keep the contributions or not, now or in 14 days. */
+const decisionBaja = {
   conservar_aportes: booleano('conservar_aportes'),
   inmediato: booleano('inmediato'),
-});
+};
+
+/** POST /api/admin/usuarios/{id}/eliminar/ (the account is in the path). */
+export const eliminarCuentaAdminSchema = z.object({ motivo, ...decisionBaja });
 export type EliminarCuentaAdminInput = z.infer<typeof eliminarCuentaAdminSchema>;
+
+/**
+ * A request that arrived in writing, as the console's forms take it (/admin/solicitudes): the
+ * account by its address, and the reason. As it is, the form of a request of access.
+ */
+export const solicitudEscritaSchema = z.object({
+  correo: cadena({ error: CORREO_CUENTA_REQUERIDO }).trim().min(1, CORREO_CUENTA_REQUERIDO).max(254, 'Correo no válido'),
+  motivo,
+});
+
+/** The console's form for a written request of deletion: the account and reason, and the decision. */
+export const eliminacionEscritaSchema = solicitudEscritaSchema.extend(decisionBaja);
 
 /** GET /api/admin/solicitudes/exportar/: the register of requests as CSV (default) or JSON. */
 export const exportarSolicitudesSchema = z.object({

@@ -9,6 +9,7 @@ import type { Esquema } from '../../api/contrato.ts';
 import { esAdmin } from '../../permisos.ts';
 import type { CambioUsuario, FiltrosUsuarios } from '../../validation/admin.ts';
 import { IMPORTACION_MAX_LINEAS, TAMANO_PAGINA_ADMIN } from '../../validation/admin.ts';
+import { cuentaEliminada } from '../../validation/baja.ts';
 import { invitacionSchema } from '../../validation/invitacion.ts';
 import { numPaginas } from '../../validation/listas.ts';
 import { parseCsv } from '../cli/csv.server.ts';
@@ -18,7 +19,7 @@ import { contienePalabras } from '../db/search.server.ts';
 import { ErrorDeDominio, fieldErrors } from '../errores.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { CuentasService } from './cuentas.server.ts';
-import { colegioPorNombre, type createInvitacionesService, EMAIL_EXISTENTE } from './invitaciones.server.ts';
+import { CUENTA_ELIMINADA, colegioPorNombre, type createInvitacionesService, EMAIL_EXISTENTE } from './invitaciones.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 
 export type UsuarioAdmin = Esquema<'UsuarioAdmin'>;
@@ -51,21 +52,27 @@ const columnas = {
   groups: usuarios.groups,
   activo: usuarios.activo,
   desactivada_en: usuarios.desactivada_en,
+  eliminada_en: usuarios.eliminada_en,
   fecha_creacion: usuarios.fecha_creacion,
   ultimo_ingreso: ultimoIngresoSql,
 };
 
-type Fila = { activo: boolean; desactivada_en: Date | null; fecha_creacion: Date } & Omit<UsuarioAdmin, 'estado' | 'fecha_creacion'>;
+type Fila = { activo: boolean; desactivada_en: Date | null; eliminada_en: Date | null; fecha_creacion: Date } & Omit<
+  UsuarioAdmin,
+  'estado' | 'fecha_creacion'
+>;
 
-function aUsuarioAdmin({ activo, desactivada_en, fecha_creacion, ...f }: Fila): UsuarioAdmin {
-  const estado = desactivada_en ? 'desactivada' : activo ? 'activa' : 'pendiente';
-  return { ...f, estado, fecha_creacion: fecha_creacion.toISOString() };
+/** An erased account shows by its number ('Cuenta n.º 12'), as the audit log names it, not by its anonymised address. */
+function aUsuarioAdmin({ activo, desactivada_en, eliminada_en, fecha_creacion, ...f }: Fila): UsuarioAdmin {
+  const estado = eliminada_en ? 'eliminada' : desactivada_en ? 'desactivada' : activo ? 'activa' : 'pendiente';
+  return { ...f, ...(eliminada_en ? { email: cuentaEliminada(f.id) } : {}), estado, fecha_creacion: fecha_creacion.toISOString() };
 }
 
 const filtroEstado: Record<FiltrosUsuarios['estado'] & string, SQL | undefined> = {
-  desactivada: isNotNull(usuarios.desactivada_en),
-  activa: and(isNull(usuarios.desactivada_en), eq(usuarios.activo, true)),
-  pendiente: and(isNull(usuarios.desactivada_en), eq(usuarios.activo, false)),
+  desactivada: and(isNull(usuarios.eliminada_en), isNotNull(usuarios.desactivada_en)),
+  activa: and(isNull(usuarios.eliminada_en), isNull(usuarios.desactivada_en), eq(usuarios.activo, true)),
+  pendiente: and(isNull(usuarios.eliminada_en), isNull(usuarios.desactivada_en), eq(usuarios.activo, false)),
+  eliminada: isNotNull(usuarios.eliminada_en),
 };
 
 const nombreOrden = [usuarios.apellido_paterno, usuarios.apellido_materno, usuarios.primer_nombre];
@@ -166,6 +173,7 @@ export function createAdminUsuariosService(
       const cerrarSesiones = await db.transaction(async (tx) => {
         const [u] = await tx.select().from(usuarios).where(eq(usuarios.id, id)).for('update');
         if (!u) throw new ErrorDeDominio(404, 'Usuario no encontrado');
+        if (u.eliminada_en) throw new ErrorDeDominio(409, CUENTA_ELIMINADA);
         const eraAdmin = esAdmin(u);
         const adminActivo = eraAdmin && u.activo && !u.desactivada_en;
         const registrar = (accion: string, detalle: string) =>

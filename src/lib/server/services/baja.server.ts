@@ -30,6 +30,7 @@ import { type CuentasService, demasiadosIntentos } from './cuentas.server.ts';
 import type { ForoService } from './foro.server.ts';
 import type { ManualesService } from './manuales.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
+import type { SubidasService } from './subidas.server.ts';
 
 /** The periodic job that erases the accounts whose 14 days have passed. */
 export const TRABAJO_BAJA = 'baja-cuenta';
@@ -77,6 +78,8 @@ export interface BajaDeps {
   biblioteca: BibliotecaService;
   manuales: ManualesService;
   foro: ForoService;
+  /** Its upload store, the one tus writes to: an erasure removes the person's unfinished uploads' bytes. */
+  subidas: Pick<SubidasService, 'almacen'>;
 }
 
 export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
@@ -164,10 +167,21 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
     /** Makes sure the periodic job is queued (at start-up; each run queues the next). */
     programar: periodico.programar,
 
-    /** The person's scheduled deletion, or null: what /perfil/eliminar-cuenta shows. */
-    async estado(id: number): Promise<{ baja_programada: string; conservar_aportes: boolean } | null> {
+    /**
+     * What /perfil/eliminar-cuenta shows, from one read of the account: the scheduled deletion (or
+     * null), and whether the account has no password (a school account's), which then confirms
+     * with a fresh sign-in instead.
+     */
+    async estado(
+      id: number,
+    ): Promise<{ programada: { baja_programada: string; conservar_aportes: boolean } | null; sinContrasena: boolean }> {
       const u = await fila(id);
-      return u.baja_programada ? { baja_programada: u.baja_programada.toISOString(), conservar_aportes: u.baja_conservar_aportes } : null;
+      return {
+        programada: u.baja_programada
+          ? { baja_programada: u.baja_programada.toISOString(), conservar_aportes: u.baja_conservar_aportes }
+          : null,
+        sinContrasena: !u.password_hash,
+      };
     },
 
     /**
@@ -213,11 +227,6 @@ export function createBajaService(ctx: ServiceContext, deps: BajaDeps) {
         baja_programada: fecha.toISOString(),
         conservar_aportes: input.conservar_aportes,
       };
-    },
-
-    /** Whether the account has no password (a school account's): the page asks for a fresh sign-in instead. */
-    async sinContrasena(id: number): Promise<boolean> {
-      return !(await fila(id)).password_hash;
     },
 
     /** After a sign-in: a scheduled deletion is cancelled, and the notice the person sees says so. */

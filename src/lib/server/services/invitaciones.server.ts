@@ -17,6 +17,8 @@ import { obtenerUsuario } from './usuarios.server.ts';
 export const EMAIL_EXISTENTE = 'Ya existe una cuenta con ese correo';
 export const CUENTA_ACTIVA = 'La cuenta ya está activa';
 export const CUENTA_DESACTIVADA = 'La cuenta está desactivada';
+/** An erased account (issue 31) keeps its row, anonymised, for what it wrote: it takes no change. */
+export const CUENTA_ELIMINADA = 'La cuenta fue eliminada';
 
 /**
  * The 409 for an invitation to an address that has an account waiting for activation, with the
@@ -102,6 +104,7 @@ export function createInvitacionesService(ctx: ServiceContext, cuentas: CuentasS
       const where = 'id' in cual ? eq(usuarios.id, cual.id) : eq(usuarios.email, cual.email.trim().toLowerCase());
       const [row] = await db.select().from(usuarios).where(where);
       if (!row) throw new ErrorDeDominio(404, 'Usuario no encontrado');
+      if (row.eliminada_en) throw new ErrorDeDominio(409, CUENTA_ELIMINADA);
       if (row.desactivada_en) throw new ErrorDeDominio(409, CUENTA_DESACTIVADA);
       if (row.activo) throw new ErrorDeDominio(409, CUENTA_ACTIVA);
       await db.transaction(async (tx) => {

@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, like, ne, or, type SQL, sql } from 'drizzle-orm';
 import { nombreCompleto, nombreCorto } from '../../../format/index.ts';
-import { DOCENTE_RETIRADO } from '../../../validation/baja.ts';
+import { cuentaEliminada, DOCENTE_RETIRADO } from '../../../validation/baja.ts';
 import {
   capsulas,
   codigosRecuperacion,
@@ -43,6 +43,7 @@ import {
   tokensRefresh,
   usuarios,
   visitas,
+  visitasInicio,
 } from '../../db/schema.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
 import type { Actor } from '../actor.server.ts';
@@ -50,10 +51,7 @@ import type { BajaDeps } from '../baja.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { createRecursosService, type TipoRecurso } from '../recursos.server.ts';
 import { olvidarSeguimientos } from '../seguimientos.server.ts';
-import { VIGENCIA_MS } from '../subidas.server.ts';
 
-/** What stays of an erased person in the register and the audit log: not their name, not their email. */
-const titularAnonimo = (id: number) => `Cuenta n.º ${id}`;
 /** The erased account's address: unique, non-identifying, in a domain that cannot receive mail. */
 const correoAnonimo = (id: number) => `cuenta-${id}@eliminada.invalid`;
 const TITULO_CONVERSACION_ELIMINADA = 'Conversación eliminada';
@@ -67,9 +65,6 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
   const { db, now, storage } = ctx;
   const { sesiones } = deps.cuentas;
   const recursos = createRecursosService(db, now);
-  // Made once with the service, as the uploads' own: the store prepares its folder when it is made,
-  // and a store made per erasure could still be doing so after the erasure returned.
-  const almacen = storage.almacenSubidas(VIGENCIA_MS);
 
   /** Deletes, through each section's own delete, what the person uploaded and wrote. */
   async function borrarAportes(id: number): Promise<void> {
@@ -137,7 +132,8 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
     await sesiones.revocarUsuario(id);
     if (!u.baja_conservar_aportes) await borrarAportes(id);
 
-    const titular = titularAnonimo(id);
+    // What stays of the person in the register and the audit log: not their name, not their email.
+    const titular = cuentaEliminada(id);
     const nombre = nombreCompleto(u);
     const corto = nombreCorto(u);
     const pares: [string, string][] = [
@@ -164,6 +160,8 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
       await tx.delete(tokensCuenta).where(eq(tokensCuenta.id_usuario, id));
       await tx.delete(tokensRefresh).where(eq(tokensRefresh.id_usuario, id));
       await tx.delete(ingresos).where(eq(ingresos.id_usuario, id));
+      // When the person last opened Inicio (the row is kept, as a retired teacher's authorship).
+      await tx.delete(visitasInicio).where(eq(visitasInicio.id_usuario, id));
       // The school accounts linked to it, and any linking under way (issue 32).
       await tx.delete(identidades).where(eq(identidades.id_usuario, id));
       await tx.delete(flujosOidc).where(eq(flujosOidc.id_usuario, id));
@@ -231,8 +229,6 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
           groups: [],
           preferencia_correo: 'nunca',
           resumen_enviado: null,
-          visita_ultima: null,
-          visita_anterior: null,
           oculto_directorio: true,
           privacidad_version: null,
           privacidad_aceptada_en: null,
@@ -246,7 +242,7 @@ export function createBorrado(ctx: ServiceContext, deps: BajaDeps) {
     await storage.remove(`usuarios/${id}`);
     for (const { clave } of restos.archivos) if (clave) await storage.remove(clave);
     // Unfinished uploads' bytes: the hourly sweep would remove them as orphans; not an hour later.
-    for (const s of restos.subidas) await almacen.eliminar(s.id);
+    for (const s of restos.subidas) await deps.subidas.almacen.eliminar(s.id);
     ctx.log.info('account erased', { userId: id, conservar: u.baja_conservar_aportes });
   }
 

@@ -4,6 +4,7 @@
  */
 import { and, asc, count, desc, eq, inArray, min, or, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
+import { cuentaEliminada } from '../../../validation/baja.ts';
 import type { TipoDenuncia } from '../../../validation/denuncias.ts';
 import { numPaginas } from '../../../validation/listas.ts';
 import { cacheDeLecturas } from '../../db/cache.server.ts';
@@ -93,9 +94,12 @@ export function createColaDenuncias(ctx: ServiceContext) {
     const admins = new Map(
       idsAdmin.length === 0
         ? []
-        : (await db.select({ id: usuarios.id, email: usuarios.email }).from(usuarios).where(inArray(usuarios.id, idsAdmin))).map(
-            (a) => [a.id, a.email] as const,
-          ),
+        : (
+            await db
+              .select({ id: usuarios.id, email: usuarios.email, eliminada_en: usuarios.eliminada_en })
+              .from(usuarios)
+              .where(inArray(usuarios.id, idsAdmin))
+          ).map((a) => [a.id, a.eliminada_en ? cuentaEliminada(a.id) : a.email] as const),
     );
     const mismaFecha = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
     const resultado: ItemDenunciado[] = [];
@@ -125,7 +129,7 @@ export function createColaDenuncias(ctx: ServiceContext) {
                 accion: primera.accion,
                 motivo: primera.motivo_resolucion,
                 fecha: primera.fecha_resolucion.toISOString(),
-                // The local key, or an admin whose account was deleted since.
+                // The local key when no account decided (an admin erased since is named by number).
                 admin: (primera.id_admin !== null && admins.get(primera.id_admin)) || CLAVE_LOCAL,
               }
             : null,
