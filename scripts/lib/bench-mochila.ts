@@ -25,7 +25,9 @@ export function benchMochila(mbTotal = megasMochila()): Promise<string> {
     const { colecciones } = services;
     const coleccion = await colecciones.crear(actor, { nombre: 'Mochila de prueba', descripcion: '', compartida: false });
     for (const id of idsManuales) await colecciones.agregar(actor, coleccion.id, { tipo: 'manual', id }, '');
-    const plan = await colecciones.planMochila(await colecciones.fuenteMochila(actor, 'coleccion', coleccion.id));
+    const pedir = (encargar: boolean) => colecciones.pedirMochila(actor, 'coleccion', coleccion.id, { encargar });
+    const pedido = await pedir(false);
+    const plan = await colecciones.planMochila(pedido.leida);
     let bytes = 0;
     const enVivo = await medirRss(async () => {
       const contar = new Writable({
@@ -36,12 +38,13 @@ export function benchMochila(mbTotal = megasMochila()): Promise<string> {
       });
       await pipeline(colecciones.zipMochila(plan), contar);
     });
-    if (colecciones.mochilaDirecta(plan)) throw new Error('the bench’s mochila is under MOCHILA_DIRECTA_MB: no job to measure');
+    if (pedido.directa) throw new Error('the bench’s mochila is under MOCHILA_DIRECTA_MB: no job to measure');
     const enTrabajo = await medirRss(async () => {
-      await colecciones.estadoMochila(actor, 'coleccion', coleccion.id, plan, true);
+      await pedir(true);
       await jobs.drain();
     });
-    const estado = await colecciones.estadoMochila(actor, 'coleccion', coleccion.id, plan, false);
+    const hecho = await pedir(false);
+    const estado = hecho.directa ? null : hecho.estado;
     if (!estado?.lista) throw new Error('the mochila job did not finish');
     return formatTable(
       ['mochila of a collection (in process)', 'value'],

@@ -23,6 +23,7 @@ export const TRABAJOS: Record<string, string> = {
   'retencion-direcciones': 'Borrar las direcciones IP y navegadores de ingresos antiguos (cada día)',
   'mochila-preparar': 'Preparar la mochila (ZIP para usar sin conexión) que pidió un docente',
   'mochilas-vencidas': 'Borrar las mochilas preparadas que vencieron (cada hora)',
+  'mantenimiento-base': 'Ordenar la base de datos integrada y actualizar sus estadísticas (cada día, de madrugada)',
 };
 
 export const TRABAJO_DESCONOCIDO = 'Tarea interna del servidor';

@@ -13,7 +13,5 @@ export const prerender = false;
 const campos = z.object({ origen: z.enum(['coleccion', 'oa']), id: z.coerce.number().int().positive() });
 
 export const POST = alternar(campos, async (actor, { origen, id }) => {
-  const servicio = getRuntime().api.services.colecciones;
-  const plan = await servicio.planMochila(await servicio.fuenteMochila(actor, origen, id));
-  if (!servicio.mochilaDirecta(plan)) await servicio.estadoMochila(actor, origen, id, plan, true);
+  await getRuntime().api.services.colecciones.pedirMochila(actor, origen, id, { encargar: true });
 });

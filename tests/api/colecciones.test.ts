@@ -312,11 +312,15 @@ describe('mochila', () => {
     }
     expect(indice).not.toContain('No se lleva');
     expect(indice).not.toMatch(/<script|src=|https?:\/\/(?!creativecommons)/i);
-    // The collection's page states its size with the same plan.
+    // The collection's page states its size from the database alone, the items the plan carries.
     const { colecciones } = t.api.services;
-    const plan = await colecciones.planMochila(await colecciones.fuenteMochila({ id: luis.id, groups: [] }, 'coleccion', c.id));
-    expect(plan.bytes).toBeGreaterThan(0);
+    const pedido = await colecciones.pedirMochila({ id: luis.id, groups: [] }, 'coleccion', c.id, { encargar: false });
+    const plan = await colecciones.planMochila(pedido.leida);
+    expect(pedido.directa).toBe(true);
+    expect(pedido.leida.resumen.elementos).toBe(plan.entradas.length);
     expect(plan.entradas).toHaveLength(3);
+    expect(pedido.leida.resumen.bytes).toBeGreaterThan(0);
+    expect(pedido.leida.resumen.firma).toBe(plan.firma);
   });
 
   it('is its owner’s or a shared collection’s, with a session', async () => {

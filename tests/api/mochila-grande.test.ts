@@ -54,7 +54,16 @@ beforeAll(async () => {
   idOa = oa?.id ?? 0;
   await t.storage.write('bdocente/grande/original.pdf', grande);
   await t.storage.write('bdocente/chico/original.pdf', pequeno);
-  idGrande = await publicarMaterial(t, luis, 'Guía grande', { unidad, oas: [] }, { archivo: 'bdocente/grande/original.pdf' });
+  idGrande = await publicarMaterial(
+    t,
+    luis,
+    'Guía grande',
+    { unidad, oas: [] },
+    {
+      archivo: 'bdocente/grande/original.pdf',
+      tamano: grande.length,
+    },
+  );
 });
 afterAll(() => t.close());
 
@@ -70,7 +79,8 @@ describe('a large collection mochila', () => {
       expect(res.headers.get('retry-after')).toBe('5');
       const cuerpo = (await res.json()) as Progreso;
       expect(cuerpo).toMatchObject({ estado: 'pendiente', progreso: 0, bytes_hechos: 0 });
-      expect(cuerpo.bytes_total).toBeGreaterThan(grande.length);
+      // From the sizes recorded at upload (the summary asks no storage and writes no index).
+      expect(cuerpo.bytes_total).toBe(grande.length);
     }
     expect(await trabajosMochila()).toHaveLength(1);
     expect(await t.db.select().from(mochilas)).toHaveLength(1);
@@ -81,7 +91,20 @@ describe('a large collection mochila', () => {
       .update(mochilas)
       .set({ bytes_hechos: Math.floor((fila?.bytes_total ?? 0) / 2) })
       .where(eq(mochilas.id, fila?.id ?? 0));
-    const mitad = (await (await get(ana, `/api/colecciones/${id}/mochila/`)).json()) as Progreso;
+    // A poll reads the database only: no stored file's size is asked, no index is written.
+    const size = t.storage.size.bind(t.storage);
+    let preguntas = 0;
+    t.storage.size = (clave) => {
+      preguntas += 1;
+      return size(clave);
+    };
+    let mitad: Progreso;
+    try {
+      mitad = (await (await get(ana, `/api/colecciones/${id}/mochila/`)).json()) as Progreso;
+    } finally {
+      t.storage.size = size;
+    }
+    expect(preguntas).toBe(0);
     expect(mitad.progreso).toBe(50);
     expect(await trabajosMochila()).toHaveLength(1);
 
@@ -217,9 +240,15 @@ describe('an OA’s mochila', () => {
       luis,
       'Guía corta',
       { unidad, oas: [idOaChico] },
-      { archivo: 'bdocente/chico/original.pdf', licencia: 'CC-BY-4.0' },
+      { archivo: 'bdocente/chico/original.pdf', tamano: pequeno.length, licencia: 'CC-BY-4.0' },
     );
-    await publicarMaterial(t, luis, 'Guía oculta', { unidad, oas: [idOaChico] }, { archivo: 'bdocente/chico/original.pdf', oculto: true });
+    await publicarMaterial(
+      t,
+      luis,
+      'Guía oculta',
+      { unidad, oas: [idOaChico] },
+      { archivo: 'bdocente/chico/original.pdf', tamano: pequeno.length, oculto: true },
+    );
     const res = await get(ana, `/api/oas/${idOaChico}/mochila/`);
     expect(res.status).toBe(200);
     const archivos = await leerZip(Buffer.from(await res.arrayBuffer()));

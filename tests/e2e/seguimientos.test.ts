@@ -4,7 +4,7 @@
  * /notificaciones; she follows the colleague, a forum category and an area and level from their
  * pages; 'Lo que sigo' lists them all and stops the OA. Screenshots at 1280 and 375 px.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart } from '../support/form.ts';
@@ -130,6 +130,36 @@ describe('seguir un OA', () => {
     await page.waitForURL(/\/perfil\/seguimientos\/?$/);
     expect(await page.getByRole('link', { name: oa }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: /^OA / }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('the Seguir button', () => {
+  it("is a pill like 'Añadir a guardados', lighter than the page's own buttons, followed or not", async () => {
+    const marta = { email: correoNuevo('seguimientos.marta'), password: 'Docente2026' };
+    await docenteActivo(marta.email, marta.password);
+    const { id: idLuis } = await apiComo(luis);
+    const page = await abrirComo(browser, marta);
+    const aspecto = (boton: Locator) =>
+      boton.evaluate((e) => {
+        const s = getComputedStyle(e);
+        return { radio: s.borderTopLeftRadius, fondo: s.backgroundColor, peso: s.fontWeight };
+      });
+    const pildora = { radio: '999px', fondo: 'rgb(255, 255, 255)', peso: '500' };
+    for (const [ruta, seguir, dejar, propio] of [
+      [`/biblioteca-docente/oa/${encodeURIComponent('MA07 OA 01')}`, 'Seguir este OA', 'Dejar de seguir', 'Subir'],
+      [`/perfil/${idLuis}`, /^Seguir: /, /^Dejar de seguir: /, 'Contactar'],
+    ] as const) {
+      await page.goto(ruta);
+      // What the page itself offers stays a filled button.
+      expect(await aspecto(page.getByRole('link', { name: propio, exact: true }))).not.toMatchObject({ fondo: pildora.fondo });
+      expect(await aspecto(page.getByRole('button', { name: seguir }))).toEqual(pildora);
+      await page.getByRole('button', { name: seguir }).click();
+      await page.getByRole('button', { name: dejar }).waitFor();
+      expect(await aspecto(page.getByRole('button', { name: dejar }))).toEqual(pildora);
+      await page.getByRole('button', { name: dejar }).click();
+      await page.getByRole('button', { name: seguir }).waitFor();
+    }
     await page.context().close();
   });
 });

@@ -158,6 +158,8 @@ it('a worker killed mid-transcode leaves no ffmpeg and the next worker makes the
   // The attempt removes its own folder just after it marks the capsule listo.
   await esperar(() => intentos(id).length === 0, 5000, 'the attempt to remove its work folder');
   expect(readdirSync(path.join(carpeta, 'hls'))).toContain('manifest.m3u8');
-  const [job] = await database.db.select().from(trabajos).where(eq(trabajos.tipo, 'capsula-hls'));
-  expect(job).toMatchObject({ estado: 'hecho', intentos: 2 });
+  // The runner marks the job done once its handler returns, just after the capsule is listo.
+  const trabajo = async () => (await database.db.select().from(trabajos).where(eq(trabajos.tipo, 'capsula-hls')))[0];
+  await esperar(async () => (await trabajo())?.estado === 'hecho', 5000, 'the job to be marked done');
+  expect(await trabajo()).toMatchObject({ estado: 'hecho', intentos: 2 });
 });

@@ -40,7 +40,9 @@ function validar(html: string): Promise<string[]> {
 /**
  * The body as the server sent it. A page that navigated on at once (an island that sends a
  * missing token to /ingresar/) may have dropped it before it was read: a GET is then asked again
- * with the context's cookies; any other method is not repeated (it could change data).
+ * with the context's cookies, and kept only if it is the same kind of answer (a test that signed
+ * out meanwhile gets a redirect with no body, which is not that page); any other method is not
+ * repeated (it could change data).
  */
 async function cuerpo(context: BrowserContext, response: Response): Promise<string | undefined> {
   try {
@@ -48,7 +50,8 @@ async function cuerpo(context: BrowserContext, response: Response): Promise<stri
   } catch {
     if (response.request().method() !== 'GET') return undefined;
     const otra = await context.request.get(response.url(), { maxRedirects: 0, timeout: 10_000 });
-    return otra.text();
+    const html = (otra.headers()['content-type'] ?? '').startsWith('text/html');
+    return otra.status() === response.status() && html ? otra.text() : undefined;
   }
 }
 

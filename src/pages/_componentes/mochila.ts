@@ -7,7 +7,7 @@
 import type { AstroGlobal } from 'astro';
 import { getRuntime } from '../../lib/server/runtime.server.ts';
 import type { Actor } from '../../lib/server/services/actor.server.ts';
-import type { FuenteMochila, PlanMochila } from '../../lib/server/services/colecciones/mochila.server.ts';
+import type { FuenteMochila, ResumenMochila } from '../../lib/server/services/colecciones/mochila.server.ts';
 import type { EstadoMochila, OrigenMochila } from '../../lib/server/services/colecciones/mochilas-grandes.server.ts';
 
 /** Seconds between reloads while a mochila is being built. */
@@ -16,7 +16,8 @@ const RECARGA_SEGUNDOS = 5;
 export interface DatosMochila {
   origen: OrigenMochila;
   id: number;
-  plan: PlanMochila;
+  /** What it holds and weighs, from the database alone (the page never plans the ZIP). */
+  resumen: ResumenMochila;
   /** True when it downloads at once; else `estado` says whether it is built, being built or not asked for (null). */
   directa: boolean;
   estado: EstadoMochila | null;
@@ -31,12 +32,10 @@ export async function datosMochila(
   fuente: FuenteMochila,
 ): Promise<DatosMochila | null> {
   if (!fuente.items.some((i) => i.contenido)) return null;
-  const servicio = getRuntime().api.services.colecciones;
-  const plan = await servicio.planMochila(fuente);
-  const directa = servicio.mochilaDirecta(plan);
-  const estado = directa ? null : await servicio.estadoMochila(actor, origen, id, plan, false);
+  const pedido = await getRuntime().api.services.colecciones.pedirMochila(actor, origen, id, { encargar: false, fuente });
+  const estado = pedido.directa ? null : pedido.estado;
   if (estado && !estado.lista) Astro.response.headers.set('refresh', String(RECARGA_SEGUNDOS));
-  return { origen, id, plan, directa, estado };
+  return { origen, id, resumen: pedido.leida.resumen, directa: pedido.directa, estado };
 }
 
 /** The download's address. */

@@ -96,9 +96,11 @@ function rutasMochila(origen: OrigenMochila, operacion: OperacionMochila) {
     new Hono<AppEnv>({ strict: false }).get('/:id/mochila', autenticado(keys, { cookie: true }), params(idParam), async (c) => {
       const id = c.req.valid('param').id;
       const lector = actor(c);
-      const plan = await colecciones.planMochila(await colecciones.fuenteMochila(lector, origen, id));
-      const nombre = `Mochila - ${plan.nombre}.zip`;
-      if (colecciones.mochilaDirecta(plan)) {
+      const pedido = await colecciones.pedirMochila(lector, origen, id, { encargar: true });
+      const { resumen } = pedido.leida;
+      const nombre = `Mochila - ${resumen.nombre}.zip`;
+      if (pedido.directa) {
+        const plan = await colecciones.planMochila(pedido.leida);
         const cuerpo = Readable.toWeb(colecciones.zipMochila(plan)) as ReadableStream<Uint8Array>;
         return new Response(cuerpo, {
           status: 200,
@@ -109,7 +111,7 @@ function rutasMochila(origen: OrigenMochila, operacion: OperacionMochila) {
           },
         });
       }
-      const estado = await colecciones.estadoMochila(lector, origen, id, plan, true);
+      const { estado } = pedido;
       if (estado?.lista) {
         return fileResponse(storage, {
           key: estado.clave,
@@ -120,7 +122,7 @@ function rutasMochila(origen: OrigenMochila, operacion: OperacionMochila) {
           cacheControl: 'private, no-store',
         });
       }
-      const progreso = estado ?? { estado: 'pendiente' as const, progreso: 0, bytes_hechos: 0, bytes_total: plan.bytes };
+      const progreso = estado ?? { estado: 'pendiente' as const, progreso: 0, bytes_hechos: 0, bytes_total: resumen.bytes };
       c.header('retry-after', String(REINTENTAR_SEGUNDOS));
       c.header('cache-control', 'private, no-store');
       const cuerpo: Esquema<'MochilaEnPreparacion'> = {

@@ -7,7 +7,7 @@ import type { Actor } from './actor.server.ts';
 import { createColecciones } from './colecciones/colecciones.server.ts';
 import { createGuardados } from './colecciones/guardados.server.ts';
 import { createItems } from './colecciones/items.server.ts';
-import type { FuenteMochila, PlanMochila } from './colecciones/mochila.server.ts';
+import type { FuenteMochila, MochilaLeida, PlanMochila } from './colecciones/mochila.server.ts';
 import { createMochila, fuenteColeccion } from './colecciones/mochila.server.ts';
 import { createFuenteOa } from './colecciones/mochila-oa.server.ts';
 import { createMochilasGrandes, type OrigenMochila } from './colecciones/mochilas-grandes.server.ts';
@@ -32,14 +32,15 @@ export function createColeccionesService(ctx: ServiceContext) {
       await grandes.olvidar('coleccion', id);
     },
     fuenteMochila: fuente,
-    /** What the mochila holds and weighs, as its source showed it to its reader. */
-    planMochila: (f: FuenteMochila) => mochila.planear(f),
+    /**
+     * The mochila as `actor` asks for it (the download, the page, its form): its summary, and a
+     * large one's build state, queued (once) when `encargar` (decision 0076).
+     */
+    pedirMochila: grandes.pedir,
+    /** What the mochila holds, each stored file's size asked of storage: to stream it or build it. */
+    planMochila: (leida: MochilaLeida) => mochila.planear(leida),
     /** The mochila as a ZIP stream (never held in memory). */
     zipMochila: (plan: PlanMochila) => mochila.zip(plan, ctx.now()),
-    /** True when the mochila streams on request; else it is built by the job first (decision 0076). */
-    mochilaDirecta: grandes.directa,
-    /** A large mochila's built file or progress; `encargar` queues its build (once). */
-    estadoMochila: grandes.estado,
     /** The large mochilas' build and clean-up (registered by services.server.ts). */
     trabajos: grandes.trabajos,
     programar: grandes.programar,

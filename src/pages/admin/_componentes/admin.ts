@@ -53,7 +53,12 @@ export function partesCorreo(email: string): [string, string] {
   return arroba > 0 ? [email.slice(0, arroba), email.slice(arroba)] : [email, ''];
 }
 
-export const ESTADOS_CUENTA = { activa: 'Activa', pendiente: 'Pendiente de activación', desactivada: 'Desactivada' } as const;
+export const ESTADOS_CUENTA = {
+  activa: 'Activa',
+  pendiente: 'Pendiente de activación',
+  desactivada: 'Desactivada',
+  eliminada: 'Eliminada',
+} as const;
 export const ROLES = { docente: 'Docente', admin: 'Administrador' } as const;
 export const ORDENES_USUARIOS = {
   nombre: 'Nombre (A-Z)',

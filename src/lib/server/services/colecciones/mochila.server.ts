@@ -7,6 +7,10 @@
  *
  * An OA's materials make a mochila the same way (`FuenteMochila`: any named, ordered list of items).
  *
+ * Two steps (decision 0076): `leer` reads the rows once and sums them up from the database alone
+ * (size, item count, `firma`), which is all a page view or a poll needs; `planear` then asks storage
+ * for each file's size and writes the pages, only to stream the ZIP or to build it.
+ *
  * Written by yazl as a stream (storage/zip.server.ts): each stored file is read from storage when
  * the ZIP reaches it, so a mochila of gigabytes costs no more memory than an empty one. Streamed to
  * the request, or, when large, into storage by the 'mochila-preparar' job (mochilas-grandes.server.ts).
@@ -70,13 +74,28 @@ export const fuenteColeccion = (c: Coleccion): FuenteMochila => ({
   items: c.items,
 });
 
+/**
+ * What a mochila is, read from the database alone (no storage lookups, no page written): enough
+ * for a page to state its size, to choose streaming or the job, and to find a large one's build.
+ */
+export interface ResumenMochila {
+  nombre: string;
+  /**
+   * A hash of everything the ZIP is made of (the source's name, text and order; each item's
+   * title, author, note, description, licence, OAs, stored key and recorded size, captions,
+   * conversation text): the same for the same contents, another one once anything in it changes.
+   */
+  firma: string;
+  /** The items it carries. */
+  elementos: number;
+  /** About what the download weighs, from the sizes recorded at upload (the plan asks storage). */
+  bytes: number;
+}
+
 export interface PlanMochila {
   nombre: string;
   descripcion: string;
-  /**
-   * A hash of everything the ZIP holds (each file's path, stored key and size, each written page):
-   * the same for the same contents, another one once anything in it changes.
-   */
+  /** The same as the summary's (`ResumenMochila.firma`). */
   firma: string;
   entradas: EntradaMochila[];
   /** The ZIP's files, the index first. */
@@ -88,12 +107,45 @@ export interface PlanMochila {
 /** '01-fracciones-en-la-recta': the item's place and its title, for file names a stick's file system takes. */
 const base = (n: number, titulo: string) => `${String(n + 1).padStart(2, '0')}-${slug(titulo).slice(0, 60) || 'contenido'}`;
 
+type Item = FuenteMochila['items'][number] & { contenido: InfoItem };
+/** One visible item with its row, in the source's order: what both the summary and the plan are made from. */
+type Pieza =
+  | { item: Item; tipo: 'capsula'; fila: typeof capsulas.$inferSelect; subtitulos: { idioma: string; vtt: string }[] }
+  | { item: Item; tipo: 'material' | 'manual'; fila: typeof materiales.$inferSelect | typeof manuales.$inferSelect; oas: string[] }
+  | { item: Item; tipo: 'conversacion'; fila: typeof foroConversaciones.$inferSelect };
+
+/** A mochila's source with its rows read: its summary now, its plan when it is streamed or built. */
+export interface MochilaLeida {
+  fuente: FuenteMochila;
+  piezas: Pieza[];
+  resumen: ResumenMochila;
+}
+
+const claveLiviana = (c: { id: number; tamano_liviana: number | null }) => (c.tamano_liviana === null ? null : claves(c.id).liviana);
+
+/** What the ZIP's contents depend on, piece by piece, for its signature. */
+function hechosDe(p: Pieza): unknown[] {
+  const { tipo, id_item, nota, contenido } = p.item;
+  const comun = [tipo, id_item, nota, contenido.titulo, contenido.autor];
+  if (p.tipo === 'capsula')
+    return [...comun, p.fila.descripcion, p.fila.licencia, claveLiviana(p.fila), p.fila.tamano_liviana, p.subtitulos];
+  if (p.tipo === 'conversacion') return [...comun, p.fila.titulo, p.fila.contenido];
+  return [...comun, p.fila.descripcion, p.fila.licencia, p.fila.extension, p.fila.archivo, p.fila.tamano, p.oas];
+}
+
+/** What a piece's files weigh, as recorded (a capsule without its light version carries its captions only). */
+function bytesDe(p: Pieza): number {
+  if (p.tipo === 'capsula') return (p.fila.tamano_liviana ?? 0) + p.subtitulos.reduce((s, t) => s + Buffer.byteLength(t.vtt), 0);
+  if (p.tipo === 'conversacion') return Buffer.byteLength(p.fila.contenido);
+  return p.fila.tamano;
+}
+
 export function createMochila(db: Db, storage: Storage) {
   const porId = <T extends { id: number }>(filas: T[]) => new Map(filas.map((f) => [f.id, f]));
 
-  /** What the ZIP of this source, as it shows to its reader, holds. */
-  async function planear(coleccion: FuenteMochila): Promise<PlanMochila> {
-    const visibles = coleccion.items.filter((i) => i.contenido !== null);
+  /** The rows of what the source shows its reader (one query per table), and the summary they make. */
+  async function leer(fuente: FuenteMochila): Promise<MochilaLeida> {
+    const visibles = fuente.items.filter((i): i is Item => i.contenido !== null);
     const ids = (tipo: string) => visibles.filter((i) => i.tipo === tipo).map((i) => i.id_item);
     const [filasCapsulas, filasMateriales, filasManuales, filasConversaciones, filasOas, filasSubtitulos] = await Promise.all([
       db
@@ -116,36 +168,62 @@ export function createMochila(db: Db, storage: Storage) {
         .select({ id_material: materialesOas.id_material, codigo: oas.codigo })
         .from(materialesOas)
         .innerJoin(oas, eq(oas.id, materialesOas.id_oa))
-        .where(inArray(materialesOas.id_material, ids('material'))),
+        .where(inArray(materialesOas.id_material, ids('material')))
+        .orderBy(materialesOas.id_material, oas.codigo),
       db
         .select({ id_capsula: subtitulos.id_capsula, idioma: subtitulos.idioma, vtt: subtitulos.vtt })
         .from(subtitulos)
-        .where(inArray(subtitulos.id_capsula, ids('capsula'))),
+        .where(inArray(subtitulos.id_capsula, ids('capsula')))
+        .orderBy(subtitulos.id_capsula, subtitulos.idioma),
     ]);
     const [cap, mat, man, con] = [porId(filasCapsulas), porId(filasMateriales), porId(filasManuales), porId(filasConversaciones)];
+    const piezas: Pieza[] = [];
+    for (const item of visibles) {
+      if (item.tipo === 'capsula') {
+        const fila = cap.get(item.id_item);
+        const subs = filasSubtitulos.filter((s) => s.id_capsula === item.id_item).map(({ idioma, vtt }) => ({ idioma, vtt }));
+        if (fila) piezas.push({ item, tipo: 'capsula', fila, subtitulos: subs });
+      } else if (item.tipo === 'material' || item.tipo === 'manual') {
+        const fila = item.tipo === 'material' ? mat.get(item.id_item) : man.get(item.id_item);
+        const codigos = item.tipo === 'material' ? filasOas.filter((o) => o.id_material === item.id_item).map((o) => o.codigo) : [];
+        if (fila) piezas.push({ item, tipo: item.tipo, fila, oas: codigos });
+      } else if (item.tipo === 'conversacion') {
+        const fila = con.get(item.id_item);
+        if (fila) piezas.push({ item, tipo: 'conversacion', fila });
+      }
+    }
+    const firma = createHash('sha256').update(
+      JSON.stringify([fuente.nombre, fuente.descripcion, fuente.presentacion, fuente.enlace, ...piezas.map(hechosDe)]),
+    );
+    return {
+      fuente,
+      piezas,
+      resumen: {
+        nombre: fuente.nombre,
+        firma: firma.digest('hex'),
+        elementos: piezas.length,
+        bytes: piezas.reduce((s, p) => s + bytesDe(p), 0),
+      },
+    };
+  }
+
+  /** What the ZIP of a source read by `leer` holds: each stored file's size asked of storage, the pages written. */
+  async function planear({ fuente, piezas, resumen }: MochilaLeida): Promise<PlanMochila> {
     // Every stored file's size at once (null: no longer in storage), not one storage call after another.
-    const claveLiviana = (c: { id: number; tamano_liviana: number | null }) => (c.tamano_liviana === null ? null : claves(c.id).liviana);
-    const guardadas = [
-      ...filasCapsulas.map(claveLiviana),
-      ...filasMateriales.map((f) => f.archivo),
-      ...filasManuales.map((f) => f.archivo),
-    ];
+    const guardadas = piezas.map((p) => (p.tipo === 'capsula' ? claveLiviana(p.fila) : p.tipo === 'conversacion' ? null : p.fila.archivo));
     const tamanos = new Map(await Promise.all(guardadas.filter((k) => k !== null).map(async (k) => [k, await storage.size(k)] as const)));
     const tamano = (clave: string | null) => (clave === null ? null : (tamanos.get(clave) ?? null));
     const entradas: EntradaMochila[] = [];
-    for (const [n, item] of visibles.entries()) {
-      const info = item.contenido;
-      if (!info) continue;
+    for (const [n, p] of piezas.entries()) {
+      const info = p.item.contenido;
       const nombre = base(n, info.titulo);
-      const comun = { titulo: info.titulo, autor: info.autor, nota: item.nota };
-      if (item.tipo === 'capsula') {
-        const c = cap.get(item.id_item);
-        if (!c) continue;
-        const clave = claveLiviana(c);
+      const comun = { titulo: info.titulo, autor: info.autor, nota: p.item.nota };
+      if (p.tipo === 'capsula') {
+        const clave = claveLiviana(p.fila);
         const bytes = tamano(clave);
         const archivos: ArchivoMochila[] =
           clave === null || bytes === null ? [] : [{ ruta: `capsulas/${nombre}.mp4`, clave, bytes, etiqueta: 'Video (versión liviana)' }];
-        for (const s of filasSubtitulos.filter((s) => s.id_capsula === c.id)) {
+        for (const s of p.subtitulos) {
           archivos.push({
             ruta: `capsulas/${nombre}.${s.idioma}.vtt`,
             contenido: s.vtt,
@@ -156,30 +234,14 @@ export function createMochila(db: Db, storage: Storage) {
         entradas.push({
           ...comun,
           tipo: 'Cápsula',
-          descripcion: c.descripcion,
+          descripcion: p.fila.descripcion,
           oas: [],
-          licencia: licenciaDe(c.licencia),
+          licencia: licenciaDe(p.fila.licencia),
           archivos,
           ...(bytes === null ? { aviso: 'Esta cápsula aún no tiene versión liviana para llevar.' } : {}),
         });
-      } else if (item.tipo === 'material' || item.tipo === 'manual') {
-        const f = item.tipo === 'material' ? mat.get(item.id_item) : man.get(item.id_item);
-        if (!f) continue;
-        const bytes = tamano(f.archivo);
-        const carpeta = item.tipo === 'material' ? 'materiales' : 'manuales';
-        entradas.push({
-          ...comun,
-          tipo: item.tipo === 'material' ? 'Material' : 'Manual',
-          descripcion: f.descripcion,
-          oas: item.tipo === 'material' ? filasOas.filter((o) => o.id_material === f.id).map((o) => o.codigo) : [],
-          licencia: licenciaDe(f.licencia),
-          archivos: bytes === null ? [] : [{ ruta: `${carpeta}/${nombre}.${f.extension}`, clave: f.archivo, bytes, etiqueta: 'Archivo' }],
-          ...(bytes === null ? { aviso: 'El archivo ya no se conserva en la plataforma.' } : {}),
-        });
-      } else {
-        const f = con.get(item.id_item);
-        if (!f) continue;
-        const pagina = paginaConversacion(f.titulo, info.autor, f.contenido);
+      } else if (p.tipo === 'conversacion') {
+        const pagina = paginaConversacion(p.fila.titulo, info.autor, p.fila.contenido);
         entradas.push({
           ...comun,
           tipo: 'Conversación',
@@ -190,19 +252,30 @@ export function createMochila(db: Db, storage: Storage) {
             { ruta: `conversaciones/${nombre}.html`, contenido: pagina, bytes: Buffer.byteLength(pagina), etiqueta: 'Conversación' },
           ],
         });
+      } else {
+        const bytes = tamano(p.fila.archivo);
+        const carpeta = p.tipo === 'material' ? 'materiales' : 'manuales';
+        entradas.push({
+          ...comun,
+          tipo: p.tipo === 'material' ? 'Material' : 'Manual',
+          descripcion: p.fila.descripcion,
+          oas: p.oas,
+          licencia: licenciaDe(p.fila.licencia),
+          archivos:
+            bytes === null ? [] : [{ ruta: `${carpeta}/${nombre}.${p.fila.extension}`, clave: p.fila.archivo, bytes, etiqueta: 'Archivo' }],
+          ...(bytes === null ? { aviso: 'El archivo ya no se conserva en la plataforma.' } : {}),
+        });
       }
     }
-    const indice = paginaMochila(coleccion, entradas);
+    const indice = paginaMochila(fuente, entradas);
     const archivos = [
       { ruta: 'index.html', contenido: indice, bytes: Buffer.byteLength(indice), etiqueta: 'Índice' },
       ...entradas.flatMap((e) => e.archivos),
     ];
-    const firma = createHash('sha256');
-    for (const a of archivos) firma.update(`${a.ruta}\0${a.clave ?? ''}\0${a.bytes}\0${a.contenido ?? ''}\0`);
     return {
-      nombre: coleccion.nombre,
-      descripcion: coleccion.descripcion,
-      firma: firma.digest('hex'),
+      nombre: fuente.nombre,
+      descripcion: fuente.descripcion,
+      firma: resumen.firma,
       entradas,
       archivos,
       bytes: archivos.reduce((s, a) => s + a.bytes, 0),
@@ -218,6 +291,7 @@ export function createMochila(db: Db, storage: Storage) {
   }
 
   return {
+    leer,
     planear,
     /** The ZIP as a stream, read from storage file by file as it is consumed (backpressure): nothing is held whole. */
     zip: (plan: PlanMochila, fecha: Date): Readable => zipEnStream((zip) => llenar(zip, plan, fecha)),

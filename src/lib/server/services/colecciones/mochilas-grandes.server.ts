@@ -14,7 +14,7 @@ import { trabajoPeriodico } from '../../jobs/periodico.server.ts';
 import type { JobHandler } from '../../jobs/runner.server.ts';
 import type { Actor } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
-import type { createMochila, FuenteMochila, PlanMochila } from './mochila.server.ts';
+import type { createMochila, FuenteMochila, MochilaLeida, ResumenMochila } from './mochila.server.ts';
 
 export type OrigenMochila = (typeof mochilas.$inferSelect)['origen'];
 
@@ -30,6 +30,12 @@ const PROGRESO_MS = 1000;
 export type EstadoMochila =
   | { lista: true; clave: string; bytes: number }
   | { lista: false; estado: 'pendiente'; progreso: number; bytes_hechos: number; bytes_total: number };
+
+/**
+ * A request for a mochila: what it is (its rows and summary, to plan it when it streams) and, when
+ * it is large, its build's state (null: not asked for yet).
+ */
+export type PedidoMochila = { leida: MochilaLeida; directa: true } | { leida: MochilaLeida; directa: false; estado: EstadoMochila | null };
 
 const claveMochila = (idUsuario: number, id: number) => `mochilas/${idUsuario}/mochila-${id}.zip`;
 
@@ -52,7 +58,7 @@ export function createMochilasGrandes(
   }
 
   /** A mochila this large streams on request; a larger one goes through the job. */
-  const directa = (plan: PlanMochila) => plan.bytes <= ctx.config.MOCHILA_DIRECTA_MB * 1024 * 1024;
+  const directa = (resumen: ResumenMochila) => resumen.bytes <= ctx.config.MOCHILA_DIRECTA_MB * 1024 * 1024;
 
   const progreso = (f: { bytes_hechos: number; bytes_total: number }) =>
     f.bytes_total > 0 ? Math.min(99, Math.floor((f.bytes_hechos / f.bytes_total) * 100)) : 0;
@@ -61,21 +67,21 @@ export function createMochilasGrandes(
     and(eq(mochilas.id_usuario, actor.id), eq(mochilas.origen, origen), eq(mochilas.id_origen, id), eq(mochilas.firma, firma));
 
   /**
-   * The built file of this plan for `actor`, or its progress; `encargar` queues its build when
+   * The built file of this mochila for `actor`, or its progress; `encargar` queues its build when
    * none is under way (once, however many ask at the same time). A failed build is queued again.
    */
   async function estado(
     actor: Actor,
     origen: OrigenMochila,
     id: number,
-    plan: PlanMochila,
+    resumen: ResumenMochila,
     encargar: boolean,
   ): Promise<EstadoMochila | null> {
     if (encargar) {
       // One statement: a new row, or a failed one made pending again, comes back and is queued; one under way or built does not.
       const [encargada] = await db
         .insert(mochilas)
-        .values({ id_usuario: actor.id, origen, id_origen: id, firma: plan.firma, nombre: plan.nombre, bytes_total: plan.bytes })
+        .values({ id_usuario: actor.id, origen, id_origen: id, firma: resumen.firma, nombre: resumen.nombre, bytes_total: resumen.bytes })
         .onConflictDoUpdate({
           target: [mochilas.id_usuario, mochilas.origen, mochilas.id_origen, mochilas.firma],
           set: { estado: 'pendiente', bytes_hechos: 0 },
@@ -87,7 +93,7 @@ export function createMochilasGrandes(
     const [fila] = await db
       .select()
       .from(mochilas)
-      .where(donde(actor, origen, id, plan.firma));
+      .where(donde(actor, origen, id, resumen.firma));
     if (!fila) return null;
     if (fila.estado === 'lista' && fila.clave && (fila.expira === null || fila.expira > ctx.now()))
       return { lista: true, clave: fila.clave, bytes: fila.bytes };
@@ -105,12 +111,13 @@ export function createMochilasGrandes(
     const [persona] = await db.select({ id: usuarios.id, groups: usuarios.groups }).from(usuarios).where(eq(usuarios.id, fila.id_usuario));
     if (!persona) return;
     const origen = await fuente(persona, fila.origen, fila.id_origen).catch(() => null);
-    const plan = origen && (await mochila.planear(origen));
-    if (!origen || !plan || plan.firma !== fila.firma) {
+    const leida = origen && (await mochila.leer(origen));
+    if (!origen || !leida || leida.resumen.firma !== fila.firma) {
       // Gone, no longer visible, or changed since it was asked for: the next request asks for what there is now.
       await db.delete(mochilas).where(eq(mochilas.id, fila.id));
       return;
     }
+    const plan = await mochila.planear(leida);
     const clave = claveMochila(fila.id_usuario, fila.id);
     const started = performance.now();
     let escrito = Promise.resolve();
@@ -191,9 +198,24 @@ export function createMochilasGrandes(
   }
   const limpieza = trabajoPeriodico(ctx, TRABAJO_MOCHILAS_VENCIDAS, 60 * 60, limpiar);
 
+  /**
+   * What asking for a mochila gets, for the download, the page and its 'Preparar mochila' form
+   * alike: its summary from the database (no storage lookups, no pages written), and when it is
+   * large its build's state, queued first (once) when `encargar`. `leida` is `fuente` already read.
+   */
+  async function pedir(
+    actor: Actor,
+    origen: OrigenMochila,
+    id: number,
+    opciones: { encargar: boolean; fuente?: FuenteMochila },
+  ): Promise<PedidoMochila> {
+    const leida = await mochila.leer(opciones.fuente ?? (await fuente(actor, origen, id)));
+    if (directa(leida.resumen)) return { leida, directa: true };
+    return { leida, directa: false, estado: await estado(actor, origen, id, leida.resumen, opciones.encargar) };
+  }
+
   return {
-    directa,
-    estado,
+    pedir,
     /** Every reader's built mochila of a source that is gone (a deleted collection). */
     olvidar: (origen: OrigenMochila, id: number) => borrar(and(eq(mochilas.origen, origen), eq(mochilas.id_origen, id))),
     trabajos: { [TRABAJO_MOCHILA]: construir, [TRABAJO_MOCHILAS_VENCIDAS]: limpieza.trabajo },
