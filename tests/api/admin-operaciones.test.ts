@@ -319,6 +319,27 @@ describe('statistics', () => {
     expect(celdas).toHaveLength(a.length * n.length);
   });
 
+  it('are read again at once when the day changes in Chile, within the minute', async () => {
+    const estadisticas = () => t.api.services.adminOperaciones.estadisticas();
+    const real = t.clock.now;
+    try {
+      // Midnight between November and December in Chile, whatever its offset that day (in whole minutes).
+      let medianoche = new Date('2026-12-01T02:00:00Z');
+      while (hoyEnChile(medianoche) === '2026-11-30') medianoche = new Date(medianoche.getTime() + 60_000);
+      t.clock.now = new Date(medianoche.getTime() - 10_000);
+      const antes = await estadisticas();
+      expect(antes.subidas_por_mes[11]?.mes).toBe('2026-11');
+      t.clock.now = new Date(medianoche.getTime() + 10_000);
+      const despues = await estadisticas();
+      expect(despues.subidas_por_mes[11]?.mes).toBe('2026-12');
+      // The same day within the minute: the same answer.
+      t.clock.now = new Date(medianoche.getTime() + 20_000);
+      expect(await estadisticas()).toBe(despues);
+    } finally {
+      t.clock.now = real;
+    }
+  });
+
   it('follows a sign-in, an upload and a view once its minute of freshness is over', async () => {
     const [ma] = await t.db.select().from(areas).where(eq(areas.codigo, 'MA'));
     const [unidad] = await t.db

@@ -189,6 +189,43 @@ describe('searching', () => {
     expect(await ids(`oa=${ref.oa1}`)).not.toContain(a.id);
     expect(await ids('id_nivel=01')).toEqual([]);
   });
+
+  it('gives each material of a page its own OAs, in code order, and its own likes, oldest first', async () => {
+    // A page is read in one statement with the OAs and likes as subqueries (issue 36): each must
+    // be the row's own, also when materials next to each other have none.
+    const [uno, dos, tres] = [
+      await crear({ titulo: 'Pareja alfa', oas: [String(ref.oa2), String(ref.oa1)] }),
+      await crear({ titulo: 'Pareja beta', oas: [String(ref.oa2)] }),
+      await crear({ titulo: 'Pareja gamma' }),
+    ];
+    const gustar = async (quien: Sesion, id: number) =>
+      expect(
+        (await t.call('POST', '/api/bdocente/like/', { token: quien.token, json: { id_usuario: quien.id, id_material: id, add: true } }))
+          .status,
+      ).toBe(200);
+    await gustar(luis, uno.id);
+    await gustar(admin, uno.id);
+    await gustar(ana, dos.id);
+    const pagina = await (await t.call('GET', '/api/bdocente/?titulo=pareja', { token: luis.token })).json();
+    const codigos = (await t.db.select().from(oas).where(eq(oas.unidad, ref.unidad))).filter((o) => o.id === ref.oa1 || o.id === ref.oa2);
+    const enOrden = codigos
+      .map((o) => o.id)
+      .sort((a, b) => {
+        const [ca, cb] = [codigos.find((o) => o.id === a)?.codigo ?? '', codigos.find((o) => o.id === b)?.codigo ?? ''];
+        return ca < cb ? -1 : ca > cb ? 1 : 0;
+      });
+    expect(
+      pagina.material.map((m: { id: number; oas: { id: number; vigente: boolean }[]; likes: { id: number }[] }) => ({
+        id: m.id,
+        oas: m.oas.map((o) => [o.id, o.vigente]),
+        likes: m.likes,
+      })),
+    ).toEqual([
+      { id: tres.id, oas: enOrden.map((id) => [id, true]), likes: [] },
+      { id: dos.id, oas: [[ref.oa2, true]], likes: [{ id: ana.id }] },
+      { id: uno.id, oas: enOrden.map((id) => [id, true]), likes: [{ id: luis.id }, { id: admin.id }] },
+    ]);
+  });
 });
 
 describe('one material', () => {

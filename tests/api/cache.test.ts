@@ -5,7 +5,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCambios } from '../../src/lib/server/db/cambios.server.ts';
+import { cacheDeLecturas } from '../../src/lib/server/db/cache.server.ts';
+import { cambiosDe, createCambios } from '../../src/lib/server/db/cambios.server.ts';
 import { areas, capsulas, metodologias, unidades, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { type SessionCookies, sessionFromCookies } from '../../src/lib/server/http/session.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
@@ -40,6 +41,24 @@ describe('table versions', () => {
     sql('with x as (select 1) update "otra" set a = 1');
     expect(cambios.version(['capsulas'])).toBeGreaterThan(capsulasV ?? 0);
     expect(cambios.version(['usuarios'])).toBeGreaterThan(antes);
+  });
+
+  it('stay where they are after a write that changed no rows, inside a transaction or not', () => {
+    const cambios = createCambios(false);
+    const sql = cambios.conexion();
+    sql('update "usuarios" set "baja_programada" = $1 where "id" = $2 and "baja_programada" is not null', 0);
+    sql('begin');
+    sql('insert into "likes_capsulas" ("id_recurso", "id_usuario") values ($1, $2) on conflict do nothing', 0);
+    sql('commit');
+    expect([cambios.version(['usuarios']), cambios.version(['likes_capsulas'])]).toEqual([0, 0]);
+    sql('update "usuarios" set "activo" = $1 where "id" = $2', 1);
+    expect(cambios.version(['usuarios'])).toBeGreaterThan(0);
+    // A count the driver did not give, or a statement whose table is unknown, still moves it.
+    sql('delete from "likes_capsulas" where "id_recurso" = $1');
+    expect(cambios.version(['likes_capsulas'])).toBeGreaterThan(0);
+    const antes = cambios.version(['capsulas']);
+    sql('with x as (select 1) update "otra" set a = 1', 0);
+    expect(cambios.version(['capsulas'])).toBeGreaterThan(antes);
   });
 });
 
@@ -109,6 +128,20 @@ describe('cached answers', () => {
     expect((await lista()).capsula.map((c) => c.id)).not.toContain(segunda);
   });
 
+  it('are not read again after a sign-in, whose writes to usuarios change no row (on either database)', async () => {
+    const cambios = cambiosDe(t.db);
+    const version = () => cambios?.version(['usuarios']);
+    await t.login(docente.email);
+    const antes = version();
+    expect(antes).toBeDefined();
+    await t.login(docente.email);
+    expect(version()).toBe(antes);
+    // A real change to the row still moves it.
+    const res = await t.call('PUT', `/api/usuarios/${docente.id}/preferencias/`, { token: docente.token, json: { ahorro_datos: true } });
+    expect(res.status).toBeLessThan(300);
+    expect(version()).toBeGreaterThan(antes ?? 0);
+  });
+
   it('show a write this process did not see once the bound for other processes has passed', async () => {
     const id = await nueva('Geometría en el patio');
     expect((await lista()).capsula.find((c) => c.id === id)?.titulo).toBe('Geometría en el patio');
@@ -119,6 +152,25 @@ describe('cached answers', () => {
     const compartida = Boolean(process.env.DATABASE_URL);
     t.clock.now = new Date(t.clock.now.getTime() + (compartida ? 2_001 : 300_001));
     expect((await lista()).capsula.find((c) => c.id === id)?.titulo).toBe('Geometría en la plaza');
+  });
+
+  it('kept by age alone (tablas: null) hold through writes and are read again after their seconds, per key', async () => {
+    let ahora = new Date('2026-11-29T12:00:00Z');
+    const porEdad = cacheDeLecturas<number>(t.db, { tablas: null, segundos: 60, max: 1, now: () => ahora });
+    let lecturas = 0;
+    const leer = () => porEdad.leer('hoy', async () => ++lecturas);
+    expect(await leer()).toBe(1);
+    await nueva('Escrita mientras tanto');
+    ahora = new Date(ahora.getTime() + 59_999);
+    expect(await leer()).toBe(1);
+    ahora = new Date(ahora.getTime() + 1);
+    expect(await leer()).toBe(2);
+    // Another key (the next day) is read at once, and takes the place of the only entry kept.
+    expect(await porEdad.leer('mañana', async () => ++lecturas)).toBe(3);
+    expect(await leer()).toBe(4);
+    // A failed read is not kept.
+    await expect(porEdad.leer('falla', () => Promise.reject(new Error('caída')))).rejects.toThrow('caída');
+    expect(await porEdad.leer('falla', async () => ++lecturas)).toBe(5);
   });
 
   it('show the signed-in person their own profile change on the next page', async () => {

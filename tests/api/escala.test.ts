@@ -4,13 +4,16 @@
  * MAX_FILAS_PAGINADAS, the title search's accent and case rules answered through its index, the
  * home's active conversations found without grouping every forum comment, the capsule search's
  * two indexes (title and captions) instead of a scan, the directory's search
- * through its trigram index and the forum categories' cached counters following every write.
+ * through its trigram index and its order through an index, the home's newest content of a
+ * profile's areas and levels and a conversation's latest comment through theirs, and the forum
+ * categories' cached counters following every write.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filasDe } from '../../src/lib/server/db/client.server.ts';
 import { MAX_FILAS_PAGINADAS } from '../../src/lib/server/db/paginar.server.ts';
-import { capsulas, comentarios, foroComentarios } from '../../src/lib/server/db/schema.server.ts';
-import { coincideTexto } from '../../src/lib/server/db/search.server.ts';
+import { capsulas, comentarios, foroComentarios, materiales, usuarios } from '../../src/lib/server/db/schema.server.ts';
+import { coincideBusqueda, coincideTexto } from '../../src/lib/server/db/search.server.ts';
 import { FILAS_BLOQUE } from '../../src/lib/server/services/inicio.server.ts';
 import { coincideEnCapsula } from '../../src/lib/server/services/subtitulos.server.ts';
 import { LIMITE_HILO } from '../../src/lib/validation/comentarios.ts';
@@ -39,13 +42,16 @@ interface Hilo {
  * `sinRecorrerIndices`: plain index scans too, for a table of a few rows, whose primary key a
  * planner would rather walk whole than read a search index.
  */
-const planSinScan = (consulta: SQL, sinRecorrerIndices = false) =>
+const planSinScan = (consulta: SQL, sinRecorrerIndices = false, sinOrdenar = false) =>
   t.db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
     if (sinRecorrerIndices) await tx.execute(sql`set local enable_indexscan = off`);
-    const r = await tx.execute(sql`explain ${consulta}`);
-    return ((r as unknown as { rows: Record<string, string>[] }).rows ?? []).map((f) => Object.values(f)[0]).join('\n');
+    if (sinOrdenar) await tx.execute(sql`set local enable_sort = off`);
+    const filas = await filasDe<Record<string, string>>(tx, sql`explain ${consulta}`);
+    return filas.map((f) => Object.values(f)[0]).join('\n');
   });
+/** The plan of `consulta` when a scan and a sort are the last resort. */
+const planOrdenado = (consulta: SQL) => planSinScan(consulta, false, true);
 
 const hilo = async (ruta: string, token = luis.token): Promise<Hilo> => {
   const r = await t.call('GET', ruta, { token });
@@ -109,6 +115,11 @@ describe('a comment thread read a page at a time', () => {
     expect(vacia).toMatchObject({ comentarios_base: [], comentarios_hijos: [], hay_mas: false });
     const mala = await t.call('GET', `/api/manuales/comentarios/${manual}/?antes=abc`, { token: luis.token });
     expect(mala.status).toBe(400);
+    // Past what an id column holds (the fuzz found it as a 500): refused like any other bad id.
+    for (const antes of ['2147483648', '1e3', '1.5', '0']) {
+      const fuera = await t.call('GET', `/api/manuales/comentarios/${manual}/?antes=${antes}`, { token: luis.token });
+      expect({ antes, status: fuera.status }).toEqual({ antes, status: 400 });
+    }
   });
 
   it('pages the same way on materials and capsules', async () => {
@@ -167,12 +178,20 @@ describe('the title search: accents and case aside, through its index', () => {
     expect(await buscar('Comprensión')).toEqual([ids[2]]);
   });
 
-  it("is answered by the search index, not a scan (the query's expression is the index's)", async () => {
+  it('is answered by the search index over the stored vector, not a scan', async () => {
     await t.db.execute(sql`analyze materiales`);
-    const plan = await planSinScan(
-      sql`select id from materiales where busqueda_es(titulo || ' ' || descripcion) @@ to_tsquery('spanish', f_unaccent('evaluacion:*'))`,
-    );
+    const plan = await planSinScan(sql`select id from materiales where ${coincideBusqueda(materiales, 'evaluacion')}`, true);
     expect(plan).toContain('materiales_busqueda_idx');
+  });
+
+  it('follows an edit of the title or the description, which the database keeps the stored vector in step with', async () => {
+    const id = ids[2] ?? 0;
+    await t.db.update(materiales).set({ titulo: 'Geometría en el patio' }).where(eq(materiales.id, id));
+    expect(await buscar('comprension')).toEqual([]);
+    expect(await buscar('GEOMETRIA patio')).toEqual([id]);
+    await t.db.update(materiales).set({ descripcion: 'Ángulos con tiza' }).where(eq(materiales.id, id));
+    expect(await buscar('angulos')).toEqual([id]);
+    expect(await buscar('aula geometria')).toEqual([]);
   });
 });
 
@@ -238,6 +257,39 @@ describe("the directory's name search, through its trigram index", () => {
       sql`select id from usuarios where ' ' || lower(public.f_unaccent(primer_nombre || ' ' || segundo_nombre || ' ' || apellido_paterno || ' ' || apellido_materno)) like '% munoz%'`,
     );
     expect(plan).toContain('usuarios_nombre_trgm_idx');
+  });
+});
+
+describe('reads in an index order instead of sorting every match (migrations 0022 and 0023)', () => {
+  it("pages the directory by surname and name through usuarios_orden_nombre_idx (the query's order is the index's)", async () => {
+    await t.db.execute(sql`analyze usuarios`);
+    const plan = await planOrdenado(
+      sql`select id from usuarios order by lower(public.f_unaccent(${usuarios.apellido_paterno})), lower(public.f_unaccent(${usuarios.primer_nombre})), ${usuarios.id} limit 10`,
+    );
+    expect(plan).toContain('usuarios_orden_nombre_idx');
+  });
+
+  it("finds the home's newest materials of a profile's area and level through materiales_area_nivel_idx", async () => {
+    const cat = await catalogos(t);
+    await t.db.execute(sql`analyze materiales`);
+    const plan = await planOrdenado(
+      sql`select id from materiales where id_area in (${cat.area}) and codigo_nivel in (${cat.nivel}) order by fecha_creacion desc, id desc limit ${FILAS_BLOQUE}`,
+    );
+    expect(plan).toContain('materiales_area_nivel_idx');
+  });
+
+  it("reads a conversation's latest counted comment from foro_comentarios_actividad_idx", async () => {
+    await t.db.execute(sql`analyze foro_comentarios`);
+    // A conversation of its own with a few hundred comments: with a handful, reading them all is as good.
+    const otra = await insertarConversacion(t, await insertarCategoria(t, { nombre: 'Actividad' }), ana, 'Animada');
+    await t.db
+      .insert(foroComentarios)
+      .values(Array.from({ length: 300 }, (_, i) => ({ id_conversacion: otra, id_usuario: luis.id, contenido: `Respuesta ${i}` })));
+    await t.db.execute(sql`analyze foro_comentarios`);
+    const plan = await planOrdenado(
+      sql`select max(fecha_creacion) from foro_comentarios where id_conversacion = ${otra} and not eliminado and not oculto`,
+    );
+    expect(plan, plan).toContain('foro_comentarios_actividad_idx');
   });
 });
 

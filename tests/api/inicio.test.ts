@@ -17,7 +17,7 @@ import {
   notificaciones,
   perfilAreas,
   perfilNiveles,
-  usuarios,
+  visitasInicio,
 } from '../../src/lib/server/db/schema.server.ts';
 import type { Actor } from '../../src/lib/server/services/actor.server.ts';
 import { CUENTA_TOPE, FILAS_BLOQUE, siguienteVisita } from '../../src/lib/server/services/inicio.server.ts';
@@ -263,7 +263,7 @@ describe('Desde tu última visita', () => {
     // Reloading the new visit keeps its anchor.
     t.clock.now = new Date(t.clock.now.getTime() + 10 * MINUTO);
     expect((await abrir(docente)).visita.anterior).toBe(ultimaApertura.toISOString());
-    const [fila] = await t.db.select().from(usuarios).where(eq(usuarios.id, docente.id));
+    const [fila] = await t.db.select().from(visitasInicio).where(eq(visitasInicio.id_usuario, docente.id));
     expect(fila?.visita_anterior?.toISOString()).toBe(ultimaApertura.toISOString());
     expect(fila?.visita_ultima?.toISOString()).toBe(t.clock.now.toISOString());
   });
@@ -281,7 +281,7 @@ describe('Desde tu última visita', () => {
     await insertarMaterial(t, autor, 'Y otra', { fecha_creacion: hace(2 * DIA) });
     // A new visit (more than an hour later) reads the counts again.
     t.clock.now = new Date(t.clock.now.getTime() + 2 * HORA);
-    await t.db.update(usuarios).set({ visita_ultima: null, visita_anterior: null }).where(eq(usuarios.id, docente.id));
+    await t.db.delete(visitasInicio).where(eq(visitasInicio.id_usuario, docente.id));
     const pasada = await abrir(docente);
     expect(pasada.visita.cuentas.materiales).toBe(CUENTA_TOPE + 1);
     expect(cuentasVisita(pasada.visita.cuentas)).toEqual([
@@ -312,7 +312,7 @@ describe('Desde tu última visita', () => {
     expect((await abrir(docente)).visita.anterior).toBe(ultimaApertura.toISOString());
   });
 
-  it('does not write the row on a reload within minutes (a write to usuarios makes its read caches read again)', () => {
+  it('does not write the visit on a reload within minutes', () => {
     const ultima = new Date('2026-03-05T12:00:00Z');
     const anterior = new Date('2026-03-01T12:00:00Z');
     const leida = { visita_ultima: ultima, visita_anterior: anterior };
@@ -336,9 +336,9 @@ describe('Desde tu última visita', () => {
 
   it('counts forum conversations and comments others wrote since the previous visit', async () => {
     await t.db
-      .update(usuarios)
-      .set({ visita_ultima: hace(2 * HORA), visita_anterior: hace(DIA) })
-      .where(eq(usuarios.id, docente.id));
+      .insert(visitasInicio)
+      .values({ id_usuario: docente.id, visita_ultima: hace(2 * HORA), visita_anterior: hace(DIA) })
+      .onConflictDoUpdate({ target: visitasInicio.id_usuario, set: { visita_ultima: hace(2 * HORA), visita_anterior: hace(DIA) } });
     const categoria = await insertarCategoria(t);
     const vieja = await insertarConversacion(t, categoria, autor, 'Vieja', { fecha_creacion: hace(3 * DIA) });
     await insertarConversacion(t, categoria, autor, 'Nueva', { fecha_creacion: hace(HORA) });

@@ -269,10 +269,16 @@ describe('a hidden profile', () => {
       (
         await json<{ profesor: { usuario: { id: number } }[] }>(quien, '/api/usuarios/profesores/?profesor=pedro&tamano_pagina=50')
       ).profesor.map((p) => p.usuario.id);
+    // The totals: what everyone sees is kept between requests (issue 36), the person's own hidden profile counted for them.
+    const total = async (quien: Sesion) =>
+      (await json<{ num_results: number }>(quien, '/api/usuarios/profesores/?profesor=pedro')).num_results;
     expect(await buscar(luis)).toContain(pedro.id);
+    const antes = await total(luis);
+    expect(await total(pedro)).toBe(antes);
     await t.db.update(usuarios).set({ oculto: true }).where(eq(usuarios.id, pedro.id));
 
     expect(await buscar(luis)).not.toContain(pedro.id);
+    expect([await total(luis), await total(pedro), await total(admin)]).toEqual([antes - 1, antes, antes]);
     expect((await get(luis, `/api/usuarios/${pedro.id}/`)).status).toBe(404);
     expect((await get(luis, `/api/usuarios/${pedro.id}/contenidos-subidos/`)).status).toBe(404);
     const mensaje = { id_usuario_receiver: pedro.id, asunto: 'Hola', mensaje: 'Quisiera conversar contigo.' };

@@ -12,7 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { type SQL, sql } from 'drizzle-orm';
 import { hashPassword } from '../../../src/lib/server/auth/password.server.ts';
-import { openDatabase } from '../../../src/lib/server/db/client.server.ts';
+import { filasDe, openDatabase } from '../../../src/lib/server/db/client.server.ts';
 import { seedAdmin, seedCatalogos } from '../../../src/lib/server/db/seed.server.ts';
 import { PRIVACIDAD_VERSION } from '../../../src/lib/validation/privacidad.ts';
 import { crearAzar } from '../../../tests/fuzz/azar.ts';
@@ -111,10 +111,9 @@ export async function generar(
         Array.from({ length: cuantos }, () => ahora - r.siguiente() * HISTORIA_DIAS * DIA)
           .sort((a, b) => a - b)
           .map((t) => new Date(t).toISOString());
-      const filasDe = async <T>(q: SQL) => ((await db.execute(q)) as unknown as { rows: T[] }).rows;
       /** A table's ids, in order. */
       const ids = async (tabla: string) =>
-        (await filasDe<{ id: number }>(sql`select id from ${sql.identifier(tabla)} order by id`)).map((x) => x.id);
+        (await filasDe<{ id: number }>(db, sql`select id from ${sql.identifier(tabla)} order by id`)).map((x) => x.id);
       /** A view count: most items have few, a few have many. */
       const visitas = () => Math.floor(2000 / (1 + r.entero(0, 399)));
       /** A date between `desde` (an item's creation, ISO) and now: a comment on it. */
@@ -125,13 +124,14 @@ export async function generar(
 
       // The seeded curriculum, in a fixed order so the Zipf ranks are the same on both databases.
       const curriculo = await filasDe<{ id: number; unidad: number; area: number; nivel: string }>(
+        db,
         sql`select o.id, u.id as unidad, u.id_area as area, u.codigo_nivel as nivel from oas o join unidades u on u.id = o.id_unidad where o.vigente order by o.codigo`,
       );
       // Shuffled so the most used OAs are spread over areas and levels.
       const oas = r.barajar(curriculo);
       const elegirOa = zipf(oas.length);
       const areas = await ids('areas');
-      const niveles = (await filasDe<{ codigo: string }>(sql`select codigo from niveles order by orden`)).map((x) => x.codigo);
+      const niveles = (await filasDe<{ codigo: string }>(db, sql`select codigo from niveles order by orden`)).map((x) => x.codigo);
       const metodologias = await ids('metodologias');
       const tipos = await ids('tipos_material');
       // The generated rows are consistent by construction: foreign-key triggers are skipped while
@@ -140,6 +140,7 @@ export async function generar(
       // The big tables' secondary indexes (not keys) are built once after loading, as a restore
       // does: a bulk build is many times faster than growing them a row at a time (GIN above all).
       const indices = await filasDe<{ nombre: string; definicion: string }>(
+        db,
         sql`select i.indexname as nombre, i.indexdef as definicion from pg_indexes i
             where i.schemaname = 'public' and i.tablename in ('materiales', 'materiales_oas', 'capsulas', 'manuales', 'comentarios', 'foro_conversaciones', 'foro_comentarios')
               and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
@@ -150,7 +151,7 @@ export async function generar(
       // Teachers: one known password hash for all, the privacy notice accepted, a profile and a school.
       let t0 = performance.now();
       const hash = await hashPassword(CLAVE_ESCALA);
-      const [primero] = await filasDe<{ id: number }>(sql`select coalesce(max(id), 0) + 1 as id from usuarios`);
+      const [primero] = await filasDe<{ id: number }>(db, sql`select coalesce(max(id), 0) + 1 as id from usuarios`);
       const base = Number(primero?.id ?? 2);
       const aceptada = new Date(ahora).toISOString();
       const fechasDocentes = fechas(n.docentes);
@@ -218,8 +219,8 @@ export async function generar(
       );
       paso(`${n.docentes} teachers`, t0);
 
-      // Materials, each with one to three OAs of its unit's pair, the first one Zipf-chosen.
-      t0 = performance.now();
+      // Materials, each with one to three OAs of its unit's pair, the first one Zipf-chosen. Items are
+      // inserted after their comments are drawn, with their comment counters (drizzle/0020) set.
       const materiales: unknown[][] = [];
       const materialesOas: unknown[][] = [];
       const porUnidad = new Map<number, number[]>();
@@ -247,104 +248,71 @@ export async function generar(
         const extra = new Set([oa.id, ...Array.from({ length: r.entero(0, 2) }, () => (hermanos.length > 0 ? r.uno(hermanos) : oa.id))]);
         for (const idOa of extra) materialesOas.push([i + 1, idOa]);
       }
-      await volcar(
-        db,
-        'materiales',
-        {
-          titulo: 'text',
-          descripcion: 'text',
-          extension: 'text',
-          archivo: 'text',
-          tamano: 'int4',
-          paginas: 'int4',
-          id_area: 'int4',
-          codigo_nivel: 'text',
-          id_unidad: 'int4',
-          id_tipo_material: 'int4',
-          id_usuario: 'int4',
-          n_visitas: 'int4',
-          fecha_creacion: 'timestamptz',
-        },
-        materiales,
-      );
-      await volcar(db, 'materiales_oas', { id_material: 'int4', id_oa: 'int4' }, materialesOas);
-      paso(`${n.materiales} materials (${materialesOas.length} OA links)`, t0);
 
-      t0 = performance.now();
       const fechasCapsulas = fechas(n.capsulas);
-      await volcar(
-        db,
-        'capsulas',
-        {
-          titulo: 'text',
-          descripcion: 'text',
-          extension: 'text',
-          archivo: 'text',
-          tamano: 'int4',
-          estado: 'text',
-          duracion: 'float4',
-          n_visitas: 'int4',
-          id_area: 'int4',
-          codigo_nivel: 'text',
-          id_metodologia: 'int4',
-          id_usuario: 'int4',
-          fecha_creacion: 'timestamptz',
-        },
-        fechasCapsulas.map((f) => {
-          const oa = oas[elegirOa(r)] as (typeof oas)[number];
-          return [
-            titulo(r, r.uno(TEMAS)),
-            descripcion(r),
-            'mp4',
-            'escala/compartido.mp4',
-            5_000_000,
-            'listo',
-            60 + r.entero(0, 599),
-            visitas(),
-            oa.area,
-            oa.nivel,
-            r.uno(metodologias),
-            r.uno(docentes),
-            f,
-          ];
-        }),
-      );
-      const fechasManuales = fechas(n.manuales);
-      await volcar(
-        db,
-        'manuales',
-        {
-          titulo: 'text',
-          autor: 'text',
-          descripcion: 'text',
-          extension: 'text',
-          archivo: 'text',
-          tamano: 'int4',
-          paginas: 'int4',
-          id_area: 'int4',
-          id_usuario: 'int4',
-          n_visitas: 'int4',
-          fecha_creacion: 'timestamptz',
-        },
-        fechasManuales.map((f) => [
-          `Manual de ${r.uno(TEMAS)}`,
-          'Ministerio de Educación',
+      const columnasCapsulas: Columnas = {
+        titulo: 'text',
+        descripcion: 'text',
+        extension: 'text',
+        archivo: 'text',
+        tamano: 'int4',
+        estado: 'text',
+        duracion: 'float4',
+        n_visitas: 'int4',
+        id_area: 'int4',
+        codigo_nivel: 'text',
+        id_metodologia: 'int4',
+        id_usuario: 'int4',
+        fecha_creacion: 'timestamptz',
+      };
+      const capsulasFilas = fechasCapsulas.map((f) => {
+        const oa = oas[elegirOa(r)] as (typeof oas)[number];
+        return [
+          titulo(r, r.uno(TEMAS)),
           descripcion(r),
-          'pdf',
-          'escala/compartido.pdf',
-          1_000_000,
-          40 + r.entero(0, 199),
-          r.uno(areas),
-          r.uno(docentes),
+          'mp4',
+          'escala/compartido.mp4',
+          5_000_000,
+          'listo',
+          60 + r.entero(0, 599),
           visitas(),
+          oa.area,
+          oa.nivel,
+          r.uno(metodologias),
+          r.uno(docentes),
           f,
-        ]),
-      );
-      paso(`${n.capsulas} capsules, ${n.manuales} manuals`, t0);
+        ];
+      });
+      const fechasManuales = fechas(n.manuales);
+      const columnasManuales: Columnas = {
+        titulo: 'text',
+        autor: 'text',
+        descripcion: 'text',
+        extension: 'text',
+        archivo: 'text',
+        tamano: 'int4',
+        paginas: 'int4',
+        id_area: 'int4',
+        id_usuario: 'int4',
+        n_visitas: 'int4',
+        fecha_creacion: 'timestamptz',
+      };
+      const manualesFilas = fechasManuales.map((f) => [
+        `Manual de ${r.uno(TEMAS)}`,
+        'Ministerio de Educación',
+        descripcion(r),
+        'pdf',
+        'escala/compartido.pdf',
+        1_000_000,
+        40 + r.entero(0, 199),
+        r.uno(areas),
+        r.uno(docentes),
+        visitas(),
+        f,
+      ]);
 
       // Comments: POPULARES on the popular material, the rest Zipf over each kind's items; a quarter
       // are replies to an earlier comment of the same item. Ids are the row numbers (a fresh table).
-      t0 = performance.now();
       const popular = Math.max(1, n.materiales - 5);
       const elegir = { material: zipf(n.materiales), capsula: zipf(n.capsulas), manual: zipf(n.manuales) };
       const fechaDe = { material: fechasMateriales, capsula: fechasCapsulas, manual: fechasManuales };
@@ -371,6 +339,43 @@ export async function generar(
           fecha,
         ]);
       }
+      // Every generated comment is counted (none is deleted or hidden): each item's count, by id.
+      const cuentas = (cuantos: number, columna: number) => {
+        const porItem = new Array<number>(cuantos).fill(0);
+        for (const c of comentarios) if (typeof c[columna] === 'number') porItem[c[columna] - 1] = (porItem[c[columna] - 1] ?? 0) + 1;
+        return porItem;
+      };
+      const cuenta = { capsula: cuentas(n.capsulas, 3), material: cuentas(n.materiales, 4), manual: cuentas(n.manuales, 5) };
+      t0 = performance.now();
+      await volcar(
+        db,
+        'materiales',
+        {
+          titulo: 'text',
+          descripcion: 'text',
+          extension: 'text',
+          archivo: 'text',
+          tamano: 'int4',
+          paginas: 'int4',
+          id_area: 'int4',
+          codigo_nivel: 'text',
+          id_unidad: 'int4',
+          id_tipo_material: 'int4',
+          id_usuario: 'int4',
+          n_visitas: 'int4',
+          fecha_creacion: 'timestamptz',
+          n_comentarios: 'int4',
+        },
+        materiales.map((m, i) => [...m, cuenta.material[i]]),
+      );
+      await volcar(db, 'materiales_oas', { id_material: 'int4', id_oa: 'int4' }, materialesOas);
+      paso(`${n.materiales} materials (${materialesOas.length} OA links)`, t0);
+      t0 = performance.now();
+      const conCuenta = (filas: unknown[][], cuentas: number[]) => filas.map((f, i) => [...f, cuentas[i]]);
+      await volcar(db, 'capsulas', { ...columnasCapsulas, n_comentarios: 'int4' }, conCuenta(capsulasFilas, cuenta.capsula));
+      await volcar(db, 'manuales', { ...columnasManuales, n_comentarios: 'int4' }, conCuenta(manualesFilas, cuenta.manual));
+      paso(`${n.capsulas} capsules, ${n.manuales} manuals`, t0);
+      t0 = performance.now();
       await volcar(
         db,
         'comentarios',
@@ -407,26 +412,22 @@ export async function generar(
       );
       const categorias = await ids('foro_categorias');
       const fechasConversaciones = fechas(n.conversaciones);
-      await volcar(
-        db,
-        'foro_conversaciones',
-        {
-          id_categoria: 'int4',
-          id_usuario_creador: 'int4',
-          titulo: 'text',
-          contenido: 'text',
-          n_visitas: 'int4',
-          fecha_creacion: 'timestamptz',
-        },
-        fechasConversaciones.map((f) => [
-          r.uno(categorias),
-          r.uno(docentes),
-          `¿Cómo trabajan ${r.uno(TEMAS)}?`,
-          `<p>${descripcion(r)}</p>`,
-          r.entero(0, 499),
-          f,
-        ]),
-      );
+      const columnasConversaciones: Columnas = {
+        id_categoria: 'int4',
+        id_usuario_creador: 'int4',
+        titulo: 'text',
+        contenido: 'text',
+        n_visitas: 'int4',
+        fecha_creacion: 'timestamptz',
+      };
+      const conversacionesFilas = fechasConversaciones.map((f) => [
+        r.uno(categorias),
+        r.uno(docentes),
+        `¿Cómo trabajan ${r.uno(TEMAS)}?`,
+        `<p>${descripcion(r)}</p>`,
+        r.entero(0, 499),
+        f,
+      ]);
       const elegirConversacion = zipf(n.conversaciones);
       const respuestas: unknown[][] = [];
       const ultimaRespuesta = new Map<number, number>();
@@ -437,6 +438,14 @@ export async function generar(
         if (hijo === null) ultimaRespuesta.set(id, i + 1);
         respuestas.push([id, r.uno(docentes), hijo, `<p>${comentario(r)}</p>`, despuesDe(fechasConversaciones[id - 1])]);
       }
+      const porConversacion = new Array<number>(n.conversaciones).fill(0);
+      for (const [id] of respuestas) porConversacion[(id as number) - 1] = (porConversacion[(id as number) - 1] ?? 0) + 1;
+      await volcar(
+        db,
+        'foro_conversaciones',
+        { ...columnasConversaciones, n_comentarios: 'int4' },
+        conversacionesFilas.map((f, i) => [...f, porConversacion[i]]),
+      );
       await volcar(
         db,
         'foro_comentarios',

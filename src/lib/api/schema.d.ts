@@ -330,8 +330,8 @@ export interface paths {
          * Search and list accounts (admin console).
          * @description Issue 16. `q` finds accounts whose names, email or school contain every word (case and
          *     accents aside). `rol` 'admin' is group 'admin', 'docente' everyone else. `estado`:
-         *     'desactivada' (an admin deactivated it), 'activa', 'pendiente' (waiting for activation).
-         *     `orden` by name (surname first), email or creation date; '-' reverses. Admins only.
+         *     'desactivada' (an admin deactivated it), 'activa', 'pendiente' (waiting for activation),
+         *     'eliminada' (erased, issue 31). `orden` by name (surname first), email or creation date; '-' reverses. Admins only.
          */
         get: operations["adminListarUsuarios"];
         put?: never;
@@ -435,7 +435,8 @@ export interface paths {
          *     true` reactivates: an account that was never activated goes back to 'pendiente'.
          *     `admin` adds or removes group 'admin' (rol 'Administrador' or 'Profesor'); a teacher
          *     profile is kept or created. `colegio` sets the teacher's school by name (created when new;
-         *     '' removes it). Each change is written to the audit log. Admins only.
+         *     '' removes it). Each change is written to the audit log. An erased account takes no change
+         *     (409 'La cuenta fue eliminada'). Admins only.
          */
         patch: operations["adminActualizarUsuario"];
         trace?: never;
@@ -695,7 +696,7 @@ export interface paths {
          *     the materials that have it, marked 'No vigente'. Recorded in the audit log. 400 'Indique
          *     al menos un cambio: unidad, orden, descripcion o vigente', 'La unidad debe ser de la misma
          *     asignatura y nivel del OA', 'No se encontró la unidad', 'Debe ingresar el enunciado del
-         *     OA', 'Puede ingresar hasta 2000 caracteres'; 404 'No se encontró el OA'. Admins only.
+         *     OA', 'Puede ingresar hasta 3000 caracteres'; 404 'No se encontró el OA'. Admins only.
          */
         put: operations["adminEditarOa"];
         post?: never;
@@ -3618,10 +3619,10 @@ export interface components {
             colegio: string;
             groups: string[];
             /**
-             * @description 'desactivada' if an admin deactivated it; else 'activa' once activated; else 'pendiente'.
+             * @description 'eliminada' once the account was erased (its email then reads 'Cuenta n.º N' and it takes no change: PATCH and a resent activation answer 409); else 'desactivada' if an admin deactivated it; else 'activa' once activated; else 'pendiente'.
              * @enum {string}
              */
-            estado: "activa" | "pendiente" | "desactivada";
+            estado: "activa" | "pendiente" | "desactivada" | "eliminada";
             /** Format: date-time */
             fecha_creacion: string;
             /**
@@ -5368,6 +5369,13 @@ export interface components {
         VersionMiniatura: string;
         /** @description 'csv' (default) or 'json'. */
         FormatoCurriculo: "csv" | "json";
+        /** @description Top-level comments in the page (1-100; 20 when absent or out of range). */
+        LimiteHilo: number;
+        /**
+         * @description The page after this top-level comment (the last of the page before); a comment that is
+         *     not one of this item's gives an empty page. Not an id (1 to 2147483647): 400 'Comentario no válido'.
+         */
+        AntesHilo: number;
         /** @description Id of the resource. */
         Id: number;
         /** @description Id of the user. */
@@ -5950,7 +5958,7 @@ export interface operations {
                 /** @description Words to search. */
                 q?: string;
                 rol?: "docente" | "admin";
-                estado?: "activa" | "pendiente" | "desactivada";
+                estado?: "activa" | "pendiente" | "desactivada" | "eliminada";
                 orden?: "nombre" | "-nombre" | "email" | "-email" | "fecha" | "-fecha";
                 /** @description Page number, from 1. */
                 pagina?: components["parameters"]["Pagina"];
@@ -7864,12 +7872,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Top-level comments in the page (1-100; 20 when absent or out of range). */
-                limite?: number;
+                limite?: components["parameters"]["LimiteHilo"];
                 /**
                  * @description The page after this top-level comment (the last of the page before); a comment that is
-                 *     not one of this item's gives an empty page.
+                 *     not one of this item's gives an empty page. Not an id (1 to 2147483647): 400 'Comentario no válido'.
                  */
-                antes?: number;
+                antes?: components["parameters"]["AntesHilo"];
             };
             header?: never;
             path: {
@@ -8463,12 +8471,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Top-level comments in the page (1-100; 20 when absent or out of range). */
-                limite?: number;
+                limite?: components["parameters"]["LimiteHilo"];
                 /**
                  * @description The page after this top-level comment (the last of the page before); a comment that is
-                 *     not one of this item's gives an empty page.
+                 *     not one of this item's gives an empty page. Not an id (1 to 2147483647): 400 'Comentario no válido'.
                  */
-                antes?: number;
+                antes?: components["parameters"]["AntesHilo"];
             };
             header?: never;
             path: {
@@ -8832,12 +8840,12 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Top-level comments in the page (1-100; 20 when absent or out of range). */
-                limite?: number;
+                limite?: components["parameters"]["LimiteHilo"];
                 /**
                  * @description The page after this top-level comment (the last of the page before); a comment that is
-                 *     not one of this item's gives an empty page.
+                 *     not one of this item's gives an empty page. Not an id (1 to 2147483647): 400 'Comentario no válido'.
                  */
-                antes?: number;
+                antes?: components["parameters"]["AntesHilo"];
             };
             header?: never;
             path: {

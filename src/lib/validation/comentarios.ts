@@ -1,5 +1,6 @@
 /** Comments on capsules, materials and manuals (docs/SPEC.md section 5). */
 import { z } from 'zod';
+import { idPositivo } from './campos.ts';
 import { cadena } from './texto.ts';
 
 export const comentarioSchema = z.object({
@@ -19,6 +20,6 @@ const LIMITE_HILO_MAX = 100;
  */
 export const paginaHiloSchema = z.object({
   limite: z.coerce.number().int().min(1).max(LIMITE_HILO_MAX).catch(LIMITE_HILO),
-  antes: z.coerce.number().int().positive('Comentario no válido').optional(),
+  antes: idPositivo('Comentario no válido').optional(),
 });
 export type PaginaHilo = z.output<typeof paginaHiloSchema>;

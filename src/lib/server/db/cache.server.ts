@@ -4,17 +4,21 @@
  * longer than `segundos` when other processes share the database (PostgreSQL), which bounds how
  * late their changes show here. With the embedded database no other process writes while the
  * server runs (the data directory is locked), so only `maxSegundos` bounds an entry's age there.
+ *
+ * With `tablas: null` an answer is kept by its age alone, `segundos` on any database: for reads
+ * whose tables every request writes (the admin statistics, decision 0077), where a cache renewed
+ * by writes would seldom hold and a bounded staleness is the stated rule.
  */
 import { getTableName, type Table } from 'drizzle-orm';
 import { cambiosDe } from './cambios.server.ts';
 import type { Db } from './client.server.ts';
 
 export interface OpcionesCache {
-  /** The tables the answers are read from. */
-  tablas: readonly Table[];
-  /** Longest age of an entry when other processes may write the database. */
+  /** The tables the answers are read from; null: none is followed, an entry lasts `segundos` whatever is written. */
+  tablas: readonly Table[] | null;
+  /** Longest age of an entry when other processes may write the database (with `tablas: null`, always). */
   segundos: number;
-  /** Longest age otherwise. */
+  /** Longest age otherwise (not with `tablas: null`). */
   maxSegundos?: number;
   /** Most entries kept; the oldest goes first. */
   max: number;
@@ -22,16 +26,18 @@ export interface OpcionesCache {
 }
 
 export function cacheDeLecturas<T>(db: Db, opciones: OpcionesCache) {
-  const cambios = cambiosDe(db);
-  const edad = 1000 * (cambios?.compartida ? opciones.segundos : (opciones.maxSegundos ?? 300));
-  const tablas = opciones.tablas.map((t) => getTableName(t));
+  const porEdad = opciones.tablas === null;
+  const cambios = porEdad ? undefined : cambiosDe(db);
+  const edad = 1000 * (porEdad || cambios?.compartida ? opciones.segundos : (opciones.maxSegundos ?? 300));
+  const tablas = (opciones.tablas ?? []).map((t) => getTableName(t));
   const entradas = new Map<string, { version: number; hasta: number; valor: Promise<T> }>();
   return {
     /** The answer of `leer` for `clave`, read again when its tables changed or it aged out. */
     leer(clave: string, leer: () => Promise<T>): Promise<T> {
-      if (!cambios) return leer();
-      cambios.leyo(tablas);
-      const version = cambios.version(tablas);
+      // Without a write tracker a followed answer could never be known to be current.
+      if (!porEdad && !cambios) return leer();
+      cambios?.leyo(tablas);
+      const version = cambios?.version(tablas) ?? 0;
       const t = opciones.now().getTime();
       const entrada = entradas.get(clave);
       if (entrada && entrada.version === version && entrada.hasta > t) return entrada.valor;

@@ -23,6 +23,16 @@ const leida = /\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi;
 const TODAS = '*';
 
 /**
+ * Tables the database's own triggers write when another is written, which no statement names:
+ * a comment moves its item's `n_comentarios` (drizzle/0020), which the lists read without
+ * reading the comments.
+ */
+const POR_DISPARADOR: Record<string, readonly string[]> = {
+  comentarios: ['capsulas', 'materiales', 'manuales'],
+  foro_comentarios: ['foro_conversaciones'],
+};
+
+/**
  * What a piece of work (a page's render) read and whether it wrote, for a cache of its result
  * (http/paginas.server.ts): the tables its statements named, and those of the read caches it used.
  */
@@ -36,8 +46,14 @@ export interface Cambios {
   readonly compartida: boolean;
   /** The version of what was read from these tables: it changes whenever one of them is written. */
   version(tablas: readonly string[]): number;
-  /** Tracks one connection's statements; a transaction's writes count at its commit. */
-  conexion(): (sql: string) => void;
+  /**
+   * Tracks one connection's statements; a transaction's writes count at its commit. `filas`: the
+   * rows a write changed, when the driver says. A write that changed none changed nothing a read
+   * could see (a sign-in's 'cancel the scheduled deletion, if any' is such a write, on every
+   * sign-in), so it moves no version: every cache read from `usuarios` would otherwise be read
+   * again after each sign-in (issue 36).
+   */
+  conexion(): (sql: string, filas?: number) => void;
   /** How many writes this process has seen: unchanged means nothing was written since. */
   reloj(): number;
   /** Runs `trabajo` noting in `lectura` every table it reads and whether it writes (async work included). */
@@ -59,7 +75,10 @@ export function createCambios(compartida: boolean): Cambios {
   };
   const marcar = (tablas: Iterable<string>) => {
     reloj += 1;
-    for (const tabla of tablas) escritas.set(tabla, reloj);
+    for (const tabla of tablas) {
+      escritas.set(tabla, reloj);
+      for (const otra of POR_DISPARADOR[tabla] ?? []) escritas.set(otra, reloj);
+    }
   };
   return {
     compartida,
@@ -77,7 +96,7 @@ export function createCambios(compartida: boolean): Cambios {
     conexion() {
       let enTransaccion = false;
       const pendientes = new Set<string>();
-      return (sql) => {
+      return (sql, filas) => {
         anotar(sql);
         if (inicio.test(sql)) {
           enTransaccion = true;
@@ -91,9 +110,10 @@ export function createCambios(compartida: boolean): Cambios {
           return;
         }
         if (neutra.test(sql)) return;
-        const tabla = escritura.exec(sql)?.[1] ?? TODAS;
-        if (enTransaccion) pendientes.add(tabla);
-        else marcar([tabla]);
+        const tabla = escritura.exec(sql)?.[1];
+        if (tabla !== undefined && filas === 0) return;
+        if (enTransaccion) pendientes.add(tabla ?? TODAS);
+        else marcar([tabla ?? TODAS]);
       };
     },
   };

@@ -8,6 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -19,6 +20,14 @@ import * as schema from './schema.server.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/**
+ * The rows of a raw statement (`db.execute`), the same on both drivers: node-postgres and PGlite
+ * both answer `{ rows }`, which Drizzle's shared type does not say.
+ */
+export async function filasDe<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
 
 export interface Database {
   db: Db;
@@ -118,6 +127,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
+/** The rows a statement changed, as node-postgres (`rowCount`) or PGlite (`affectedRows`) tell it; undefined when neither does. */
+const cambiadas = (result: unknown): number | undefined => {
+  const r = result as { rowCount?: unknown; affectedRows?: unknown } | null;
+  const n = r?.rowCount ?? r?.affectedRows;
+  return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
+};
+
 /** The SQL text of a query call (`query(text, …)` or `query({ text, … })`). */
 const textoDe = (query: unknown): string => (typeof query === 'string' ? query : String((query as { text?: unknown } | null)?.text ?? ''));
 
@@ -130,7 +146,7 @@ function informarPool(pool: pg.Pool, cambios: Cambios): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   (pool as { query: unknown }).query = async (...args: unknown[]) => {
     const result = await query(...args);
-    suelta(textoDe(args[0]));
+    suelta(textoDe(args[0]), cambiadas(result));
     return result;
   };
   const informados = new WeakSet<pg.PoolClient>();
@@ -141,7 +157,7 @@ function informarPool(pool: pg.Pool, cambios: Cambios): void {
     const clientQuery = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     (client as { query: unknown }).query = async (...args: unknown[]) => {
       const result = await clientQuery(...args);
-      registrar(textoDe(args[0]));
+      registrar(textoDe(args[0]), cambiadas(result));
       return result;
     };
   });
@@ -153,7 +169,7 @@ function informarPglite(client: PGlite, cambios: Cambios): void {
   const query = client.query.bind(client);
   client.query = (async (sql: string, ...rest: unknown[]) => {
     const result = await (query as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
-    suelta(sql);
+    suelta(sql, cambiadas(result));
     return result;
   }) as typeof client.query;
   const transaction = client.transaction.bind(client);
@@ -165,7 +181,7 @@ function informarPglite(client: PGlite, cambios: Cambios): void {
         const txQuery = tx.query.bind(tx);
         tx.query = (async (sql: string, ...rest: unknown[]) => {
           const r = await (txQuery as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
-          registrar(sql);
+          registrar(sql, cambiadas(r));
           return r;
         }) as typeof tx.query;
         return callback(tx);

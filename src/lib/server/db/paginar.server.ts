@@ -27,10 +27,16 @@ export interface Pagina {
  */
 export const MAX_FILAS_PAGINADAS = 10_000;
 
-export async function paginaDeIds(db: Db, tabla: PgTable & Listable, where: SQL | undefined, f: Pagina) {
+export async function paginaDeIds(
+  db: Db,
+  tabla: PgTable & Listable,
+  where: SQL | undefined,
+  f: Pagina,
+  contar: () => Promise<number> = async () => (await db.select({ n: count() }).from(tabla).where(where))[0]?.n ?? 0,
+) {
   const saltar = (f.pagina - 1) * f.tamano_pagina;
-  const [[total], rows] = await Promise.all([
-    db.select({ n: count() }).from(tabla).where(where),
+  const [num_results, rows] = await Promise.all([
+    contar(),
     saltar >= MAX_FILAS_PAGINADAS
       ? []
       : db
@@ -41,7 +47,6 @@ export async function paginaDeIds(db: Db, tabla: PgTable & Listable, where: SQL 
           .limit(f.tamano_pagina)
           .offset(saltar),
   ]);
-  const num_results = total?.n ?? 0;
   const num_pages = Math.min(numPaginas(num_results, f.tamano_pagina), Math.ceil(MAX_FILAS_PAGINADAS / f.tamano_pagina));
   return { ids: rows.map((r) => Number(r.id)), num_pages, num_results };
 }

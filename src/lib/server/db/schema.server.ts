@@ -21,6 +21,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { TIPOS_GUARDABLES } from '../../validation/colecciones.ts';
 import { ACCIONES_MODERACION, MOTIVOS_DENUNCIA, TIPOS_DENUNCIA } from '../../validation/denuncias.ts';
@@ -154,13 +155,6 @@ export const usuarios = pgTable(
      */
     ahorro_datos: boolean('ahorro_datos').notNull().default(false),
     /**
-     * The home's 'Desde tu última visita' (issue 21): when the person opened Inicio in their
-     * current visit (`visita_ultima`) and in the one before (`visita_anterior`). Openings less
-     * than an hour apart are one visit, so a reload does not zero the counts.
-     */
-    visita_ultima: timestamp('visita_ultima', { withTimezone: true }),
-    visita_anterior: timestamp('visita_anterior', { withTimezone: true }),
-    /**
      * Opposition (issue 31, Ley 21.719): the person chose to stay out of the community directory
      * and its contact form. Unlike `oculto` (moderation), the person sets it in their preferences.
      */
@@ -181,6 +175,22 @@ export const usuarios = pgTable(
   },
   (t) => [uniqueIndex('usuarios_email_idx').on(t.email)],
 );
+
+/**
+ * The home's 'Desde tu última visita' (issue 21): when the person opened Inicio in their current
+ * visit (`visita_ultima`) and in the one before (`visita_anterior`). Openings less than an hour
+ * apart are one visit, so a reload does not zero the counts. A table of its own, not columns of
+ * `usuarios` (issue 36, migration 0024): a write to `usuarios` makes every read cache built on it
+ * (the signed-in person of every page, the capsule pages) read again for everyone, and each
+ * teacher's first opening of the day is such a write.
+ */
+export const visitasInicio = pgTable('visitas_inicio', {
+  id_usuario: integer('id_usuario')
+    .primaryKey()
+    .references(() => usuarios.id, { onDelete: 'cascade' }),
+  visita_ultima: timestamp('visita_ultima', { withTimezone: true }).notNull(),
+  visita_anterior: timestamp('visita_anterior', { withTimezone: true }),
+});
 
 /** The teacher profile (usuario_asociado): one per teacher. */
 export const perfilesDocentes = pgTable('perfiles_docentes', {
@@ -318,6 +328,8 @@ export const capsulas = pgTable(
     /** Seconds of video, read by ffprobe at upload. */
     duracion: real('duracion'),
     n_visitas: integer('n_visitas').notNull().default(0),
+    /** Its comments as the lists show them (neither deleted placeholders nor hidden), kept by a trigger (drizzle/0020). */
+    n_comentarios: integer('n_comentarios').notNull().default(0),
     id_area: ref('id_area').references(() => areas.id),
     codigo_nivel: text('codigo_nivel')
       .notNull()
@@ -334,11 +346,13 @@ export const capsulas = pgTable(
     ...publicacion(),
     fecha_creacion: creado(),
   },
-  // Issue 36: the lists' two orders, each with its id tie-break, read straight from an index.
+  // Issue 36: the lists' two orders, each with its id tie-break, read straight from an index; the
+  // home's newest of a profile's areas and levels.
   (t) => [
     index('capsulas_fecha_idx').on(t.fecha_creacion, t.id),
     index('capsulas_visitas_idx').on(t.n_visitas, t.id),
     index('capsulas_usuario_idx').on(t.id_usuario),
+    index('capsulas_area_nivel_idx').on(t.id_area, t.codigo_nivel, t.fecha_creacion, t.id),
   ],
 );
 
@@ -390,6 +404,8 @@ export const materiales = pgTable(
     id_tipo_material: ref('id_tipo_material').references(() => tiposMaterial.id),
     id_usuario: ref('id_usuario').references(() => usuarios.id),
     n_visitas: integer('n_visitas').notNull().default(0),
+    /** Its comments as the lists show them (neither deleted placeholders nor hidden), kept by a trigger (drizzle/0020). */
+    n_comentarios: integer('n_comentarios').notNull().default(0),
     /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
     oculto: boolean('oculto').notNull().default(false),
     ...publicacion(),
@@ -401,6 +417,10 @@ export const materiales = pgTable(
     index('materiales_visitas_idx').on(t.n_visitas, t.id),
     index('materiales_unidad_idx').on(t.id_unidad, t.fecha_creacion, t.id),
     index('materiales_usuario_idx').on(t.id_usuario),
+    // The home's newest of a profile's areas and levels.
+    index('materiales_area_nivel_idx').on(t.id_area, t.codigo_nivel, t.fecha_creacion, t.id),
+    // The hidden ones, few: the curriculum map counts all of an area less these.
+    index('materiales_ocultos_idx').on(t.id).where(sql`${t.oculto}`),
   ],
 );
 
@@ -427,13 +447,19 @@ export const manuales = pgTable(
     id_area: ref('id_area').references(() => areas.id),
     id_usuario: ref('id_usuario').references(() => usuarios.id),
     n_visitas: integer('n_visitas').notNull().default(0),
+    /** Its comments as the lists show them (neither deleted placeholders nor hidden), kept by a trigger (drizzle/0020). */
+    n_comentarios: integer('n_comentarios').notNull().default(0),
     /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
     oculto: boolean('oculto').notNull().default(false),
     ...publicacion(),
     fecha_creacion: creado(),
   },
-  // Issue 36: the lists' two orders with their id tie-break.
-  (t) => [index('manuales_fecha_idx').on(t.fecha_creacion, t.id), index('manuales_visitas_idx').on(t.n_visitas, t.id)],
+  // Issue 36: the lists' two orders with their id tie-break; the home's newest of a profile's areas.
+  (t) => [
+    index('manuales_fecha_idx').on(t.fecha_creacion, t.id),
+    index('manuales_visitas_idx').on(t.n_visitas, t.id),
+    index('manuales_area_idx').on(t.id_area, t.fecha_creacion, t.id),
+  ],
 );
 
 const likeTable = (name: string, resource: string, target: typeof capsulas | typeof materiales | typeof manuales) =>
@@ -526,6 +552,8 @@ export const foroConversaciones = pgTable(
     /** Sanitized HTML rendered from the author's Markdown. */
     contenido: text('contenido').notNull(),
     n_visitas: integer('n_visitas').notNull().default(0),
+    /** Its comments as the lists show them (neither deleted placeholders nor hidden), kept by a trigger (drizzle/0020). */
+    n_comentarios: integer('n_comentarios').notNull().default(0),
     /** Changed by its author (or an admin) after it was published: shows '(editado)'. */
     editado: boolean('editado').notNull().default(false),
     /** Hidden by moderation (issue 17): seen only by its author, with a notice, and admins. */
@@ -562,6 +590,8 @@ export const foroComentarios = pgTable(
     index('foro_comentarios_conversacion_idx').on(t.id_conversacion),
     index('foro_comentarios_fecha_idx').on(t.fecha_creacion),
     index('foro_comentarios_padre_idx').on(t.comentario_padre),
+    // A conversation's latest counted comment (the home's activity), one index entry away.
+    index('foro_comentarios_actividad_idx').on(t.id_conversacion, t.fecha_creacion).where(sql`not ${t.eliminado} and not ${t.oculto}`),
   ],
 );
 
@@ -1118,3 +1148,15 @@ export const seguimientos = pgTable(
   },
   (t) => [uniqueIndex('seguimientos_usuario_clave_idx').on(t.id_usuario, t.clave), index('seguimientos_clave_idx').on(t.clave)],
 );
+
+/**
+ * A token per list table that changes (a new random value, drizzle/0021) on every write that could
+ * change how many of its rows a filter finds: an insert, a delete, an update of any column but its
+ * counters (views, comments), or a change of its OA links. The lists' totals are cached against it
+ * (db/conteos.server.ts, decision 0081), exact on one server or several. No row means nothing was
+ * written since the table was made. Not backed up: a restore's own writes move it.
+ */
+export const versionesConteo = pgTable('versiones_conteo', {
+  tabla: text('tabla').primaryKey(),
+  version: uuid('version').notNull().defaultRandom(),
+});

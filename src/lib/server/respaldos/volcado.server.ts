@@ -6,10 +6,13 @@
  * form both ways.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.server.ts';
+import { type Db, filasDe } from '../db/client.server.ts';
 
-/** Rows of these tables are this process's and this moment's (locks, runner heartbeats), not data. */
-export const SIN_VOLCAR = new Set(['bloqueos', 'ejecutores']);
+/**
+ * Rows of these tables are this process's and this moment's (locks, runner heartbeats), not data;
+ * the lists' count versions (drizzle/0021) are moved by the restore's own inserts.
+ */
+export const SIN_VOLCAR = new Set(['bloqueos', 'ejecutores', 'versiones_conteo']);
 
 /** Rows fetched from the cursor, and inserted, per statement. */
 const LOTE = 500;
@@ -26,21 +29,16 @@ export interface Tabla {
 
 export const ident = (nombre: string) => `"${nombre.replaceAll('"', '""')}"`;
 
-async function filas<T>(db: Conexion, query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
 /** The tables of the schema, by name. */
 export async function tablas(db: Conexion): Promise<Tabla[]> {
-  const columnas = await filas<{ tabla: string; columna: string }>(
+  const columnas = await filasDe<{ tabla: string; columna: string }>(
     db,
     sql`select table_name as tabla, column_name as columna from information_schema.columns
         where table_schema = 'public' and is_generated = 'NEVER'
           and table_name in (select tablename from pg_tables where schemaname = 'public')
         order by table_name, ordinal_position`,
   );
-  const claves = await filas<{ tabla: string; columna: string }>(
+  const claves = await filasDe<{ tabla: string; columna: string }>(
     db,
     sql`select c.relname as tabla, a.attname as columna
         from pg_index i
@@ -62,7 +60,7 @@ export async function tablas(db: Conexion): Promise<Tabla[]> {
 
 /** The applied migrations (drizzle's journal in the database), oldest first: the schema's level. */
 export async function migraciones(db: Conexion): Promise<string[]> {
-  const rows = await filas<{ hash: string }>(db, sql`select hash from drizzle.__drizzle_migrations order by id`);
+  const rows = await filasDe<{ hash: string }>(db, sql`select hash from drizzle.__drizzle_migrations order by id`);
   return rows.map((r) => r.hash);
 }
 
@@ -83,7 +81,7 @@ export async function volcarTabla(db: Conexion, tabla: Tabla, escribir: (linea: 
   let total = 0;
   try {
     for (;;) {
-      const lote = await filas<{ j: string }>(db, sql.raw(`fetch ${LOTE} from respaldo_cursor`));
+      const lote = await filasDe<{ j: string }>(db, sql.raw(`fetch ${LOTE} from respaldo_cursor`));
       for (const { j } of lote) await escribir(j);
       total += lote.length;
       if (lote.length < LOTE) return total;
@@ -101,7 +99,7 @@ export function enInstantanea<T>(db: Db, fn: (tx: Conexion) => Promise<T>): Prom
 /** True when no table of the schema has a row. */
 export async function vacia(db: Conexion): Promise<boolean> {
   for (const t of await tablas(db)) {
-    const [fila] = await filas<{ hay: boolean }>(db, sql.raw(`select exists (select 1 from ${ident(t.nombre)}) as hay`));
+    const [fila] = await filasDe<{ hay: boolean }>(db, sql.raw(`select exists (select 1 from ${ident(t.nombre)}) as hay`));
     if (fila?.hay) return false;
   }
   return true;
@@ -115,12 +113,13 @@ export interface Carga {
 /**
  * Loads rows into an empty, migrated database in one transaction: foreign keys are dropped while
  * the rows go in (in any order) and added back after, which checks every one of them; then each
- * sequence continues after its column's largest value. `cargar` feeds the tables.
+ * sequence continues after its column's largest value, and the comment counters are recounted.
+ * `cargar` feeds the tables.
  */
 export async function cargarTablas(db: Db, cargar: (carga: Carga) => Promise<void>): Promise<void> {
   await db.transaction(async (tx) => {
     const porNombre = new Map((await tablas(tx)).map((t) => [t.nombre, t]));
-    const foraneas = await filas<{ tabla: string; nombre: string; definicion: string }>(
+    const foraneas = await filasDe<{ tabla: string; nombre: string; definicion: string }>(
       tx,
       sql`select c.relname as tabla, k.conname as nombre, pg_get_constraintdef(k.oid) as definicion
           from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
@@ -152,7 +151,10 @@ export async function cargarTablas(db: Db, cargar: (carga: Carga) => Promise<voi
       },
     });
     for (const f of foraneas) await tx.execute(sql.raw(`alter table ${ident(f.tabla)} add constraint ${ident(f.nombre)} ${f.definicion}`));
-    const secuencias = await filas<{ tabla: string; columna: string; secuencia: string }>(
+    // The comment counters' triggers (drizzle/0020) counted each comment again as it went in, or
+    // not at all when it came before its item: every counter is set from the rows.
+    await tx.execute(sql`select public.recontar_comentarios()`);
+    const secuencias = await filasDe<{ tabla: string; columna: string; secuencia: string }>(
       tx,
       sql`select table_name as tabla, column_name as columna,
                  pg_get_serial_sequence(quote_ident(table_name), column_name) as secuencia

@@ -10,6 +10,7 @@ import { describirTrabajo } from '../../palabras-admin.ts';
 import { type FiltrosCorreos, TAMANO_PAGINA_CORREOS } from '../../validation/admin-operaciones.ts';
 import { hoyEnChile } from '../../validation/foro.ts';
 import { numPaginas } from '../../validation/listas.ts';
+import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
 import { areas, capsulas, correos, foroConversaciones, ingresos, manuales, materiales, niveles, trabajos } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
@@ -335,19 +336,19 @@ export function createAdminOperacionesService(ctx: ServiceContext) {
     return { activos_por_semana, subidas_por_mes, visitas_por_seccion, mas_vistos, materiales_por_area_nivel };
   }
 
-  /** The latest figures, read at most FRESCURA_ESTADISTICAS_MS ago and on the same day in Chile. */
-  let guardadas: { hoy: string; hasta: number; valor: Promise<Esquema<'EstadisticasAdmin'>> } | undefined;
+  /**
+   * The latest figures, read at most FRESCURA_ESTADISTICAS_MS ago, by age alone (every view writes
+   * the tables they read), and kept under the day in Chile: a new day is another key, read at once.
+   */
+  const cacheEstadisticas = cacheDeLecturas<Esquema<'EstadisticasAdmin'>>(db, {
+    tablas: null,
+    segundos: FRESCURA_ESTADISTICAS_MS / 1000,
+    max: 1,
+    now: ctx.now,
+  });
   function estadisticas(): Promise<Esquema<'EstadisticasAdmin'>> {
-    const ahora = ctx.now().getTime();
     const hoy = hoyEnChile(ctx.now());
-    if (guardadas && guardadas.hoy === hoy && guardadas.hasta > ahora) return guardadas.valor;
-    const valor = calcular(hoy);
-    const estas = { hoy, hasta: ahora + FRESCURA_ESTADISTICAS_MS, valor };
-    guardadas = estas;
-    valor.catch(() => {
-      if (guardadas === estas) guardadas = undefined;
-    });
-    return valor;
+    return cacheEstadisticas.leer(hoy, () => calcular(hoy));
   }
 
   return {

@@ -8,6 +8,7 @@ import type { Esquema } from '../../api/contrato.ts';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
+import { unoDe } from '../db/fragmentos.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, subtitulos, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
@@ -19,7 +20,7 @@ import { claves, createProcesoVideo } from './capsulas/video.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
-import { autorColumns, capsulaVisible, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
+import { autorColumns, capsulaVisible, createRecursosService, likesEnFila, toAutor, visibleA } from './recursos.server.ts';
 import { coincideEnCapsula, menciones } from './subtitulos.server.ts';
 
 const NO_ENCONTRADA = 'No se encontró capsula';
@@ -71,23 +72,27 @@ export function createCapsulasService(ctx: ServiceContext, { publicacion }: { pu
     now: ctx.now,
   });
 
+  /** Capsules by id, each with its likes, in one prepared statement (issue 36). */
+  const leerCapsulas = db
+    .select({
+      c: capsulas,
+      area: { id: areas.id, nombre: areas.nombre },
+      nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
+      metodologia: { id: metodologias.id, nombre: metodologias.nombre },
+      autor: autorColumns,
+      likes: likesEnFila('capsula', capsulas.id),
+    })
+    .from(capsulas)
+    .innerJoin(areas, eq(areas.id, capsulas.id_area))
+    .innerJoin(niveles, eq(niveles.codigo, capsulas.codigo_nivel))
+    .innerJoin(metodologias, eq(metodologias.id, capsulas.id_metodologia))
+    .innerJoin(usuarios, eq(usuarios.id, capsulas.id_usuario))
+    .where(unoDe(capsulas.id, 'ids'))
+    .prepare('leer_capsulas');
+
   async function componer(ids: number[]): Promise<Capsula[]> {
     if (ids.length === 0) return [];
-    const rows = await db
-      .select({
-        c: capsulas,
-        area: { id: areas.id, nombre: areas.nombre },
-        nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
-        metodologia: { id: metodologias.id, nombre: metodologias.nombre },
-        autor: autorColumns,
-      })
-      .from(capsulas)
-      .innerJoin(areas, eq(areas.id, capsulas.id_area))
-      .innerJoin(niveles, eq(niveles.codigo, capsulas.codigo_nivel))
-      .innerJoin(metodologias, eq(metodologias.id, capsulas.id_metodologia))
-      .innerJoin(usuarios, eq(usuarios.id, capsulas.id_usuario))
-      .where(inArray(capsulas.id, ids));
-    const cuentas = await recursos.contadores('capsula', ids);
+    const rows = await leerCapsulas.execute({ ids });
     const byId = new Map(rows.map((r) => [r.c.id, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
@@ -100,8 +105,8 @@ export function createCapsulasService(ctx: ServiceContext, { publicacion }: { pu
           extension: r.c.extension,
           n_visitas: r.c.n_visitas,
           fecha_creacion: r.c.fecha_creacion.toISOString(),
-          likes: cuentas.likes(id),
-          comentarios: cuentas.comentarios(id),
+          likes: r.likes,
+          comentarios: r.c.n_comentarios,
           id_area: r.area,
           id_nivel: r.nivel,
           id_metodologia: r.metodologia,

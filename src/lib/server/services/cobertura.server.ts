@@ -2,53 +2,41 @@
  * The curriculum map (issue 21): how many materials of the library are aligned to each level, unit
  * and OA of an area, for GET /api/bdocente/cobertura/ and /biblioteca-docente/mapa. Each number is
  * what the matching list shows the same person (hidden materials count for their author and
- * admins only, through `visibleA`): a level's is the list filtered by area and level, a unit's the
+ * admins only, through `partesVisibles`): a level's is the list filtered by area and level, a unit's the
  * list filtered by unit, an OA's the list filtered by OA. A handful of grouped counts, never one
  * query per OA. Retired units and OAs (issue 30) are not on the map: it shows what new work can
  * be aligned to.
  */
-import { and, asc, count, countDistinct, eq } from 'drizzle-orm';
+import { and, asc, count, countDistinct, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { CoberturaInput } from '../../validation/biblioteca.ts';
 import type { Db } from '../db/client.server.ts';
+import type { Conteos } from '../db/conteos.server.ts';
 import { areas, areasNiveles, materiales, materialesOas, niveles, oas, perfilAreas, unidades } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import type { Actor } from './actor.server.ts';
-import { visibleA } from './recursos.server.ts';
+import { partesVisibles } from './recursos.server.ts';
 
 export const AREA_NO_ENCONTRADA = 'No se encontró el área';
 
 export type Cobertura = Esquema<'Cobertura'>;
 
-/** A count per key, 0 for a key with no row. */
-const conteos = <K>(filas: { clave: K; n: number }[]) => {
-  const mapa = new Map(filas.map((f) => [f.clave, f.n]));
+type Filas<K> = { clave: K; n: number }[];
+
+/** A count per key, 0 for a key with no row; rows of disjoint sets of materials add up. */
+const conteos = <K>(...partes: Filas<K>[]) => {
+  const mapa = new Map<K, number>();
+  for (const f of partes.flat()) mapa.set(f.clave, (mapa.get(f.clave) ?? 0) + f.n);
   return (clave: K) => mapa.get(clave) ?? 0;
 };
 
-/** The area's levels, units and OAs with their counts; 404 when the area does not exist. */
-export async function coberturaDe(db: Db, actor: Actor, { area, nivel }: CoberturaInput): Promise<Cobertura> {
-  const visible = visibleA(actor, materiales);
+/**
+ * The area's materials counted by level, unit and OA among those `visible` selects: the three
+ * grouped counts of the map.
+ */
+function contarMateriales(db: Db, { area, nivel }: CoberturaInput, visible: SQL | undefined) {
   const delNivel = nivel ? eq(unidades.codigo_nivel, nivel) : undefined;
-  const [[fila], filasNiveles, filasUnidades, filasOas, porNivel, porUnidad, porOa] = await Promise.all([
-    db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas).where(eq(areas.id, area)),
-    db
-      .select({ codigo: niveles.codigo, nombre: niveles.nombre })
-      .from(areasNiveles)
-      .innerJoin(niveles, eq(niveles.codigo, areasNiveles.codigo_nivel))
-      .where(and(eq(areasNiveles.id_area, area), nivel ? eq(niveles.codigo, nivel) : undefined))
-      .orderBy(asc(niveles.orden)),
-    db
-      .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre, nivel: unidades.codigo_nivel })
-      .from(unidades)
-      .where(and(eq(unidades.id_area, area), delNivel, eq(unidades.vigente, true)))
-      .orderBy(asc(unidades.orden), asc(unidades.codigo)),
-    db
-      .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
-      .from(oas)
-      .innerJoin(unidades, eq(unidades.id, oas.unidad))
-      .where(and(eq(unidades.id_area, area), delNivel, eq(oas.vigente, true)))
-      .orderBy(asc(oas.orden), asc(oas.codigo)),
+  return Promise.all([
     db
       .select({ clave: materiales.codigo_nivel, n: count() })
       .from(materiales)
@@ -71,8 +59,98 @@ export async function coberturaDe(db: Db, actor: Actor, { area, nivel }: Cobertu
       .where(and(eq(unidades.id_area, area), delNivel, visible))
       .groupBy(materialesOas.id_oa),
   ]);
+}
+
+/**
+ * The same for every material of the area, hidden ones too, read from the indexes alone (issue 36):
+ * by level from (area, level, …), by unit from the units' index, by OA from the alignments' OA
+ * index, none joined to the materials. At 100x, for the area with 70,000 materials, 56 ms instead
+ * of the 0.6 s the joins to `materiales` took. An alignment is one row per material and OA, so a
+ * count of rows is a count of materials.
+ */
+function contarTodos(db: Db, { area, nivel }: CoberturaInput) {
+  const delNivel = nivel ? eq(unidades.codigo_nivel, nivel) : undefined;
+  const unidadesDelArea = db
+    .select({ id: unidades.id })
+    .from(unidades)
+    .where(and(eq(unidades.id_area, area), delNivel));
+  const oasDelArea = db
+    .select({ id: oas.id })
+    .from(oas)
+    .innerJoin(unidades, eq(unidades.id, oas.unidad))
+    .where(and(eq(unidades.id_area, area), delNivel));
+  return Promise.all([
+    db
+      .select({ clave: materiales.codigo_nivel, n: count() })
+      .from(materiales)
+      .where(and(eq(materiales.id_area, area), nivel ? eq(materiales.codigo_nivel, nivel) : undefined))
+      .groupBy(materiales.codigo_nivel),
+    db
+      .select({ clave: materiales.id_unidad, n: count() })
+      .from(materiales)
+      .where(inArray(materiales.id_unidad, unidadesDelArea))
+      .groupBy(materiales.id_unidad),
+    db
+      .select({ clave: materialesOas.id_oa, n: count() })
+      .from(materialesOas)
+      .where(inArray(materialesOas.id_oa, oasDelArea))
+      .groupBy(materialesOas.id_oa),
+  ]);
+}
+
+/** Counts of `todos` less those of `menos`, key by key (what is not hidden: all of them less the hidden ones). */
+const restar = <T extends Filas<unknown>[]>(todos: T, menos: T): T =>
+  todos.map((filas, i) => [...filas, ...(menos[i] ?? []).map((f) => ({ clave: f.clave, n: -f.n }))]) as T;
+
+/**
+ * What every reader sees of the area (`partesVisibles`' common part: nothing hidden), counted as
+ * all of it less the hidden materials (few, found through `materiales_ocultos_idx`); an admin's,
+ * all of it.
+ */
+async function contarVisibles(db: Db, input: CoberturaInput, admin: boolean) {
+  const todos = contarTodos(db, input);
+  if (admin) return todos;
+  const [t, ocultos] = await Promise.all([todos, contarMateriales(db, input, eq(materiales.oculto, true))]);
+  return restar(t, ocultos);
+}
+
+/**
+ * The area's levels, units and OAs with their counts; 404 when the area does not exist. The counts
+ * of what every reader sees are kept per area and level while no material or alignment changes
+ * (decision 0081); the reader's own hidden materials are counted on each request.
+ */
+export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input: CoberturaInput): Promise<Cobertura> {
+  const { area, nivel } = input;
+  const partes = partesVisibles(actor, materiales);
+  const delNivel = nivel ? eq(unidades.codigo_nivel, nivel) : undefined;
+  const [[fila], filasNiveles, filasUnidades, filasOas, comunes, propios] = await Promise.all([
+    db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas).where(eq(areas.id, area)),
+    db
+      .select({ codigo: niveles.codigo, nombre: niveles.nombre })
+      .from(areasNiveles)
+      .innerJoin(niveles, eq(niveles.codigo, areasNiveles.codigo_nivel))
+      .where(and(eq(areasNiveles.id_area, area), nivel ? eq(niveles.codigo, nivel) : undefined))
+      .orderBy(asc(niveles.orden)),
+    db
+      .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre, nivel: unidades.codigo_nivel })
+      .from(unidades)
+      .where(and(eq(unidades.id_area, area), delNivel, eq(unidades.vigente, true)))
+      .orderBy(asc(unidades.orden), asc(unidades.codigo)),
+    db
+      .select({ id: oas.id, codigo: oas.codigo, descripcion: oas.descripcion, unidad: oas.unidad })
+      .from(oas)
+      .innerJoin(unidades, eq(unidades.id, oas.unidad))
+      .where(and(eq(unidades.id_area, area), delNivel, eq(oas.vigente, true)))
+      .orderBy(asc(oas.orden), asc(oas.codigo)),
+    cuentas.porVersion('materiales', `cobertura ${area} ${nivel ?? ''} ${partes ? 'comun' : 'todo'}`, () =>
+      contarVisibles(db, input, !partes),
+    ),
+    partes ? contarMateriales(db, input, partes.propio) : [[], [], []],
+  ]);
+  const [porNivel, porUnidad, porOa] = comunes;
+  const [propiosNivel, propiosUnidad, propiosOa] = propios;
   if (!fila) throw new ErrorDeDominio(404, AREA_NO_ENCONTRADA);
-  const [deNivel, deUnidad, deOa] = [conteos(porNivel), conteos(porUnidad), conteos(porOa)];
+  const [deNivel, deUnidad, deOa] = [conteos(porNivel, propiosNivel), conteos(porUnidad, propiosUnidad), conteos(porOa, propiosOa)];
   return {
     area: fila,
     niveles: filasNiveles.map((n) => ({

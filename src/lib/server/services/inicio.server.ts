@@ -5,7 +5,7 @@
  * is what the person may open: the lists' visibility rules (visibleA, ready capsules, active
  * categories), a few rows per block, each query limited and in parallel.
  */
-import { and, type Column, desc, eq, gt, inArray, isNull, max, ne, notExists, or, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, gt, inArray, max, ne, type SQL, sql } from 'drizzle-orm';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import {
   areas,
@@ -20,7 +20,7 @@ import {
   notificaciones,
   perfilAreas,
   perfilNiveles,
-  usuarios,
+  visitasInicio,
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
@@ -120,15 +120,12 @@ export interface Inicio {
 export function createInicioService(ctx: ServiceContext, deps: { notificaciones: NotificacionesService }) {
   const { db } = ctx;
 
-  /** The profile's condition on an area or level column: none when the profile has none of that kind. */
-  const delPerfil = (idUsuario: number) => {
-    const susAreas = db.select({ id: perfilAreas.id_area }).from(perfilAreas).where(eq(perfilAreas.id_usuario, idUsuario));
-    const susNiveles = db.select({ codigo: perfilNiveles.codigo_nivel }).from(perfilNiveles).where(eq(perfilNiveles.id_usuario, idUsuario));
-    return {
-      area: (columna: Column) => or(notExists(susAreas), inArray(columna, susAreas)),
-      nivel: (columna: Column) => or(notExists(susNiveles), inArray(columna, susNiveles)),
-    };
-  };
+  /**
+   * The profile's condition on a column: its areas' ids or levels' codes as a list the planner can
+   * see (issue 36: a subquery made it walk back through every row for a rare area and level); none
+   * when the profile has none of that kind.
+   */
+  const delPerfil = <T>(columna: Column, valores: T[]) => (valores.length > 0 ? inArray(columna, valores) : undefined);
 
   const capsulasVisibles = (actor: Actor) => and(eq(capsulas.estado, 'listo'), visibleA(actor, capsulas));
 
@@ -186,30 +183,24 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
   async function leerConversaciones(actor: Actor): Promise<ItemConversacion[]> {
     const candidatas = await candidatasActividad(db, conversacionesVisibles(actor), FILAS_BLOQUE);
     if (candidatas?.length === 0) return [];
-    const ultimos = db
-      .select({
-        id: foroComentarios.id_conversacion,
-        ultimo: sql<Date>`max(${foroComentarios.fecha_creacion})`.as('ultimo'),
-        n: sql<number>`count(*)::int`.as('n'),
-      })
+    // Each candidate's latest counted comment (the same for everyone, comentarioContado), one entry
+    // of foro_comentarios_actividad_idx; its count is the row's own (decision 0080).
+    const ultimo = db
+      .select({ fecha: max(foroComentarios.fecha_creacion) })
       .from(foroComentarios)
-      // The same for everyone (comentarioContado).
-      .where(and(comentarioContado, candidatas ? inArray(foroComentarios.id_conversacion, candidatas) : undefined))
-      .groupBy(foroComentarios.id_conversacion)
-      .as('ultimos');
-    const actividad = sql`greatest(${foroConversaciones.fecha_creacion}, ${ultimos.ultimo})`;
+      .where(and(eq(foroComentarios.id_conversacion, foroConversaciones.id), comentarioContado));
+    const actividad = sql`greatest(${foroConversaciones.fecha_creacion}, (${ultimo}))`;
     const filas = await db
       .select({
         id: foroConversaciones.id,
         titulo: foroConversaciones.titulo,
         id_categoria: foroConversaciones.id_categoria,
         categoria: foroCategorias.nombre,
-        comentarios: sql<number>`coalesce(${ultimos.n}, 0)::int`,
+        comentarios: foroConversaciones.n_comentarios,
         actividad: iso(actividad),
       })
       .from(foroConversaciones)
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-      .leftJoin(ultimos, eq(ultimos.id, foroConversaciones.id))
       .where(and(conversacionesVisibles(actor), candidatas ? inArray(foroConversaciones.id, candidatas) : undefined))
       .orderBy(desc(actividad), desc(foroConversaciones.id))
       .limit(FILAS_BLOQUE);
@@ -273,25 +264,26 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     siguiente: ReturnType<typeof siguienteVisita>,
   ) {
     if (!siguiente.escribir) return;
-    await db
-      .update(usuarios)
-      .set({ visita_ultima: siguiente.visita_ultima, visita_anterior: siguiente.visita_anterior })
-      .where(
-        and(
-          eq(usuarios.id, idUsuario),
-          leida.visita_ultima ? eq(usuarios.visita_ultima, leida.visita_ultima) : isNull(usuarios.visita_ultima),
-        ),
-      );
+    const valores = { visita_ultima: siguiente.visita_ultima, visita_anterior: siguiente.visita_anterior };
+    if (!leida.visita_ultima)
+      await db
+        .insert(visitasInicio)
+        .values({ id_usuario: idUsuario, ...valores })
+        .onConflictDoNothing();
+    else
+      await db
+        .update(visitasInicio)
+        .set(valores)
+        .where(and(eq(visitasInicio.id_usuario, idUsuario), eq(visitasInicio.visita_ultima, leida.visita_ultima)));
   }
 
   /** Whether the profile has anything to filter this kind of content by. */
   const alcance = (filtra: boolean, items: ItemContenido[]): Alcance =>
     !filtra ? 'todo' : items.length > 0 ? 'perfil' : 'sin_coincidencias';
 
-  /** Everything of the home but the visit and the notifications: what a reload within a visit reads again from the cache. */
-  async function leerNovedades(actor: Actor, desde: Date): Promise<Novedades> {
-    const perfil = delPerfil(actor.id);
-    const [susAreas, susNiveles, cap, mat, man, conversaciones, cuentas] = await Promise.all([
+  /** The profile's areas and levels, and the newest content of each kind within them. */
+  async function leerPerfilYContenido(actor: Actor) {
+    const [susAreas, susNiveles] = await Promise.all([
       db
         .select({ id: areas.id, nombre: areas.nombre })
         .from(perfilAreas)
@@ -304,9 +296,21 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
         .innerJoin(niveles, eq(niveles.codigo, perfilNiveles.codigo_nivel))
         .where(eq(perfilNiveles.id_usuario, actor.id))
         .orderBy(niveles.orden),
-      leerContenido('capsulas', actor, and(perfil.area(capsulas.id_area), perfil.nivel(capsulas.codigo_nivel))),
-      leerContenido('materiales', actor, and(perfil.area(materiales.id_area), perfil.nivel(materiales.codigo_nivel))),
-      leerContenido('manuales', actor, perfil.area(manuales.id_area)),
+    ]);
+    const [idsAreas, codigosNiveles] = [susAreas.map((a) => a.id), susNiveles.map((n) => n.codigo)];
+    const [cap, mat, man] = await Promise.all([
+      leerContenido('capsulas', actor, and(delPerfil(capsulas.id_area, idsAreas), delPerfil(capsulas.codigo_nivel, codigosNiveles))),
+      leerContenido('materiales', actor, and(delPerfil(materiales.id_area, idsAreas), delPerfil(materiales.codigo_nivel, codigosNiveles))),
+      leerContenido('manuales', actor, delPerfil(manuales.id_area, idsAreas)),
+    ]);
+    return { susAreas, susNiveles, cap, mat, man };
+  }
+
+  /** Everything of the home but the visit and the notifications: what a reload within a visit reads again from the cache. */
+  async function leerNovedades(actor: Actor, desde: Date): Promise<Novedades> {
+    // The blocks of the profile's areas and levels wait for the profile; the forum and the counts do not.
+    const [{ susAreas, susNiveles, cap, mat, man }, conversaciones, cuentas] = await Promise.all([
+      leerPerfilYContenido(actor),
       leerConversaciones(actor),
       contar(actor, desde),
     ]);
@@ -329,8 +333,8 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
 
   /**
    * Per person and visit, read again after any write to the tables they come from (db/cambios;
-   * within 2 s for another server's). Not `usuarios`, which the visit itself writes: a reload reads
-   * one row and finds the rest here.
+   * within 2 s for another server's). Not `visitas_inicio`, which the visit itself writes: a reload
+   * reads one row and finds the rest here.
    */
   const novedades = cacheDeLecturas<Novedades>(db, {
     tablas: [
@@ -363,9 +367,9 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       const ahora = ctx.now();
       const [[fila], [ultimoIngreso]] = await Promise.all([
         db
-          .select({ visita_ultima: usuarios.visita_ultima, visita_anterior: usuarios.visita_anterior })
-          .from(usuarios)
-          .where(eq(usuarios.id, actor.id)),
+          .select({ visita_ultima: visitasInicio.visita_ultima, visita_anterior: visitasInicio.visita_anterior })
+          .from(visitasInicio)
+          .where(eq(visitasInicio.id_usuario, actor.id)),
         // The latest sign-in, as the sign-in records it (the admin console's 'Último ingreso').
         db
           .select({ fecha: max(ingresos.fecha) })

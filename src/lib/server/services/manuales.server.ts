@@ -3,10 +3,11 @@
  * by everyone, edited and deleted by their owner (and admins, for moderation).
  */
 import path from 'node:path';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
+import { unoDe } from '../db/fragmentos.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
 import { coincideTexto } from '../db/search.server.ts';
@@ -20,7 +21,7 @@ import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
-import { autorColumns, createRecursosService, toAutor, visibleA } from './recursos.server.ts';
+import { autorColumns, createRecursosService, likesEnFila, toAutor, visibleA } from './recursos.server.ts';
 import { avisarNovedad } from './seguimientos/avisos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró manual';
@@ -45,15 +46,23 @@ export function createManualesService(ctx: ServiceContext, { publicacion }: { pu
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
 
+  /** Manuals by id, each with its likes, in one prepared statement (issue 36). */
+  const leerManuales = db
+    .select({
+      m: manuales,
+      area: { id: areas.id, codigo: areas.codigo, nombre: areas.nombre },
+      autor: autorColumns,
+      likes: likesEnFila('manual', manuales.id),
+    })
+    .from(manuales)
+    .innerJoin(areas, eq(areas.id, manuales.id_area))
+    .innerJoin(usuarios, eq(usuarios.id, manuales.id_usuario))
+    .where(unoDe(manuales.id, 'ids'))
+    .prepare('leer_manuales');
+
   async function componer(ids: number[]): Promise<Manual[]> {
     if (ids.length === 0) return [];
-    const rows = await db
-      .select({ m: manuales, area: { id: areas.id, codigo: areas.codigo, nombre: areas.nombre }, autor: autorColumns })
-      .from(manuales)
-      .innerJoin(areas, eq(areas.id, manuales.id_area))
-      .innerJoin(usuarios, eq(usuarios.id, manuales.id_usuario))
-      .where(inArray(manuales.id, ids));
-    const cuentas = await recursos.contadores('manual', ids);
+    const rows = await leerManuales.execute({ ids });
     const byId = new Map(rows.map((r) => [r.m.id, r]));
     return ids.flatMap((id) => {
       const r = byId.get(id);
@@ -68,8 +77,8 @@ export function createManualesService(ctx: ServiceContext, { publicacion }: { pu
           id_usuario: toAutor(r.autor),
           n_visitas: r.m.n_visitas,
           fecha_creacion: r.m.fecha_creacion.toISOString(),
-          comentarios: cuentas.comentarios(id),
-          likes: cuentas.likes(id),
+          comentarios: r.m.n_comentarios,
+          likes: r.likes,
           // Manuals are PDFs only (crear refuses anything else).
           extension: 'pdf',
           archivo: `/api/manuales/${id}/descargar/`,

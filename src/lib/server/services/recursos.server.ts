@@ -2,11 +2,12 @@
  * Comments, likes and views of the three kinds of content (capsules, teacher materials, manuals),
  * with who may see each: one implementation for all, so the sections reuse it and never copy it.
  */
-import { and, asc, count, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
 import { LIMITE_HILO, type PaginaHilo } from '../../validation/comentarios.ts';
 import type { Db } from '../db/client.server.ts';
+import { calificada, enAlias, listaJson } from '../db/fragmentos.server.ts';
 import {
   capsulas,
   comentarios,
@@ -53,14 +54,24 @@ const moderables = [
 export type Moderable = (typeof moderables)[number]['tabla'];
 
 /**
+ * What of a moderated table this person sees, in two parts that never overlap: what everyone
+ * sees (`comun`, not hidden) and their own hidden items (`propio`). Undefined for admins, who see
+ * everything. A list counts the first once for every reader (db/conteos.server.ts).
+ */
+export function partesVisibles(actor: Actor, tabla: Moderable): { comun: SQL; propio: SQL } | undefined {
+  if (esAdmin(actor)) return undefined;
+  const moderable = moderables.find((m) => m.tabla === tabla);
+  if (!moderable) throw new Error('not a moderated table');
+  return { comun: eq(tabla.oculto, false), propio: and(eq(tabla.oculto, true), eq(moderable.autor, actor.id)) as SQL };
+}
+
+/**
  * An item hidden by moderation (`oculto`) is its author's and admins' only: for everyone else it
  * is not there. The condition for a query's where; undefined (no condition) for admins.
  */
 export function visibleA(actor: Actor, tabla: Moderable): SQL | undefined {
-  if (esAdmin(actor)) return undefined;
-  const moderable = moderables.find((m) => m.tabla === tabla);
-  if (!moderable) throw new Error('not a moderated table');
-  return or(eq(tabla.oculto, false), eq(moderable.autor, actor.id));
+  const partes = partesVisibles(actor, tabla);
+  return partes && or(partes.comun, partes.propio);
 }
 
 /** Whether this person sees a hidden item of this author as it is (its author, or an admin). */
@@ -108,6 +119,21 @@ export type Autor = Esquema<'Autor'>;
 
 /** A comment as the three sections share it; each names the item's id in its own way (openapi.yaml). */
 export type Comentario = Omit<Esquema<'ComentarioRecurso'>, 'tipo_recurso'>;
+
+/**
+ * Who liked an item, oldest first, as a column of the query that reads the item (`id`, its id):
+ * a page of items and their likes in one statement (issue 36). Their comment counts are the rows'
+ * own `n_comentarios`.
+ */
+export const likesEnFila = (tipo: TipoRecurso, id: PgColumn) => {
+  const { likes } = recursos[tipo];
+  const l = enAlias('l');
+  return listaJson<Esquema<'LikeRef'>>(
+    sql`json_build_object('id', ${l(likes.id_usuario)})`,
+    sql`${l(likes.fecha_creacion)}, ${l(likes.id_usuario)}`,
+    sql`from ${likes} l where ${l(likes.id_recurso)} = ${calificada(id)}`,
+  );
+};
 
 /** The columns of `usuarios` an Autor is made of: select these, never the whole row. */
 export const autorColumns = {
@@ -163,23 +189,20 @@ export function hiloParaLector(actor: Actor, base: Comentario[], hijos: Comentar
 const VISITA_MINUTOS = 30;
 
 export function createRecursosService(db: Db, now: () => Date = () => new Date()) {
-  /** 404 unless the item exists and this person may see it (the same 404 either way). */
-  async function existe(tipo: TipoRecurso, id: number, persona: Persona | undefined): Promise<void> {
+  /**
+   * 404 unless the item exists and this person may see it (the same 404 either way). Answers its
+   * comment count as the lists and a thread show it: neither placeholders nor hidden ones, the
+   * same for everyone; the row's `n_comentarios`, kept by triggers (drizzle/0020, decision 0080).
+   */
+  async function existe(tipo: TipoRecurso, id: number, persona: Persona | undefined): Promise<{ n_comentarios: number }> {
     const { tabla, noEncontrado, visible } = recursos[tipo];
     const [row] = await db
-      .select({ id: tabla.id })
+      .select({ n_comentarios: tabla.n_comentarios })
       .from(tabla)
       .where(and(eq(tabla.id, id), visible(comoActor(persona))));
     if (!row) throw new ErrorDeDominio(404, noEncontrado);
+    return row;
   }
-
-  /** Each item's comment count as the lists and a thread show it: neither placeholders nor hidden ones (the same for everyone). */
-  const contarComentarios = (columna: PgColumn, ids: number[]) =>
-    db
-      .select({ id: columna, n: count() })
-      .from(comentarios)
-      .where(and(inArray(columna, ids), eq(comentarios.eliminado, false), eq(comentarios.oculto, false)))
-      .groupBy(columna);
 
   /**
    * The comment `idComentario` on content of kind `tipo`, for its author or an admin to change:
@@ -211,14 +234,11 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
      * count as the lists show it.
      */
     async comentarios(tipo: TipoRecurso, id: number, lector?: Persona, pagina: PaginaHilo = { limite: LIMITE_HILO }) {
-      await existe(tipo, id, lector);
+      const { n_comentarios } = await existe(tipo, id, lector);
       const { columna } = recursos[tipo];
-      const [{ base, hijos, hay_mas }, [cuenta]] = await Promise.all([
-        paginaDeHilo(db, columna, autorColumns, id, pagina),
-        contarComentarios(columna, [id]),
-      ]);
+      const { base, hijos, hay_mas } = await paginaDeHilo(db, columna, autorColumns, id, pagina);
       const comentario = ({ c, autor }: (typeof base)[number]) => aComentario(c, autor, id);
-      return { ...hiloParaLector(comoActor(lector), base.map(comentario), hijos.map(comentario)), hay_mas, n_comentarios: cuenta?.n ?? 0 };
+      return { ...hiloParaLector(comoActor(lector), base.map(comentario), hijos.map(comentario)), hay_mas, n_comentarios };
     },
 
     async comentar(tipo: TipoRecurso, id: number, autor: Persona, contenido: string, padre: number | null): Promise<Comentario> {
@@ -313,23 +333,6 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       });
     },
 
-    /** For a page of items: each one's comment count and likes (two queries for the whole page). */
-    async contadores(tipo: TipoRecurso, ids: number[]) {
-      const { columna, likes } = recursos[tipo];
-      const [nComentarios, filas] = await Promise.all([
-        contarComentarios(columna, ids),
-        db
-          .select({ id: likes.id_recurso, usuario: likes.id_usuario })
-          .from(likes)
-          .where(inArray(likes.id_recurso, ids))
-          .orderBy(asc(likes.fecha_creacion)),
-      ]);
-      return {
-        comentarios: (id: number) => nComentarios.find((c) => c.id === id)?.n ?? 0,
-        likes: (id: number) => filas.filter((l) => l.id === id).map((l) => ({ id: l.usuario })),
-      };
-    },
-
     /** Likes or unlikes (idempotent) and answers the resource's likes after the change. */
     async like(tipo: TipoRecurso, id: number, persona: Persona, add: boolean): Promise<Esquema<'LikeRef'>[]> {
       await existe(tipo, id, persona);
@@ -383,9 +386,14 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       await olvidarNotificaciones(tx, tipo, id);
     },
 
+    /** The item's likes as its pages show them (`likesEnFila`, the one place that orders them). */
     async likes(tipo: TipoRecurso, id: number): Promise<Esquema<'LikeRef'>[]> {
-      const { likes } = recursos[tipo];
-      return db.select({ id: likes.id_usuario }).from(likes).where(eq(likes.id_recurso, id)).orderBy(asc(likes.fecha_creacion));
+      const { tabla } = recursos[tipo];
+      const [fila] = await db
+        .select({ likes: likesEnFila(tipo, tabla.id) })
+        .from(tabla)
+        .where(eq(tabla.id, id));
+      return fila?.likes ?? [];
     },
   };
 }

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { Config } from '../config.server.ts';
+import { filasDe } from '../db/client.server.ts';
 import { bloqueos } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import { trabajoPeriodico } from '../jobs/periodico.server.ts';
@@ -173,7 +174,7 @@ export function createRespaldosService(ctx: ServiceContext, opciones: OpcionesRe
           await salida.cerrar();
         }
       }
-      const [version] = ((await tx.execute(sql`select version() as v`)) as unknown as { rows: { v: string }[] }).rows;
+      const [version] = await filasDe<{ v: string }>(tx, sql`select version() as v`);
       return { base_de_datos: version?.v ?? '', filas, migraciones: await migraciones(tx) };
     });
   }

@@ -23,6 +23,7 @@ import { createDenunciasService } from './denuncias.server.ts';
 import { createForoService } from './foro.server.ts';
 import { createInicioService } from './inicio.server.ts';
 import { createInvitacionesService } from './invitaciones.server.ts';
+import { createMantenimientoService } from './mantenimiento.server.ts';
 import { createManualesService } from './manuales.server.ts';
 import { createMisDatosService } from './mis-datos.server.ts';
 import { createNotificacionesService } from './notificaciones.server.ts';
@@ -120,7 +121,7 @@ export function createServices(entrada: ServicesDeps) {
     /** Sign-in with a school account (issue 32): OpenID Connect flows, linked providers, automatic accounts. */
     oidc: createOidcService(ctx, { proveedores: entrada.oidc ?? [] }),
     /** Leaving the platform and the console's requests (issue 31). */
-    baja: createBajaService(ctx, { cuentas, capsulas, biblioteca, manuales, foro }),
+    baja: createBajaService(ctx, { cuentas, capsulas, biblioteca, manuales, foro, subidas }),
     inicio: createInicioService(ctx, { notificaciones }),
     /** Who the signed-in person is, for the pages' session (http/session.server.ts). */
     usuarioActual,
@@ -128,6 +129,8 @@ export function createServices(entrada: ServicesDeps) {
     publicacion,
     /** What anyone may see without signing in (issue 34): the pages under /explorar/ and the sitemap. */
     publicos: createPublicosService(ctx.db, { capsulas, biblioteca, manuales }),
+    /** The database's nightly VACUUM (ANALYZE) where no autovacuum runs: PGlite (issue 36, decision 0080). */
+    mantenimiento: createMantenimientoService(ctx),
     /** The per-address limit of visitors with no session on the public pages and files (issue 34). */
     limitePublico: createLimitePublico({ max: entrada.publicoPorMinuto ?? 300, ventanaSegundos: 60, now: ctx.now }),
   };
@@ -145,6 +148,7 @@ const conTrabajos = (s: Services): { trabajos: Record<string, JobHandler> }[] =>
   s.respaldos,
   s.privacidad,
   s.baja,
+  s.mantenimiento,
 ];
 
 /** Gives the runner every service's job handlers (any process whose runner may take a job). */
@@ -170,4 +174,6 @@ export async function programarTrabajos(services: Services): Promise<void> {
   await services.privacidad.programar();
   // Accounts whose 14 days to change their mind have passed, erased hourly (issue 31).
   await services.baja.programar();
+  // The embedded database vacuumed and analyzed, daily at 04:00 Chile's time (issue 36).
+  await services.mantenimiento.programar();
 }

@@ -19,7 +19,7 @@ import { autorColumns, visibleA } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
 import { avisarNovedad } from '../seguimientos/avisos.server.ts';
 import { fotoUrl } from '../usuarios.server.ts';
-import { CONVERSACION_NO_ENCONTRADA, comentarioContado, type ForoComun, porReaccion } from './comun.server.ts';
+import { CONVERSACION_NO_ENCONTRADA, type ForoComun, porReaccion } from './comun.server.ts';
 
 type Conversacion = Esquema<'Conversacion'>;
 /** The body without `id_usuario`, which the route has already checked is the caller's. */
@@ -57,18 +57,12 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
   async function componer(ids: number[]): Promise<Conversacion[]> {
     if (ids.length === 0) return [];
     const rc = foroReaccionesConversacion.id_like;
-    const [filas, comentarios, reacciones] = await Promise.all([
+    const [filas, reacciones] = await Promise.all([
       db
         .select({ c: foroConversaciones, autor: autorColumns })
         .from(foroConversaciones)
         .innerJoin(usuarios, eq(usuarios.id, foroConversaciones.id_usuario_creador))
         .where(inArray(foroConversaciones.id, ids)),
-      db
-        .select({ id: foroComentarios.id_conversacion, n: sql<number>`count(*)::int` })
-        .from(foroComentarios)
-        // Placeholders and hidden comments are not counted (the count is the same for everyone).
-        .where(and(inArray(foroComentarios.id_conversacion, ids), comentarioContado))
-        .groupBy(foroComentarios.id_conversacion),
       db
         .select({
           id: foroReaccionesConversacion.id_conversacion,
@@ -94,7 +88,8 @@ export function createConversacionesForo(ctx: ServiceContext, { categoriaVisible
           titulo: f.c.titulo,
           contenido: f.c.contenido,
           n_visitas: f.c.n_visitas,
-          n_comentarios: comentarios.find((x) => x.id === id)?.n ?? 0,
+          // Neither placeholders nor hidden comments, the same for everyone: kept by triggers (drizzle/0020).
+          n_comentarios: f.c.n_comentarios,
           n_me_gusta: r.g,
           n_gran_idea: r.i,
           n_me_interesa: r.m,

@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { formatearFecha, formatearFechaHora } from '../../../format/index.ts';
-import type { Db } from '../../db/client.server.ts';
+import { type Db, filasDe } from '../../db/client.server.ts';
 
 export type Fila = Record<string, unknown>;
 
@@ -93,14 +93,17 @@ export const perfil: Definicion = {
   clave: 'perfil',
   nombre: 'Datos de tu perfil',
   async cargar(db, id) {
-    const filas = await db.execute(sql`
+    const filas = await filasDe<Fila>(
+      db,
+      sql`
       select u.primer_nombre, u.segundo_nombre, u.apellido_paterno, u.apellido_materno, u.email, u.rut, u.genero,
              u.nacionalidad, u.telefono, u.fecha_nacimiento::text as fecha_nacimiento, u.foto_perfil,
              coalesce(p.titulo_profesional, '') as titulo_profesional, u.rol, u.groups, u.activo,
              u.preferencia_correo, u.ahorro_datos, u.oculto_directorio, u.privacidad_version,
              u.privacidad_aceptada_en, u.baja_programada, u.fecha_creacion
-      from usuarios u left join perfiles_docentes p on p.id_usuario = u.id where u.id = ${id}`);
-    return (filas as unknown as { rows: Fila[] }).rows.map((f) => ({
+      from usuarios u left join perfiles_docentes p on p.id_usuario = u.id where u.id = ${id}`,
+    );
+    return filas.map((f) => ({
       ...f,
       privacidad_aceptada_en: f.privacidad_aceptada_en ? new Date(String(f.privacidad_aceptada_en)) : null,
       baja_programada: f.baja_programada ? new Date(String(f.baja_programada)) : null,

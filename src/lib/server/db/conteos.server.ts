@@ -1,0 +1,80 @@
+/**
+ * Counts kept between requests and still exact (issue 36, decision 0081): the materials list's
+ * total (db/paginar.server.ts takes it as its count) and the curriculum map's grouped counts
+ * (services/cobertura.server.ts), each checked against its table's version in `versiones_conteo`,
+ * which triggers move (drizzle/0021).
+ */
+import { count, eq, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from './client.server.ts';
+import { versionesConteo } from './schema.server.ts';
+
+/** A list's total in two parts (decision 0081), both already filtered. */
+export interface PartesDelTotal {
+  /** The table's entry in `versiones_conteo` (drizzle/0021). */
+  tabla: TablaContada;
+  /** What every reader sees: counted once per version of the table, for all of them. */
+  comun: SQL | undefined;
+  /** What only this reader sees besides (their own hidden items), counted on each request; none for an admin. */
+  propio?: SQL;
+}
+
+/** A table whose count version triggers keep (drizzle/0021). */
+export type TablaContada = 'materiales';
+
+/**
+ * Counts of a table kept between requests and still exact (issue 36, decision 0081): each is kept
+ * under a key (up to `max` keys, the least recently used dropped) with the table's version in
+ * `versiones_conteo` it was counted under, and used while that version stands. The version is
+ * read before counting, so a count that saw a write is never kept under the version before it.
+ */
+export function crearConteos(db: Db, max = 2_000) {
+  const guardados = new Map<string, { version: string | null; valor: unknown }>();
+
+  async function porVersion<T>(tabla: TablaContada, clave: string, contar: () => Promise<T>): Promise<T> {
+    const [fila] = await db.select({ version: versionesConteo.version }).from(versionesConteo).where(eq(versionesConteo.tabla, tabla));
+    const version = fila?.version ?? null;
+    const guardado = guardados.get(clave);
+    guardados.delete(clave);
+    const valor = guardado?.version === version ? (guardado.valor as T) : await contar();
+    guardados.set(clave, { version, valor });
+    if (guardados.size > max) guardados.delete(guardados.keys().next().value as string);
+    return valor;
+  }
+
+  return {
+    porVersion,
+    /** A list's total: the part everyone sees kept per filter (the count's SQL is the key), the reader's own part counted each time. */
+    total(tabla: PgTable, partes: PartesDelTotal): Promise<number> {
+      return totalEnDosPartes(
+        (where) => db.select({ n: count() }).from(tabla).where(where),
+        partes,
+        (clave, contar) => porVersion(partes.tabla, clave, contar),
+      );
+    },
+  };
+}
+
+/** A count query over some rows, for a condition: it must be run and must show its SQL. */
+type Conteo = (where: SQL | undefined) => PromiseLike<{ n: number }[]> & { toSQL(): { sql: string; params: unknown[] } };
+
+/**
+ * A total in the two parts of decision 0081: what every reader sees (`comun`) kept by `guardar`
+ * under the count's SQL and parameters, what only this reader sees besides (`propio`) counted on
+ * each request, at the same time.
+ */
+export async function totalEnDosPartes(
+  contar: Conteo,
+  partes: { comun: SQL | undefined; propio?: SQL | undefined },
+  guardar: (clave: string, contar: () => Promise<number>) => Promise<number>,
+): Promise<number> {
+  const comun = contar(partes.comun);
+  const { sql, params } = comun.toSQL();
+  const [n, propios] = await Promise.all([
+    guardar(`${sql}\u0000${JSON.stringify(params)}`, async () => (await comun)[0]?.n ?? 0),
+    partes.propio ? contar(partes.propio) : [],
+  ]);
+  return n + (propios[0]?.n ?? 0);
+}
+
+export type Conteos = ReturnType<typeof crearConteos>;
