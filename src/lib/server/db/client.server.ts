@@ -8,10 +8,10 @@ import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import type { SQL } from 'drizzle-orm';
+import { getTableName, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -27,6 +27,18 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
  */
 export async function filasDe<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * The next id of a table with a serial `id`, taken from its sequence before the row is written,
+ * so the row's files can be stored under it first. A row then never commits before its files: a
+ * backup whose snapshot holds the row finds them when it lists the storage, and a row is never
+ * seen with a file still to come. An id taken and never used (the upload failed) leaves a gap.
+ */
+export async function reservarId(db: Pick<Db, 'execute'>, tabla: PgTable): Promise<number> {
+  const [fila] = await filasDe<{ id: number }>(db, sql`select nextval(pg_get_serial_sequence(${getTableName(tabla)}, 'id'))::int as id`);
+  if (!fila) throw new Error(`no id from the sequence of ${getTableName(tabla)}`);
+  return fila.id;
 }
 
 export interface Database {

@@ -18,6 +18,7 @@ import {
   type MaterialInput,
 } from '../../validation/biblioteca.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
+import { reservarId } from '../db/client.server.ts';
 import { crearConteos } from '../db/conteos.server.ts';
 import { calificada, enAlias, listaJson, unoDe } from '../db/fragmentos.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
@@ -264,28 +265,8 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
       await coherencia(input);
       const publica = await publicacion.nueva(input);
 
-      const id = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(materiales)
-          .values({
-            titulo: input.titulo,
-            descripcion: input.descripcion,
-            extension,
-            archivo: 'pendiente',
-            tamano: archivo.size,
-            paginas,
-            id_area: input.id_area,
-            codigo_nivel: input.id_nivel,
-            id_unidad: input.id_unidad,
-            id_tipo_material: input.tipo_material_docente,
-            id_usuario: actor.id,
-            ...publica,
-          })
-          .returning({ id: materiales.id });
-        if (!row) throw new Error('material not stored');
-        await tx.insert(materialesOas).values(input.oas.map((id_oa) => ({ id_material: row.id, id_oa })));
-        return row.id;
-      });
+      // Files first, under an id taken from the sequence, then the row that names them (reservarId).
+      const id = await reservarId(db, materiales);
       const keys = claves(id, extension);
       try {
         // Thumbnails from the upload itself, into a work folder adopted with the file: no storage path is read.
@@ -294,9 +275,25 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
           await storage.adopt(keys.archivo, archivo.tmpPath);
           await storage.adoptDir(keys.carpeta, trabajo);
         });
-        await db.update(materiales).set({ archivo: keys.archivo }).where(eq(materiales.id, id));
+        await db.transaction(async (tx) => {
+          await tx.insert(materiales).values({
+            id,
+            titulo: input.titulo,
+            descripcion: input.descripcion,
+            extension,
+            archivo: keys.archivo,
+            tamano: archivo.size,
+            paginas,
+            id_area: input.id_area,
+            codigo_nivel: input.id_nivel,
+            id_unidad: input.id_unidad,
+            id_tipo_material: input.tipo_material_docente,
+            id_usuario: actor.id,
+            ...publica,
+          });
+          await tx.insert(materialesOas).values(input.oas.map((id_oa) => ({ id_material: id, id_oa })));
+        });
       } catch (error) {
-        await db.delete(materiales).where(eq(materiales.id, id));
         await storage.remove(keys.carpeta);
         throw error;
       }

@@ -8,6 +8,7 @@ import type { Esquema } from '../../api/contrato.ts';
 import { type CapsulaEdicionInput, type CapsulaInput, VIDEO_INVALIDO, VIDEO_REQUERIDO } from '../../validation/capsulas.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
+import { reservarId } from '../db/client.server.ts';
 import { unoDe } from '../db/fragmentos.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, capsulas, comentarios, likesCapsulas, metodologias, niveles, subtitulos, usuarios } from '../db/schema.server.ts';
@@ -246,13 +247,18 @@ export function createCapsulasService(ctx: ServiceContext, { publicacion }: { pu
       }
       await referencias(input);
       const publica = await publicacion.nueva(input);
-      const [row] = await db
-        .insert(capsulas)
-        .values({
+      // The file first, under an id taken from the sequence, then the row that names it (reservarId).
+      const id = await reservarId(db, capsulas);
+      const keys = claves(id, extension);
+      let guardada = false;
+      try {
+        await storage.adopt(keys.original, archivo.tmpPath);
+        await db.insert(capsulas).values({
+          id,
           titulo: input.titulo,
           descripcion: input.descripcion,
           extension,
-          archivo: 'pendiente',
+          archivo: keys.original,
           tamano: archivo.size,
           duracion: info.duration,
           id_area: input.id_area,
@@ -260,21 +266,16 @@ export function createCapsulasService(ctx: ServiceContext, { publicacion }: { pu
           codigo_nivel: input.id_nivel,
           id_usuario: actor.id,
           ...publica,
-        })
-        .returning({ id: capsulas.id });
-      if (!row) throw new Error('capsule not stored');
-      const keys = claves(row.id, extension);
-      try {
-        await storage.adopt(keys.original, archivo.tmpPath);
-        await db.update(capsulas).set({ archivo: keys.original }).where(eq(capsulas.id, row.id));
-        await ctx.jobs.enqueue(TRABAJO_HLS, { id: row.id }, { maxIntentos: 3 });
+        });
+        guardada = true;
+        await ctx.jobs.enqueue(TRABAJO_HLS, { id }, { maxIntentos: 3 });
       } catch (error) {
-        await db.delete(capsulas).where(eq(capsulas.id, row.id));
+        if (guardada) await db.delete(capsulas).where(eq(capsulas.id, id));
         await storage.remove(keys.carpeta);
         throw error;
       }
-      ctx.log.info('capsule uploaded', { capsulaId: row.id, userId: actor.id, bytes: archivo.size, seconds: info.duration });
-      const [capsula] = await componer([row.id]);
+      ctx.log.info('capsule uploaded', { capsulaId: id, userId: actor.id, bytes: archivo.size, seconds: info.duration });
+      const [capsula] = await componer([id]);
       if (!capsula) throw new Error('capsule vanished');
       return capsula;
     },

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
+import { reservarId } from '../db/client.server.ts';
 import { unoDe } from '../db/fragmentos.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
@@ -159,39 +160,36 @@ export function createManualesService(ctx: ServiceContext, { publicacion }: { pu
       const [autor] = await db.select(autorColumns).from(usuarios).where(eq(usuarios.id, actor.id));
       if (!autor) throw noAutenticado();
 
-      const [row] = await db
-        .insert(manuales)
-        .values({
+      // Files first, under an id taken from the sequence, then the row that names them (reservarId).
+      const id = await reservarId(db, manuales);
+      const keys = clave(id);
+      try {
+        // Thumbnails from the upload itself, into a work folder adopted with the file: no storage path is read.
+        await conDirectorioTrabajo(storage.tempDir, TRABAJO_MINIATURAS, async (trabajo) => {
+          await miniaturas(id, archivo.tmpPath, path.join(trabajo, path.posix.basename(keys.miniatura)));
+          await storage.adopt(keys.archivo, archivo.tmpPath);
+          await storage.adoptDir(keys.carpeta, trabajo);
+        });
+        await db.insert(manuales).values({
+          id,
           titulo: input.titulo,
           descripcion: input.descripcion,
           id_area: idArea,
           autor: `${autor.primer_nombre} ${autor.apellido_paterno}`.trim(),
           extension: 'pdf',
-          archivo: 'pendiente',
+          archivo: keys.archivo,
           tamano: archivo.size,
           paginas,
           id_usuario: actor.id,
           ...publica,
-        })
-        .returning({ id: manuales.id });
-      if (!row) throw new Error('manual not stored');
-      const keys = clave(row.id);
-      try {
-        // Thumbnails from the upload itself, into a work folder adopted with the file: no storage path is read.
-        await conDirectorioTrabajo(storage.tempDir, TRABAJO_MINIATURAS, async (trabajo) => {
-          await miniaturas(row.id, archivo.tmpPath, path.join(trabajo, path.posix.basename(keys.miniatura)));
-          await storage.adopt(keys.archivo, archivo.tmpPath);
-          await storage.adoptDir(keys.carpeta, trabajo);
         });
-        await db.update(manuales).set({ archivo: keys.archivo }).where(eq(manuales.id, row.id));
       } catch (error) {
-        await db.delete(manuales).where(eq(manuales.id, row.id));
         await storage.remove(keys.carpeta);
         throw error;
       }
-      ctx.log.info('manual created', { manualId: row.id, userId: actor.id, bytes: archivo.size, pages: paginas });
-      await avisarNovedad(ctx, { tipo: 'manual', id: row.id });
-      return this.obtener(row.id, actor, false);
+      ctx.log.info('manual created', { manualId: id, userId: actor.id, bytes: archivo.size, pages: paginas });
+      await avisarNovedad(ctx, { tipo: 'manual', id });
+      return this.obtener(id, actor, false);
     },
 
     async editar(actor: Actor, input: ManualEdicionInput): Promise<void> {
