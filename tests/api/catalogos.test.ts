@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tiposMaterial } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
+import { formData } from '../support/form.ts';
+import { pdf } from '../support/pdf.ts';
 
 let t: TestApi;
 let token: string;
@@ -62,6 +65,36 @@ describe('curriculum lookups', () => {
       expect(oa.unidad).toBe(unidades[0].id);
       expect(oa.descripcion.length).toBeGreaterThan(10);
     }
+  });
+
+  it('offers Educación Ciudadana and Filosofía in 3° and 4° medio only, and a material aligned to their OAs (decision 0083)', async () => {
+    const areas: { id: number; codigo: string; nombre: string }[] = await (await get('/api/curriculum_escolar/areas/?nivel=3M')).json();
+    const ec = areas.find((a) => a.codigo === 'EC');
+    expect(ec?.nombre).toBe('Educación Ciudadana');
+    expect(areas.find((a) => a.codigo === 'FI')?.nombre).toBe('Filosofía');
+    const niveles = await (await get(`/api/curriculum_escolar/niveles/?area=${ec?.id}`)).json();
+    expect(niveles.map((n: { codigo: string }) => n.codigo)).toEqual(['3M', '4M']);
+    const enSeptimo: { codigo: string }[] = await (await get('/api/curriculum_escolar/areas/?nivel=07')).json();
+    expect(enSeptimo.some((a) => a.codigo === 'EC' || a.codigo === 'FI')).toBe(false);
+
+    const [unidad] = await (await get(`/api/curriculum_escolar/unidades/?area=${ec?.id}&nivel=3M`)).json();
+    expect(unidad.nombre).toBe('Objetivos de Educación Ciudadana 3° medio');
+    const oas: { id: number; codigo: string }[] = await (await get(`/api/curriculum_escolar/oas/?unidad=${unidad.id}`)).json();
+    expect(oas.map((o) => o.codigo)).toEqual(Array.from({ length: 8 }, (_, i) => `FG-ECIU-3M-OAC-0${i + 1}`));
+    const [tipo] = await t.db.select().from(tiposMaterial);
+    const campos = {
+      id_area: String(ec?.id),
+      id_nivel: '3M',
+      id_unidad: String(unidad.id),
+      oas: [String(oas[0]?.id), String(oas[7]?.id)],
+      titulo: 'Deliberación en el aula',
+      descripcion: 'Para tercero medio',
+      tipo_material_docente: String(tipo?.id),
+    };
+    const creado = await t.call('POST', '/api/bdocente/', { token, body: formData(campos, { data: pdf(1), name: 'guia.pdf' }) });
+    expect(creado.status).toBe(201);
+    const material = await creado.json();
+    expect(material.oas.map((o: { codigo: string }) => o.codigo)).toEqual(['FG-ECIU-3M-OAC-01', 'FG-ECIU-3M-OAC-08']);
   });
 
   it('rejects missing or malformed filters with 400', async () => {

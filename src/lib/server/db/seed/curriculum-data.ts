@@ -101,6 +101,9 @@ export const areas: readonly AreaSeed[] = [
   { codigo: 'EF', nombre: 'Educación Física y Salud', niveles: BASICA_A_4M },
   { codigo: 'TE', nombre: 'Tecnología', niveles: BASICA_A_2M },
   { codigo: 'OR', nombre: 'Orientación', niveles: BASICA_A_2M },
+  // Formación General of 3° and 4° medio only (Bases 2019): codes FG-ECIU-3M-OAC-01, FG-FILO-4M-OAC-01.
+  { codigo: 'EC', nombre: 'Educación Ciudadana', niveles: ['3M', '4M'] },
+  { codigo: 'FI', nombre: 'Filosofía', niveles: ['3M', '4M'] },
 ];
 
 export const unidades: readonly UnidadSeed[] = [
