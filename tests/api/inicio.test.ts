@@ -12,6 +12,7 @@ import {
   comentarios,
   foroCategorias,
   foroComentarios,
+  foroConversaciones,
   manuales,
   materiales,
   notificaciones,
@@ -177,6 +178,21 @@ describe('Novedades para ti', () => {
     const delAutor = await abrir(autor);
     expect(titulos(delAutor.materiales.items)).toEqual(['Material oculto', 'Material visible']);
     expect(titulos(delAutor.capsulas.items)).toEqual(['Oculta', 'Lista']);
+    expect(titulos(delAutor.conversaciones)).toEqual(['Conversación oculta', 'Conversación visible']);
+  });
+
+  it('shares the conversations block among those who see the same ones, and a conversation hidden since leaves it at once', async () => {
+    const activa = await insertarCategoria(t);
+    const id = await insertarConversacion(t, activa, autor, 'Debate abierto');
+    await insertarConversacion(t, activa, autor, 'Otra conversación', { fecha_creacion: hace(HORA) });
+    expect(titulos((await abrir(docente)).conversaciones)).toEqual(['Debate abierto', 'Otra conversación']);
+
+    await t.db.update(foroConversaciones).set({ oculto: true }).where(eq(foroConversaciones.id, id));
+    const otro = await t.session({ nombre: 'Otra docente' });
+    expect(titulos((await abrir(otro)).conversaciones)).toEqual(['Otra conversación']);
+    expect(titulos((await abrir(autor)).conversaciones)).toEqual(['Debate abierto', 'Otra conversación']);
+    const admin = await t.session({ admin: true });
+    expect(titulos((await abrir(admin, ['admin'])).conversaciones)).toEqual(['Debate abierto', 'Otra conversación']);
   });
 
   it('orders forum conversations by their latest activity: creation or latest comment', async () => {

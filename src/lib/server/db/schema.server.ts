@@ -564,6 +564,8 @@ export const foroConversaciones = pgTable(
   (t) => [
     index('foro_conversaciones_categoria_idx').on(t.id_categoria, t.fecha_creacion),
     index('foro_conversaciones_fecha_idx').on(t.fecha_creacion),
+    // Who has hidden conversations (few): the home shares its block among everyone else (issue 36).
+    index('foro_conversaciones_ocultas_idx').on(t.id_usuario_creador).where(sql`${t.oculto}`),
   ],
 );
 

@@ -24,12 +24,12 @@ import {
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { categoriasVisibles, comentarioContado, iso } from './foro/comun.server.ts';
-import { candidatasActividad } from './inicio/actividad.server.ts';
+import { conversacionesVisibles, createConversacionesActivas, type ItemConversacion } from './inicio/actividad.server.ts';
 import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
 import { visibleA } from './recursos.server.ts';
 
+export type { ItemConversacion } from './inicio/actividad.server.ts';
 export { REFRESCO_VISITA_MS, siguienteVisita, VISITA_MS } from './inicio/visitas.server.ts';
 
 const MINUTO_MS = 60 * 1000;
@@ -66,16 +66,6 @@ export interface ItemContenido {
   /** Manuals have no level. */
   nivel: string | null;
   fecha: string;
-}
-
-export interface ItemConversacion {
-  id: number;
-  titulo: string;
-  href: string;
-  categoria: string;
-  comentarios: number;
-  /** Its creation or its latest comment, whichever is newer. */
-  actividad: string;
 }
 
 /**
@@ -177,42 +167,7 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
 
   /** The comments anyone may see as activity: not deleted, not hidden from this person. */
   const comentariosVisibles = (actor: Actor) => and(eq(foroComentarios.eliminado, false), visibleA(actor, foroComentarios));
-  const conversacionesVisibles = (actor: Actor) => and(categoriasVisibles(actor), visibleA(actor, foroConversaciones));
-
-  /** The conversations this person may open, by their latest activity: their creation or their latest visible comment. */
-  async function leerConversaciones(actor: Actor): Promise<ItemConversacion[]> {
-    const candidatas = await candidatasActividad(db, conversacionesVisibles(actor), FILAS_BLOQUE);
-    if (candidatas?.length === 0) return [];
-    // Each candidate's latest counted comment (the same for everyone, comentarioContado), one entry
-    // of foro_comentarios_actividad_idx; its count is the row's own (decision 0080).
-    const ultimo = db
-      .select({ fecha: max(foroComentarios.fecha_creacion) })
-      .from(foroComentarios)
-      .where(and(eq(foroComentarios.id_conversacion, foroConversaciones.id), comentarioContado));
-    const actividad = sql`greatest(${foroConversaciones.fecha_creacion}, (${ultimo}))`;
-    const filas = await db
-      .select({
-        id: foroConversaciones.id,
-        titulo: foroConversaciones.titulo,
-        id_categoria: foroConversaciones.id_categoria,
-        categoria: foroCategorias.nombre,
-        comentarios: foroConversaciones.n_comentarios,
-        actividad: iso(actividad),
-      })
-      .from(foroConversaciones)
-      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-      .where(and(conversacionesVisibles(actor), candidatas ? inArray(foroConversaciones.id, candidatas) : undefined))
-      .orderBy(desc(actividad), desc(foroConversaciones.id))
-      .limit(FILAS_BLOQUE);
-    return filas.map((f) => ({
-      id: f.id,
-      titulo: f.titulo,
-      href: `/foro/categorias/${f.id_categoria}/conversacion/${f.id}`,
-      categoria: f.categoria,
-      comentarios: f.comentarios,
-      actividad: f.actividad ?? '',
-    }));
-  }
+  const conversacionesActivas = createConversacionesActivas(ctx, FILAS_BLOQUE);
 
   /** What others published since `desde` that this person may open (their own is not news to them). */
   async function contar(actor: Actor, desde: Date): Promise<Cuentas> {
@@ -311,7 +266,7 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     // The blocks of the profile's areas and levels wait for the profile; the forum and the counts do not.
     const [{ susAreas, susNiveles, cap, mat, man }, conversaciones, cuentas] = await Promise.all([
       leerPerfilYContenido(actor),
-      leerConversaciones(actor),
+      conversacionesActivas.leer(actor),
       contar(actor, desde),
     ]);
     const conPerfil = susAreas.length > 0 || susNiveles.length > 0;

@@ -1,0 +1,1 @@
+CREATE INDEX "foro_conversaciones_ocultas_idx" ON "foro_conversaciones" USING btree ("id_usuario_creador") WHERE "foro_conversaciones"."oculto";
