@@ -197,7 +197,20 @@ async function correr(url: string, consulta: Consulta, docentes: Session[], admi
   };
 }
 
-/** Every query of `consultas(g)` against the server at `url`, then its RSS (a last row, `rss_mb`). */
+/**
+ * Whether a query is measured: all of them, or with ESCALA_CONSULTAS (comma-separated words) those
+ * whose name holds one of the words ('home,map'), to look at a few while changing them. Figures of
+ * a partial run are not the section's table.
+ */
+const elegida = (consulta: Consulta): boolean => {
+  const palabras = (process.env.ESCALA_CONSULTAS ?? '')
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
+  return palabras.length === 0 || palabras.some((p) => consulta.nombre.toLowerCase().includes(p));
+};
+
+/** Every query of `consultas(g)` (or ESCALA_CONSULTAS') against the server at `url`, then its RSS (a last row, `rss_mb`). */
 export async function medir(
   url: string,
   pid: number | undefined,
@@ -211,6 +224,6 @@ export async function medir(
   log(`  ${docentes.length} teachers signed in (${ingresoSegundos.toFixed(1)} s)`);
   const segundos = segundosPorConsulta();
   const medidas: Medida[] = [];
-  for (const consulta of consultas(g)) medidas.push(await correr(url, consulta, docentes, admin, segundos));
+  for (const consulta of consultas(g).filter(elegida)) medidas.push(await correr(url, consulta, docentes, admin, segundos));
   return { medidas, rssMb: rssMb(pid), picoMb: rssMb(pid, 'VmHWM'), ingresoSegundos };
 }
