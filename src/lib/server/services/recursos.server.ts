@@ -25,7 +25,7 @@ import {
 import { ErrorDeDominio } from '../errores.server.ts';
 import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { notificarComentarioRecurso, notificarMeGusta, olvidarNotificaciones } from './notificaciones.server.ts';
-import { paginaDeHilo } from './recursos/hilo.server.ts';
+import { hiloParaLector, paginaDeHilo } from './recursos/hilo.server.ts';
 import { registrarAccion } from './registro.server.ts';
 import { fotoUrl } from './usuarios.server.ts';
 
@@ -166,24 +166,6 @@ const aComentario = (c: ComentarioRow, autor: AutorRow, idRecurso: number): Come
   eliminado: c.eliminado,
   oculto: c.oculto,
 });
-
-/**
- * A thread as this reader sees it. A comment hidden by moderation that is not theirs (and they no
- * admin) is treated as a deleted one: gone, or, while it has replies they see, a placeholder with
- * empty text (and `oculto`) so the thread keeps its shape; a deleted placeholder whose replies
- * they no longer see goes too.
- */
-export function hiloParaLector(actor: Actor, base: Comentario[], hijos: Comentario[]) {
-  const ajeno = (c: Comentario) => c.oculto && !veOculto(actor, c.id_usuario.id);
-  const comentarios_hijos = hijos.filter((h) => !ajeno(h));
-  const conRespuestas = new Set(comentarios_hijos.map((h) => h.id_respuesta_comentario));
-  const comentarios_base = base.flatMap((c) => {
-    if (!ajeno(c) && !c.eliminado) return [c];
-    if (!conRespuestas.has(c.id)) return [];
-    return [ajeno(c) ? { ...c, contenido: '', editado: false } : c];
-  });
-  return { comentarios_base, comentarios_hijos };
-}
 
 /** A visit ends after this long away: a reload within it does not count again. */
 const VISITA_MINUTOS = 30;

@@ -10,7 +10,8 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { PaginaHilo } from '../../../validation/comentarios.ts';
 import type { Db } from '../../db/client.server.ts';
 import { comentarios, usuarios } from '../../db/schema.server.ts';
-import type { autorColumns } from '../recursos.server.ts';
+import type { Actor } from '../actor.server.ts';
+import { type autorColumns, type Comentario, veOculto } from '../recursos.server.ts';
 
 /**
  * `columna` is the comment's column naming the item (id_capsula, id_material, id_manual); `autor`,
@@ -37,4 +38,22 @@ export async function paginaDeHilo(db: Db, columna: PgColumn, autor: typeof auto
   const padres = primeros.map((f) => f.c.id);
   const hijos = padres.length > 0 ? await filas(inArray(comentarios.id_respuesta_comentario, padres)) : [];
   return { base: primeros, hijos, hay_mas: base.length > pagina.limite };
+}
+
+/**
+ * A thread as this reader sees it. A comment hidden by moderation that is not theirs (and they no
+ * admin) is treated as a deleted one: gone, or, while it has replies they see, a placeholder with
+ * empty text (and `oculto`) so the thread keeps its shape; a deleted placeholder whose replies
+ * they no longer see goes too.
+ */
+export function hiloParaLector(actor: Actor, base: Comentario[], hijos: Comentario[]) {
+  const ajeno = (c: Comentario) => c.oculto && !veOculto(actor, c.id_usuario.id);
+  const comentarios_hijos = hijos.filter((h) => !ajeno(h));
+  const conRespuestas = new Set(comentarios_hijos.map((h) => h.id_respuesta_comentario));
+  const comentarios_base = base.flatMap((c) => {
+    if (!ajeno(c) && !c.eliminado) return [c];
+    if (!conRespuestas.has(c.id)) return [];
+    return [ajeno(c) ? { ...c, contenido: '', editado: false } : c];
+  });
+  return { comentarios_base, comentarios_hijos };
 }
