@@ -8,6 +8,7 @@
  */
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crearConteos } from '../../src/lib/server/db/conteos.server.ts';
 import { materiales, materialesOas, oas, versionesConteo } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { camposDeMaterial, publicarMaterial, type Sesion, unidadDe } from '../support/contenido.ts';
@@ -162,5 +163,24 @@ describe('the materials list total', () => {
     // A real change still moves it.
     await t.db.update(materiales).set({ titulo: 'Guía visitada y renombrada' }).where(eq(materiales.id, m.id));
     expect(await version()).not.toBe(antes);
+  });
+
+  it('is counted once for requests that arrive together, and again after a count that failed', async () => {
+    const conteos = crearConteos(t.db);
+    let veces = 0;
+    const contar = async () => {
+      veces += 1;
+      await new Promise((r) => setTimeout(r, 50));
+      return 7;
+    };
+    const juntas = await Promise.all(Array.from({ length: 20 }, () => conteos.porVersion('materiales', 'juntas', contar)));
+    expect(juntas).toEqual(Array(20).fill(7));
+    expect(veces).toBe(1);
+
+    const fallida = conteos.porVersion('materiales', 'fallida', async () => {
+      throw new Error('sin conexión');
+    });
+    await expect(fallida).rejects.toThrow('sin conexión');
+    expect(await conteos.porVersion('materiales', 'fallida', async () => 3)).toBe(3);
   });
 });
