@@ -97,6 +97,50 @@ describe('curriculum lookups', () => {
     expect(material.oas.map((o: { codigo: string }) => o.codigo)).toEqual(['FG-ECIU-3M-OAC-01', 'FG-ECIU-3M-OAC-08']);
   });
 
+  it('offers a module of either level in 3° and 4° medio and a núcleo in NT1 and NT2, aligned like any unit (decision 0084)', async () => {
+    const areas: { id: number; codigo: string }[] = await (await get('/api/curriculum_escolar/areas/')).json();
+    const id = (codigo: string) => areas.find((a) => a.codigo === codigo)?.id;
+    const unidadesDe = async (area: string, nivel: string): Promise<{ id: number; nombre: string }[]> =>
+      (await get(`/api/curriculum_escolar/unidades/?area=${id(area)}&nivel=${nivel}`)).json();
+    const [en3, en4] = [await unidadesDe('EF', '3M'), await unidadesDe('EF', '4M')];
+    expect(en4.map((u) => u.nombre)).toEqual(['Educación Física y Salud 1', 'Educación Física y Salud 2']);
+    expect(en4).toEqual(en3);
+    const oas: { id: number; codigo: string }[] = await (await get(`/api/curriculum_escolar/oas/?unidad=${en4[0]?.id}`)).json();
+    expect(oas.map((o) => o.codigo)).toEqual(Array.from({ length: 5 }, (_, i) => `FG-EFS1-3y4-OAC-0${i + 1}`));
+    const [nt1, nt2] = [await unidadesDe('LV', 'NT1'), await unidadesDe('LV', 'NT2')];
+    expect(nt2).toEqual(nt1);
+    expect(nt2.map((u) => u.nombre)).toEqual(['Objetivos de Lenguaje Verbal Primer Nivel de Transición y Segundo Nivel de Transición']);
+    const nucleo: { codigo: string }[] = await (await get(`/api/curriculum_escolar/oas/?unidad=${nt2[0]?.id}`)).json();
+    expect(nucleo.map((o) => o.codigo)).toEqual(Array.from({ length: 10 }, (_, i) => `OA ${String(i + 1).padStart(2, '0')} LV NT`));
+
+    const [tipo] = await t.db.select().from(tiposMaterial);
+    const subir = (campos: Record<string, string | string[]>) =>
+      t.call('POST', '/api/bdocente/', {
+        token,
+        body: formData(
+          { titulo: 'Circuito de habilidades', descripcion: 'Para cuarto medio', tipo_material_docente: String(tipo?.id), ...campos },
+          { data: pdf(1), name: 'guia.pdf' },
+        ),
+      });
+    const creado = await subir({ id_area: String(id('EF')), id_nivel: '4M', id_unidad: String(en4[0]?.id), oas: [String(oas[0]?.id)] });
+    expect(creado.status).toBe(201);
+    expect((await creado.json()).oas.map((o: { codigo: string }) => o.codigo)).toEqual(['FG-EFS1-3y4-OAC-01']);
+    // The map of Educación Física in 4° medio shows the module with the material.
+    const mapa = await (await get(`/api/bdocente/cobertura/?area=${id('EF')}&nivel=4M`)).json();
+    const modulo = mapa.niveles[0].unidades.find((u: { id: number }) => u.id === en4[0]?.id);
+    expect(modulo.n_materiales).toBe(1);
+    expect(modulo.oas[0]).toMatchObject({ codigo: 'FG-EFS1-3y4-OAC-01', n_materiales: 1 });
+    // A unit of one level is still only of it: Educación Ciudadana 3° medio's in 4° medio is refused, and nothing is created.
+    const [ec3] = await unidadesDe('EC', '3M');
+    const [ec4] = await unidadesDe('EC', '4M');
+    const [oaEc3] = await (await get(`/api/curriculum_escolar/oas/?unidad=${ec3?.id}`)).json();
+    const ajena = await subir({ id_area: String(id('EC')), id_nivel: '4M', id_unidad: String(ec3?.id), oas: [String(oaEc3.id)] });
+    expect(ajena.status).toBe(400);
+    expect((await ajena.json()).errors.id_unidad).toEqual(['Debe ingresar una unidad']);
+    const oaAjeno = await subir({ id_area: String(id('EC')), id_nivel: '4M', id_unidad: String(ec4?.id), oas: [String(oaEc3.id)] });
+    expect((await oaAjeno.json()).errors.oas).toEqual(['Los OA elegidos no corresponden a la asignatura y el nivel']);
+  });
+
   it('rejects missing or malformed filters with 400', async () => {
     expect((await get('/api/curriculum_escolar/unidades/?area=1')).status).toBe(400);
     expect((await get('/api/curriculum_escolar/oas/?unidad=abc')).status).toBe(400);

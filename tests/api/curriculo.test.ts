@@ -7,7 +7,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/lib/server/cli/csv.server.ts';
-import { areas, materialesOas, oas, registroAdmin, tiposMaterial, unidades } from '../../src/lib/server/db/schema.server.ts';
+import { areas, areasNiveles, materialesOas, oas, registroAdmin, tiposMaterial, unidades } from '../../src/lib/server/db/schema.server.ts';
 import { curriculo } from '../../src/lib/server/db/seed/curriculo.ts';
 import * as data from '../../src/lib/server/db/seed/curriculum-data.ts';
 import { seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
@@ -86,8 +86,12 @@ describe('reading the curriculum', () => {
     expect(ma07.unidades).toBeLessThanOrEqual(total);
     expect(ma07.oas_vigentes).toBeGreaterThan(0);
     expect(r.oas).toEqual([]);
-    // Pairs with nothing yet are listed too (a unit can be created there).
-    expect(r.pares.some((p: { unidades: number }) => p.unidades === 0)).toBe(true);
+    // Every taught pair is listed once, whether or not it has units yet (a unit can be created there).
+    expect(r.pares).toHaveLength((await t.db.select().from(areasNiveles)).length);
+    // A module of either level counts in both (decision 0084): Educación Física y Salud 1 and 2, five OAs each.
+    const ef = (nivel: string) =>
+      r.pares.find((p: { area: { codigo: string }; nivel: { codigo: string } }) => p.area.codigo === 'EF' && p.nivel.codigo === nivel);
+    for (const nivel of ['3M', '4M']) expect(ef(nivel), nivel).toMatchObject({ unidades: 2, oas_vigentes: 10 });
 
     const soloMa = await json(await get('/api/admin/curriculo/?area=MA&nivel=07'));
     expect(soloMa.pares).toHaveLength(1);
@@ -114,6 +118,15 @@ describe('reading the curriculum', () => {
     expect(r.unidades.length).toBeGreaterThan(0);
     expect(r.unidades.map((u: { orden: number }) => u.orden)).toEqual(r.unidades.map((_: unknown, i: number) => i + 1));
     expect(r.unidades[0].oas[0]).toMatchObject({ orden: 1, vigente: true, materiales: 0 });
+    expect(r.unidades[0].niveles).toEqual(['7° básico']);
+    // A module of either level is in the tree of both, saying so (decision 0084).
+    for (const nivel of ['3M', '4M']) {
+      const ef = await json(await get(`/api/admin/curriculo/EF/${nivel}/`));
+      expect(ef.unidades.map((u: { nombre: string; niveles: string[] }) => [u.nombre, u.niveles])).toEqual([
+        ['Educación Física y Salud 1', ['3° medio', '4° medio']],
+        ['Educación Física y Salud 2', ['3° medio', '4° medio']],
+      ]);
+    }
     const porId = await json(await get(`/api/admin/curriculo/${await areaId('MA')}/07/`));
     expect(porId.unidades.map((u: { id: number }) => u.id)).toEqual(r.unidades.map((u: { id: number }) => u.id));
     expect((await json(await get('/api/admin/curriculo/ZZ/07/'))).detail).toBe('No se encontró la asignatura');

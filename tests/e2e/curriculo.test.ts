@@ -4,7 +4,8 @@
  * teacher of Inglés 3° medio uses a unit the network's admin imported (a programa propio, with the
  * network's own codes beside the shipped Bases 2019 OAs). Each material shows on its OA's page and
  * in the curriculum map. An OA the admin retires leaves the form and stays on the material,
- * marked 'No vigente'.
+ * marked 'No vigente'. A teacher of Educación Física y Salud 4° medio and a kínder teacher use units
+ * taught in two levels (a module of 3° o 4° medio, a núcleo of NT1 and NT2; decision 0084).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -169,5 +170,38 @@ describe('a teacher of Inglés 3° medio', () => {
     await expect.poll(() => page.getByRole('heading', { name: titulo }).count()).toBe(1);
 
     expect(await enElMapa(page, 'Inglés', '3M', 'IN3M OA 01')).toBe(1);
+  });
+});
+
+describe('teachers of a module of 3° o 4° medio and of a transition level (decision 0084)', () => {
+  const ef = { email: correoNuevo('curriculo.ef4m'), password: CLAVE };
+  const kinder = { email: correoNuevo('curriculo.kinder'), password: CLAVE };
+  beforeAll(async () => {
+    await docenteActivo(ef.email, CLAVE);
+    await docenteActivo(kinder.email, CLAVE);
+  });
+
+  it('a teacher of Educación Física y Salud 4° medio aligns a material to a module of either level', async () => {
+    const page = await abrirComo(browser, ef);
+    const titulo = 'Circuito de habilidades motrices';
+    const EF = 'Educación Física y Salud';
+    await subir(page, { nivel: '4° medio', area: EF, unidad: 'Educación Física y Salud 1', oas: ['FG-EFS1-3y4-OAC-01'], titulo });
+    await page.goto(url('/biblioteca-docente/oa/FG-EFS1-3y4-OAC-01'));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('FG-EFS1-3y4-OAC-01');
+    expect(await page.locator('main').textContent()).toContain(`${EF} · 3° medio y 4° medio · Educación Física y Salud 1`);
+    await expect.poll(() => page.getByRole('heading', { name: titulo }).count()).toBe(1);
+    // The map of either level shows the module with the material.
+    expect(await enElMapa(page, EF, '4M', 'FG-EFS1-3y4-OAC-01')).toBe(1);
+    expect(await enElMapa(page, EF, '3M', 'FG-EFS1-3y4-OAC-01')).toBe(1);
+  });
+
+  it('a kínder teacher (Segundo Nivel de Transición) aligns a material to a núcleo of NT1 and NT2', async () => {
+    const page = await abrirComo(browser, kinder);
+    const titulo = 'Cuentos para conversar';
+    const unidad = 'Objetivos de Lenguaje Verbal Primer Nivel de Transición y Segundo Nivel de Transición';
+    await subir(page, { nivel: 'Segundo Nivel de Transición', area: 'Lenguaje Verbal', unidad, oas: ['OA 01 LV NT'], titulo });
+    await page.goto(url('/biblioteca-docente/oa/OA%2001%20LV%20NT'));
+    await expect.poll(() => page.getByRole('heading', { name: titulo }).count()).toBe(1);
+    expect(await enElMapa(page, 'Lenguaje Verbal', 'NT2', 'OA 01 LV NT')).toBe(1);
   });
 });

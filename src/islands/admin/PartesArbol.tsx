@@ -12,7 +12,7 @@ import { type ArbolPar, precargar } from './api';
 type UnidadPar = ArbolPar['unidades'][number];
 /** What the tree shows of an OA and of a unit. */
 export type Oa = Pick<UnidadPar['oas'][number], 'id' | 'codigo' | 'descripcion' | 'vigente' | 'materiales'>;
-export type Unidad = Pick<UnidadPar, 'id' | 'nombre' | 'vigente' | 'materiales'> & { oas: Oa[] };
+export type Unidad = Pick<UnidadPar, 'id' | 'nombre' | 'niveles' | 'vigente' | 'materiales'> & { oas: Oa[] };
 
 /** A small button of the tree; `inactivo` keeps it focusable but says it does nothing here. */
 export function Accion(props: {
@@ -150,6 +150,7 @@ export function VistaArbol({ unidades, acciones }: { unidades: Unidad[]; accione
               </h3>
               <p className="cifras-unidad">
                 {plural(u.oas.length, 'OA', 'OA')} · {plural(u.materiales, 'material', 'materiales')}
+                {u.niveles.length > 1 && ` · Se imparte en ${u.niveles.join(' y ')}`}
               </p>
             </div>
             <AccionesUnidad

@@ -3735,6 +3735,8 @@ export interface components {
             id: number;
             codigo: string;
             nombre: string;
+            /** @description The names of the levels the unit is taught in, in school order: ['7° básico'], or ['3° medio', '4° medio'] for a module of either level, which the tree of each of those levels shows (docs/decisions/0084). */
+            niveles: string[];
             /** @description Position among its pair's units, from 1. */
             orden: number;
             vigente: boolean;

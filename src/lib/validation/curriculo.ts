@@ -144,22 +144,26 @@ export function leerVigente(valor: unknown): boolean | undefined {
   return SI.has(v) ? true : NO.has(v) ? false : undefined;
 }
 
-/** An OA code as stored: trimmed, upper-case, single spaces. */
-export const normalizarCodigo = (codigo: string) => codigo.trim().replace(/\s+/g, ' ').toUpperCase();
+/**
+ * An OA code as stored: trimmed, upper-case, single spaces; the lower-case 'y' of the Bases 2019
+ * modules of either level stays as published ('FG-EFS1-3y4-OAC-01', decision 0084).
+ */
+export const normalizarCodigo = (codigo: string) => codigo.trim().replace(/\s+/g, ' ').toUpperCase().replace(/-3Y4-/g, '-3y4-');
 
 const escapar = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Whether an OA code belongs to the area and level (both codes): 'MA07 OA 01' (area and level,
  * then anything), the Bases 2019 form of 3° and 4° medio 'FG-MATE-3M-OAC-01' (the level between
- * dashes), or parvularia's 'OA 01 LV NT' (the núcleo, then NT).
+ * dashes; '3y4' for a module of either level, 'FG-EFS1-3y4-OAC-01'), or parvularia's 'OA 01 LV NT'
+ * (the núcleo, then NT).
  */
 export function codigoDelPar(codigo: string, area: string, nivel: string): boolean {
   const c = normalizarCodigo(codigo);
   const a = area.toUpperCase();
   const n = nivel.toUpperCase();
   if (c.startsWith(`${a}${n} `)) return true;
-  if ((n === '3M' || n === '4M') && new RegExp(`^[A-Z]+-[A-Z]+-${escapar(n)}-`).test(c)) return true;
+  if ((n === '3M' || n === '4M') && new RegExp(`^[A-Z]+-[A-Z0-9]+-(${escapar(n)}|3y4)-`).test(c)) return true;
   if (n.startsWith('NT') && new RegExp(`^OA \\d+ ${escapar(a)} NT$`).test(c)) return true;
   return false;
 }

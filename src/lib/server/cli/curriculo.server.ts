@@ -23,7 +23,7 @@ export function resumirCobertura(pares = coberturaCurricular()): ResumenCobertur
   const meta = pares.filter((p) => NIVELES_META.includes(p.nivel));
   return {
     pares,
-    presentes: pares.reduce((t, p) => t + p.presentes, 0),
+    presentes: pares.reduce((t, p) => t + p.presentes - p.repetidos, 0),
     paresMeta: meta.length,
     paresMetaCompletos: meta.filter((p) => p.bases !== null && p.presentes >= p.bases).length,
     presentesMeta: meta.reduce((t, p) => t + p.presentes, 0),
@@ -45,8 +45,9 @@ function imprimir(r: ResumenCobertura, conFaltantes: boolean): void {
         : p.presentes >= p.bases
           ? 'completo'
           : `faltan ${p.bases - p.presentes}`;
+    const compartidos = p.repetidos > 0 ? ` (${p.repetidos} compartidos con el nivel anterior)` : '';
     lineas.push(
-      `${ancho(p.asignatura, 46)} ${ancho(p.curso, 18)} ${String(p.presentes).padStart(5)} ${String(p.bases ?? '?').padStart(6)}  ${estado}`,
+      `${ancho(p.asignatura, 46)} ${ancho(p.curso, 18)} ${String(p.presentes).padStart(5)} ${String(p.bases ?? '?').padStart(6)}  ${estado}${compartidos}`,
     );
   }
   lineas.push(

@@ -77,6 +77,23 @@ export const unidades = pgTable(
   (t) => [index('unidades_area_nivel_idx').on(t.id_area, t.codigo_nivel)],
 );
 
+/**
+ * The other levels a unit is also taught in (decision 0084): a module of "3° o 4° medio" (Bases
+ * 2019, `FG-EFS1-3y4-OAC-01`) or a núcleo of Educación Parvularia's transition tramo (NT1 and NT2).
+ * The unit keeps its first level in `unidades.codigo_nivel`; a row here offers it, with its OAs,
+ * in one more level's forms, filters and map. Most units have none.
+ */
+export const unidadesNiveles = pgTable(
+  'unidades_niveles',
+  {
+    id_unidad: ref('id_unidad').references(() => unidades.id, { onDelete: 'cascade' }),
+    codigo_nivel: text('codigo_nivel')
+      .notNull()
+      .references(() => niveles.codigo),
+  },
+  (t) => [primaryKey({ columns: [t.id_unidad, t.codigo_nivel] }), index('unidades_niveles_nivel_idx').on(t.codigo_nivel)],
+);
+
 export const oas = pgTable('oas', {
   id: serial('id').primaryKey(),
   codigo: text('codigo').notNull().unique(),

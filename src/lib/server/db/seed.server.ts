@@ -7,7 +7,18 @@ import { randomBytes } from 'node:crypto';
 import { count, sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/password.server.ts';
 import type { Db } from './client.server.ts';
-import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades, usuarios } from './schema.server.ts';
+import {
+  areas,
+  areasNiveles,
+  colegios,
+  metodologias,
+  niveles,
+  oas,
+  tiposMaterial,
+  unidades,
+  unidadesNiveles,
+  usuarios,
+} from './schema.server.ts';
 import { curriculo } from './seed/curriculo.ts';
 import * as data from './seed/curriculum-data.ts';
 
@@ -36,14 +47,21 @@ export async function seedCatalogos(db: Db): Promise<void> {
 
     // The curriculum: what is missing is added, nothing the network edited in the console (names,
     // statements, order, units, retired) is changed back (issue 30, docs/decisions/0054).
-    // Three statements at every start, whatever the size of the curriculum: the missing units, their
-    // ids, the missing OAs.
+    // Four statements at every start, whatever the size of the curriculum: the missing units, their
+    // ids, the other levels of shared units (decision 0084), the missing OAs.
     const pares = curriculo();
     const filasUnidades = pares.flatMap((par) =>
       par.unidades.map((u, i) => ({ codigo: u.codigo, nombre: u.nombre, id_area: idOf(par.area), codigo_nivel: par.nivel, orden: i + 1 })),
     );
     if (filasUnidades.length > 0) await tx.insert(unidades).values(filasUnidades).onConflictDoNothing({ target: unidades.codigo });
     const idUnidad = new Map((await tx.select({ id: unidades.id, codigo: unidades.codigo }).from(unidades)).map((u) => [u.codigo, u.id]));
+    const filasNiveles = pares.flatMap((par) =>
+      par.unidades.flatMap((u) => {
+        const id_unidad = idUnidad.get(u.codigo);
+        return id_unidad === undefined ? [] : par.otrosNiveles.map((codigo_nivel) => ({ id_unidad, codigo_nivel }));
+      }),
+    );
+    if (filasNiveles.length > 0) await tx.insert(unidadesNiveles).values(filasNiveles).onConflictDoNothing();
     const filasOas = pares.flatMap((par) =>
       par.unidades.flatMap((u) =>
         u.oas.map((oa, j) => {

@@ -33,6 +33,7 @@ import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
+import { nombreDeNiveles, unidadEnNivel } from './curriculo/niveles.server.ts';
 import { retiradosNuevos } from './curriculo.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
@@ -168,18 +169,20 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
     const [[area], [nivel], [unidad], [tipo], objetivos] = await Promise.all([
       db.select({ id: areas.id }).from(areas).where(eq(areas.id, input.id_area)),
       db.select({ codigo: niveles.codigo }).from(niveles).where(eq(niveles.codigo, input.id_nivel)),
-      db.select().from(unidades).where(eq(unidades.id, input.id_unidad)),
+      db
+        .select({ id: unidades.id })
+        .from(unidades)
+        .where(and(eq(unidades.id, input.id_unidad), eq(unidades.id_area, input.id_area), unidadEnNivel(input.id_nivel))),
       db.select({ id: tiposMaterial.id }).from(tiposMaterial).where(eq(tiposMaterial.id, input.tipo_material_docente)),
       db
         .select({ id: oas.id })
         .from(oas)
         .innerJoin(unidades, eq(unidades.id, oas.unidad))
-        .where(and(inArray(oas.id, input.oas), eq(unidades.id_area, input.id_area), eq(unidades.codigo_nivel, input.id_nivel))),
+        .where(and(inArray(oas.id, input.oas), eq(unidades.id_area, input.id_area), unidadEnNivel(input.id_nivel))),
     ]);
     if (!area) errors.id_area = ['Debe ingresar una area'];
     if (!nivel) errors.id_nivel = ['Debe ingresar un nivel'];
-    if (!unidad || unidad.id_area !== input.id_area || unidad.codigo_nivel !== input.id_nivel)
-      errors.id_unidad = ['Debe ingresar una unidad'];
+    if (!unidad) errors.id_unidad = ['Debe ingresar una unidad'];
     if (objetivos.length !== input.oas.length) errors.oas = ['Los OA elegidos no corresponden a la asignatura y el nivel'];
     if (!tipo) errors.tipo_material_docente = ['Debe especificar el tipo de material docente'];
     // Retired units and OAs are out of new work; a material that already has one keeps it (issue 30).
@@ -228,7 +231,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
           vigente: sql<boolean>`(${oas.vigente} and ${unidades.vigente})`,
           unidad: { id: unidades.id, nombre: unidades.nombre },
           area: { id: areas.id, nombre: areas.nombre },
-          nivel: { codigo: niveles.codigo, nombre: niveles.nombre },
+          nivel: { codigo: niveles.codigo, nombre: nombreDeNiveles },
         })
         .from(oas)
         .innerJoin(unidades, eq(unidades.id, oas.unidad))

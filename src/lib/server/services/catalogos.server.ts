@@ -9,8 +9,19 @@
 import { and, asc, eq, exists } from 'drizzle-orm';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
-import { areas, areasNiveles, colegios, metodologias, niveles, oas, tiposMaterial, unidades } from '../db/schema.server.ts';
+import {
+  areas,
+  areasNiveles,
+  colegios,
+  metodologias,
+  niveles,
+  oas,
+  tiposMaterial,
+  unidades,
+  unidadesNiveles,
+} from '../db/schema.server.ts';
 import { mismoNombre } from '../db/search.server.ts';
+import { unidadEnNivel } from './curriculo/niveles.server.ts';
 
 /** The curriculum area with this name (case and accents aside), or undefined. */
 export async function areaPorNombre(db: Db, nombre: string): Promise<number | undefined> {
@@ -53,7 +64,7 @@ function memoria() {
 export function createCatalogosService(db: Db, now: () => Date = () => new Date()) {
   const leidas = memoria();
   const curriculo = cacheDeLecturas<readonly unknown[]>(db, {
-    tablas: [areas, areasNiveles, niveles, unidades, oas],
+    tablas: [areas, areasNiveles, niveles, unidades, unidadesNiveles, oas],
     segundos: 30,
     maxSegundos: 3600,
     max: 5000,
@@ -71,7 +82,7 @@ export function createCatalogosService(db: Db, now: () => Date = () => new Date(
         db
           .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre })
           .from(unidades)
-          .where(and(eq(unidades.id_area, area), eq(unidades.codigo_nivel, nivel), eq(unidades.vigente, true)))
+          .where(and(eq(unidades.id_area, area), unidadEnNivel(nivel), eq(unidades.vigente, true)))
           .orderBy(asc(unidades.orden), asc(unidades.codigo)),
       ),
     /** The unit's OAs in force, in the unit's order; none for a retired unit. */

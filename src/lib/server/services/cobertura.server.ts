@@ -15,6 +15,7 @@ import type { Conteos } from '../db/conteos.server.ts';
 import { areas, areasNiveles, materiales, materialesOas, niveles, oas, perfilAreas, unidades } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import type { Actor } from './actor.server.ts';
+import { otrosNiveles, unidadEnNivel } from './curriculo/niveles.server.ts';
 import { partesVisibles } from './recursos.server.ts';
 
 export const AREA_NO_ENCONTRADA = 'No se encontró el área';
@@ -35,7 +36,7 @@ const conteos = <K>(...partes: Filas<K>[]) => {
  * grouped counts of the map.
  */
 function contarMateriales(db: Db, { area, nivel }: CoberturaInput, visible: SQL | undefined) {
-  const delNivel = nivel ? eq(unidades.codigo_nivel, nivel) : undefined;
+  const delNivel = nivel ? unidadEnNivel(nivel) : undefined;
   return Promise.all([
     db
       .select({ clave: materiales.codigo_nivel, n: count() })
@@ -69,7 +70,7 @@ function contarMateriales(db: Db, { area, nivel }: CoberturaInput, visible: SQL 
  * count of rows is a count of materials.
  */
 function contarTodos(db: Db, { area, nivel }: CoberturaInput) {
-  const delNivel = nivel ? eq(unidades.codigo_nivel, nivel) : undefined;
+  const delNivel = nivel ? unidadEnNivel(nivel) : undefined;
   const unidadesDelArea = db
     .select({ id: unidades.id })
     .from(unidades)
@@ -122,7 +123,7 @@ async function contarVisibles(db: Db, input: CoberturaInput, admin: boolean) {
 export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input: CoberturaInput): Promise<Cobertura> {
   const { area, nivel } = input;
   const partes = partesVisibles(actor, materiales);
-  const delNivel = nivel ? eq(unidades.codigo_nivel, nivel) : undefined;
+  const delNivel = nivel ? unidadEnNivel(nivel) : undefined;
   const [[fila], filasNiveles, filasUnidades, filasOas, comunes, propios] = await Promise.all([
     db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas).where(eq(areas.id, area)),
     db
@@ -150,6 +151,11 @@ export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input:
   const [porNivel, porUnidad, porOa] = comunes;
   const [propiosNivel, propiosUnidad, propiosOa] = propios;
   if (!fila) throw new ErrorDeDominio(404, AREA_NO_ENCONTRADA);
+  const otros = await otrosNiveles(
+    db,
+    filasUnidades.map((u) => u.id),
+  );
+  const enNivel = (u: (typeof filasUnidades)[number], nivel: string) => u.nivel === nivel || (otros.get(u.id)?.includes(nivel) ?? false);
   const [deNivel, deUnidad, deOa] = [conteos(porNivel, propiosNivel), conteos(porUnidad, propiosUnidad), conteos(porOa, propiosOa)];
   return {
     area: fila,
@@ -157,7 +163,7 @@ export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input:
       ...n,
       n_materiales: deNivel(n.codigo),
       unidades: filasUnidades
-        .filter((u) => u.nivel === n.codigo)
+        .filter((u) => enNivel(u, n.codigo))
         .map(({ nivel: _, ...u }) => ({
           ...u,
           n_materiales: deUnidad(u.id),

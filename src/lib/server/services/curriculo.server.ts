@@ -18,6 +18,7 @@ import { aplicar } from './curriculo/aplicar.server.ts';
 import { arbolDe, arbolDelPar, filasExportadas, parDe, resumen, unidadesDelPar } from './curriculo/consultas.server.ts';
 import { escribirCsv, leerFilas } from './curriculo/filas.server.ts';
 import { claveNombre, planificar } from './curriculo/importar.server.ts';
+import { unidadEnNivel } from './curriculo/niveles.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 
 export const UNIDAD_NO_ENCONTRADA = 'No se encontró la unidad';
@@ -60,7 +61,7 @@ export function createCurriculoService(ctx: ServiceContext) {
     const hermanas = await tx
       .select({ nombre: unidades.nombre })
       .from(unidades)
-      .where(and(eq(unidades.id_area, area), eq(unidades.codigo_nivel, nivel), salvo ? ne(unidades.id, salvo) : undefined));
+      .where(and(eq(unidades.id_area, area), unidadEnNivel(nivel), salvo ? ne(unidades.id, salvo) : undefined));
     if (hermanas.some((h) => claveNombre(h.nombre) === claveNombre(nombre)))
       throw new ErrorDeDominio(400, NOMBRE_REPETIDO, { errors: { nombre: [NOMBRE_REPETIDO] } });
   }

@@ -4,7 +4,9 @@
  * A file without units gets one unit that holds all of its OAs, so the cascade area -> nivel ->
  * unidad -> OA works for every pair that has OAs; an OA a file's units leave out goes to a last
  * unit of its own. A file for a pair that curriculum-data.ts already has adds the OAs its units lack, in
- * that last unit. Both the seed and `npm run curriculo -- cobertura` read it from here.
+ * that last unit. A file may name several levels (`niveles`, decision 0084): a module of "3° o 4°
+ * medio" or a núcleo of the transition tramo, whose units are taught in each of them. Both the seed
+ * and `npm run curriculo -- cobertura` read it from here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,9 @@ const url = z.url({ protocol: /^https?$/, error: 'fuente debe ser la dirección 
 
 const archivoPar = z.strictObject({
   area: z.string(),
-  nivel: z.string(),
+  /** One level, or `niveles`: every level the file's units are taught in, the first stored as theirs. */
+  nivel: z.string().optional(),
+  niveles: z.array(z.string()).min(2).optional(),
   bases: z.strictObject({ oas: z.number().int().positive(), fuente: url, nota: z.string().min(1).optional() }).nullable(),
   unidades: z.array(z.strictObject({ nombre: z.string().min(1), fuente: url, oas: z.array(z.string()).min(1) })),
   oas: z.array(
@@ -46,6 +50,8 @@ export interface UnidadCurricular {
 export interface ParCurricular {
   area: string;
   nivel: string;
+  /** The other levels its units are also taught in (decision 0084); empty for most pairs. */
+  otrosNiveles: string[];
   unidades: UnidadCurricular[];
   /** The number of OAs the Bases Curriculares give the pair, with where that was read (and, in `nota`, the two
    * copies that agree on it, decision 0075); null when not verified. */
@@ -66,13 +72,17 @@ const nivelPorCodigo = new Map(data.niveles.map((n) => [n.codigo, n]));
 export function codigoOficialDelPar(codigo: string, area: string, nivel: string): boolean {
   if (codigo !== normalizarCodigo(codigo) || !codigoDelPar(codigo, area, nivel)) return false;
   const prefijo = `${area}${nivel} OA `;
-  return codigo.startsWith(prefijo) ? /^\d{2}$/.test(codigo.slice(prefijo.length)) : /^FG-[A-Z0-9]+-(3M|4M)-OAC-\d{2}$/.test(codigo);
+  if (codigo.startsWith(prefijo)) return /^\d{2}$/.test(codigo.slice(prefijo.length));
+  return nivel.startsWith('NT') ? /^OA \d{2} [A-Z]+ NT$/.test(codigo) : /^FG-[A-Z0-9]+-(3M|4M|3y4)-OAC-\d{2}$/.test(codigo);
 }
 
-/** The unit that holds a pair's OAs when no Programa's units were verified. */
+/** The unit that holds a pair's OAs when no Programa's units were verified; `nivel` may name several levels ('NT1-NT2'). */
 export function unidadGeneral(area: string, nivel: string, oas: OACurricular[], otros = false): UnidadCurricular {
   const asignatura = areaPorCodigo.get(area)?.nombre ?? area;
-  const curso = nivelPorCodigo.get(nivel)?.nombre ?? nivel;
+  const curso = nivel
+    .split('-')
+    .map((n) => nivelPorCodigo.get(n)?.nombre ?? n)
+    .join(' y ');
   return {
     codigo: `${area}${nivel} U${otros ? 'X' : '0'}`,
     nombre: `${otros ? 'Otros objetivos' : 'Objetivos'} de ${asignatura} ${curso}`,
@@ -89,19 +99,24 @@ function leerPar(archivo: string): ParCurricular & { oas: OACurricular[]; conUni
   const resultado = archivoPar.safeParse(crudo);
   if (!resultado.success) return falla(z.prettifyError(resultado.error));
   const par = resultado.data;
-  if (archivo !== `${par.area}-${par.nivel}.json`) falla(`the file must be named ${par.area}-${par.nivel}.json`);
+  const niveles = par.niveles ?? (par.nivel === undefined ? [] : [par.nivel]);
+  const [nivel, ...otrosNiveles] = niveles;
+  if (nivel === undefined || (par.nivel !== undefined && par.niveles !== undefined)) return falla('give either nivel or niveles');
+  const clave = niveles.join('-');
+  if (archivo !== `${par.area}-${clave}.json`) falla(`the file must be named ${par.area}-${clave}.json`);
   const area = areaPorCodigo.get(par.area) ?? falla(`unknown area ${par.area}`);
-  if (!area.niveles.includes(par.nivel)) falla(`${par.area} is not taught in ${par.nivel}`);
+  for (const n of niveles) if (!area.niveles.includes(n)) falla(`${par.area} is not taught in ${n}`);
+  if (new Set(niveles).size !== niveles.length) falla('a level is named twice');
   const porCodigo = new Map<string, OACurricular>();
   for (const oa of par.oas) {
-    if (!codigoOficialDelPar(oa.codigo, par.area, par.nivel)) falla(`${oa.codigo} is not a code of the pair`);
+    if (!niveles.every((n) => codigoOficialDelPar(oa.codigo, par.area, n))) falla(`${oa.codigo} is not a code of the pair`);
     if (porCodigo.has(oa.codigo)) falla(`${oa.codigo} appears twice`);
     porCodigo.set(oa.codigo, { codigo: oa.codigo, descripcion: oa.descripcion, fuente: oa.fuente });
   }
   for (const f of par.faltantes) if (porCodigo.has(f.codigo)) falla(`${f.codigo} is both present and missing`);
   const ubicados = new Set<string>();
   const unidades = par.unidades.map((u, i) => ({
-    codigo: `${par.area}${par.nivel} U${i + 1}`,
+    codigo: `${par.area}${clave} U${i + 1}`,
     nombre: u.nombre,
     oas: u.oas.map((codigo) => {
       if (ubicados.has(codigo)) falla(`${codigo} is in two units`);
@@ -110,10 +125,11 @@ function leerPar(archivo: string): ParCurricular & { oas: OACurricular[]; conUni
     }),
   }));
   const sueltos = [...porCodigo.values()].filter((oa) => !ubicados.has(oa.codigo));
-  if (sueltos.length > 0) unidades.push(unidadGeneral(par.area, par.nivel, sueltos, unidades.length > 0));
+  if (sueltos.length > 0) unidades.push(unidadGeneral(par.area, clave, sueltos, unidades.length > 0));
   return {
     area: par.area,
-    nivel: par.nivel,
+    nivel,
+    otrosNiveles,
     unidades,
     bases: par.bases,
     faltantes: par.faltantes,
@@ -151,7 +167,7 @@ export function curriculo(): ParCurricular[] {
   const pares = new Map<string, ParCurricular>();
   for (const u of data.unidades) {
     const clave = `${u.area}-${u.nivel}`;
-    const par = pares.get(clave) ?? { area: u.area, nivel: u.nivel, unidades: [], bases: null, faltantes: [] };
+    const par = pares.get(clave) ?? { area: u.area, nivel: u.nivel, otrosNiveles: [], unidades: [], bases: null, faltantes: [] };
     par.unidades.push({ codigo: u.codigo, nombre: u.nombre, oas: u.oas.map((oa) => ({ ...oa, fuente: null })) });
     pares.set(clave, par);
   }
@@ -160,7 +176,7 @@ export function curriculo(): ParCurricular[] {
     .sort();
   for (const archivo of archivos) {
     const { oas, conUnidades, ...par } = leerPar(archivo);
-    const clave = `${par.area}-${par.nivel}`;
+    const clave = [par.area, par.nivel, ...par.otrosNiveles].join('-');
     const anterior = pares.get(clave);
     if (anterior && conUnidades) throw new Error(`curriculo/${archivo}: ${clave} already has units in curriculum-data.ts`);
     // A file for a pair of curriculum-data.ts brings the Bases' count, what is missing and the OAs the older units lack.
@@ -189,27 +205,41 @@ export interface CoberturaPar {
   /** What the Bases give; null when not verified. */
   bases: number | null;
   faltantes: number;
+  /** Of `presentes`, those already counted in an earlier level: a shared module or núcleo (decision 0084). */
+  repetidos: number;
 }
 
 /** Levels the target covers: 1° básico to 2° medio. */
 export const NIVELES_META = ['01', '02', '03', '04', '05', '06', '07', '08', '1M', '2M'];
 
-/** Every (asignatura, nivel) taught, in catalogue order, with its OAs present against the Bases' count. */
+/**
+ * Every (asignatura, nivel) taught, in catalogue order, with its OAs present against the Bases'
+ * count; a file of several levels counts in each of them (the same OAs are offered in each).
+ */
 export function coberturaCurricular(): CoberturaPar[] {
-  const porPar = new Map(curriculo().map((p) => [`${p.area}-${p.nivel}`, p]));
+  const porPar = new Map<string, ParCurricular[]>();
+  for (const par of curriculo()) {
+    for (const nivel of [par.nivel, ...par.otrosNiveles]) {
+      const clave = `${par.area}-${nivel}`;
+      porPar.set(clave, [...(porPar.get(clave) ?? []), par]);
+    }
+  }
+  const contar = (pares: ParCurricular[]) => pares.reduce((t, p) => t + p.unidades.reduce((s, u) => s + u.oas.length, 0), 0);
   return data.areas.flatMap((a) =>
     data.niveles
       .filter((n) => a.niveles.includes(n.codigo))
       .map((n) => {
-        const par = porPar.get(`${a.codigo}-${n.codigo}`);
+        const pares = porPar.get(`${a.codigo}-${n.codigo}`) ?? [];
+        const conBases = pares.every((p) => p.bases !== null) && pares.length > 0;
         return {
           area: a.codigo,
           asignatura: a.nombre,
           nivel: n.codigo,
           curso: n.nombre,
-          presentes: par?.unidades.reduce((t, u) => t + u.oas.length, 0) ?? 0,
-          bases: par?.bases?.oas ?? null,
-          faltantes: par?.faltantes.length ?? 0,
+          presentes: contar(pares),
+          bases: conBases ? pares.reduce((t, p) => t + (p.bases?.oas ?? 0), 0) : null,
+          faltantes: pares.reduce((t, p) => t + p.faltantes.length, 0),
+          repetidos: contar(pares.filter((p) => p.nivel !== n.codigo)),
         };
       }),
   );

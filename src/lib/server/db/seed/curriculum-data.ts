@@ -12,9 +12,11 @@
  * - OA code = area code + level code + " OA " + two digits, e.g. "MA01 OA 01", "CN1M OA 04".
  * - Lenguaje y Comunicación (1°–6°) and Lengua y Literatura (7°–4° medio) share the official prefix "LE" (e.g. "LE08 OA 09").
  * - Ciencias Naturales keeps the single prefix "CN" up to 2° medio (Biología/Física/Química are axes, e.g. "CN1M OA 09").
- * - 3° y 4° medio (Bases 2019) use a different format ("FG-MATE-3M-OAC-01"); no 3°/4° medio units are seeded.
+ * - 3° y 4° medio (Bases 2019) use a different format ("FG-MATE-3M-OAC-01"); the modules of either level write
+ *   "3y4" ("FG-EFS1-3y4-OAC-01") and are shipped once for both levels (curriculo/EF-3M-4M.json, decision 0084).
  * - Educación Parvularia is organised by núcleos, not asignaturas; its OA codes are "OA 01 LV NT"
- *   (núcleo + "NT" for both transition levels). The núcleos are seeded as areas for NT1/NT2, without units.
+ *   (núcleo + "NT" for both transition levels). The núcleos are seeded as areas for NT1/NT2; their OAs are
+ *   shipped once for both levels (curriculo/LV-NT1-NT2.json, decision 0084).
  *
  * Coverage of `unidades` (units + OAs):
  * - Matemática: 1° básico (Unidad 1 only, OA list possibly not exhaustive), 7° y 8° básico, 1° y 2° medio (4 units each).
@@ -104,6 +106,8 @@ export const areas: readonly AreaSeed[] = [
   // Formación General of 3° and 4° medio only (Bases 2019): codes FG-ECIU-3M-OAC-01, FG-FILO-4M-OAC-01.
   { codigo: 'EC', nombre: 'Educación Ciudadana', niveles: ['3M', '4M'] },
   { codigo: 'FI', nombre: 'Filosofía', niveles: ['3M', '4M'] },
+  // Four modules of either level (FG-CIBS-3y4-OAC-01, decision 0084).
+  { codigo: 'CPC', nombre: 'Ciencias para la Ciudadanía', niveles: ['3M', '4M'] },
 ];
 
 export const unidades: readonly UnidadSeed[] = [

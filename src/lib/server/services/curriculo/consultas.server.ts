@@ -8,9 +8,11 @@ import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
 import { BUSQUEDA_OAS_MAX, type FiltrosCurriculo } from '../../../validation/curriculo.ts';
 import type { Db } from '../../db/client.server.ts';
-import { areas, areasNiveles, materiales, materialesOas, niveles, oas, unidades } from '../../db/schema.server.ts';
+import { calificada } from '../../db/fragmentos.server.ts';
+import { areas, areasNiveles, materiales, materialesOas, niveles, oas, unidades, unidadesNiveles } from '../../db/schema.server.ts';
 import { contienePalabras } from '../../db/search.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
+import { nombresDeNiveles, unidadEnNivel } from './niveles.server.ts';
 
 export const AREA_NO_ENCONTRADA = 'No se encontró la asignatura';
 export const NIVEL_NO_ENCONTRADO = 'No se encontró el nivel';
@@ -72,32 +74,45 @@ export async function resumen(db: Db, filtros: Partial<FiltrosCurriculo>): Promi
       .innerJoin(niveles, eq(niveles.codigo, areasNiveles.codigo_nivel))
       .where(and(area ? eq(areas.id, area.id) : undefined, nivel ? eq(niveles.codigo, nivel.codigo) : undefined))
       .orderBy(asc(areas.nombre), asc(niveles.orden)),
+    // By unit, then added up per level in each level the unit is taught in (a shared unit counts in each, decision 0084).
     db
       .select({
+        id: unidades.id,
         area: unidades.id_area,
         nivel: unidades.codigo_nivel,
-        total: count(),
-        retiradas: numero(sql`count(*) filter (where not ${unidades.vigente})`),
+        vigente: unidades.vigente,
+        otros: sql<
+          string[] | null
+        >`(select array_agg(${calificada(unidadesNiveles.codigo_nivel)}) from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)})`,
       })
-      .from(unidades)
-      .groupBy(unidades.id_area, unidades.codigo_nivel),
+      .from(unidades),
     db
       .select({
-        area: unidades.id_area,
-        nivel: unidades.codigo_nivel,
+        unidad: oas.unidad,
         vigentes: numero(sql`count(*) filter (where ${oaVigenteSql})`),
         retirados: numero(sql`count(*) filter (where not ${oaVigenteSql})`),
       })
       .from(oas)
       .innerJoin(unidades, eq(unidades.id, oas.unidad))
-      .groupBy(unidades.id_area, unidades.codigo_nivel),
+      .groupBy(oas.unidad),
     db
       .select({ area: materiales.id_area, nivel: materiales.codigo_nivel, n: count() })
       .from(materiales)
       .groupBy(materiales.id_area, materiales.codigo_nivel),
   ]);
-  const u = new Map(porUnidades.map((f) => [clave(f.area, f.nivel), f]));
-  const o = new Map(porOas.map((f) => [clave(f.area, f.nivel), f]));
+  const oasDe = new Map(porOas.map((f) => [f.unidad, f]));
+  const u = new Map<string, { total: number; retiradas: number }>();
+  const o = new Map<string, { vigentes: number; retirados: number }>();
+  for (const unidad of porUnidades) {
+    const suyos = oasDe.get(unidad.id);
+    for (const nivel of [unidad.nivel, ...(unidad.otros ?? [])]) {
+      const k = clave(unidad.area, nivel);
+      const pu = u.get(k) ?? { total: 0, retiradas: 0 };
+      u.set(k, { total: pu.total + 1, retiradas: pu.retiradas + (unidad.vigente ? 0 : 1) });
+      const po = o.get(k) ?? { vigentes: 0, retirados: 0 };
+      o.set(k, { vigentes: po.vigentes + (suyos?.vigentes ?? 0), retirados: po.retirados + (suyos?.retirados ?? 0) });
+    }
+  }
   const m = new Map(porMateriales.map((f) => [clave(f.area, f.nivel), f.n]));
   return {
     pares: pares.map((p) => {
@@ -132,7 +147,7 @@ async function buscar(db: Db, q: string, area: number | undefined, nivel: string
     .innerJoin(unidades, eq(unidades.id, oas.unidad))
     .innerJoin(areas, eq(areas.id, unidades.id_area))
     .innerJoin(niveles, eq(niveles.codigo, unidades.codigo_nivel))
-    .where(and(coincide, area ? eq(areas.id, area) : undefined, nivel ? eq(niveles.codigo, nivel) : undefined))
+    .where(and(coincide, area ? eq(areas.id, area) : undefined, nivel ? unidadEnNivel(nivel) : undefined))
     .orderBy(asc(areas.nombre), asc(niveles.orden), asc(unidades.orden), asc(unidades.codigo), asc(oas.orden), asc(oas.codigo))
     .limit(BUSQUEDA_OAS_MAX);
 }
@@ -140,9 +155,16 @@ async function buscar(db: Db, q: string, area: number | undefined, nivel: string
 /** A pair's units in order (retired ones included). */
 export function unidadesDelPar(db: Lector, area: number, nivel: string) {
   return db
-    .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre, orden: unidades.orden, vigente: unidades.vigente })
+    .select({
+      id: unidades.id,
+      codigo: unidades.codigo,
+      nombre: unidades.nombre,
+      niveles: nombresDeNiveles,
+      orden: unidades.orden,
+      vigente: unidades.vigente,
+    })
     .from(unidades)
-    .where(and(eq(unidades.id_area, area), eq(unidades.codigo_nivel, nivel)))
+    .where(and(eq(unidades.id_area, area), unidadEnNivel(nivel)))
     .orderBy(asc(unidades.orden), asc(unidades.codigo));
 }
 
@@ -167,7 +189,7 @@ export function oasDe(db: Lector, ids: number[]) {
 /** The units given with their OAs and material counts, in the admin tree's shape. */
 export async function arbolDe(
   db: Lector,
-  lista: { id: number; codigo: string; nombre: string; vigente: boolean }[],
+  lista: { id: number; codigo: string; nombre: string; niveles: string[]; vigente: boolean }[],
 ): Promise<Esquema<'UnidadCurriculoAdmin'>[]> {
   const ids = lista.map((u) => u.id);
   const objetivos = await oasDe(db, ids);
@@ -194,6 +216,7 @@ export async function arbolDe(
     id: u.id,
     codigo: u.codigo,
     nombre: u.nombre,
+    niveles: u.niveles,
     orden: i + 1,
     vigente: u.vigente,
     materiales: mu.get(u.id) ?? 0,

@@ -1,0 +1,34 @@
+/**
+ * Which levels a unit is taught in (decision 0084): its own (`unidades.codigo_nivel`) and any of
+ * `unidades_niveles`, for the modules of "3° o 4° medio" and the núcleos of the transition tramo
+ * (NT1 and NT2). Every read that asks for a level's units goes through here, so a shared unit is
+ * offered in each of its levels' forms, filters, map and console tree.
+ */
+import { inArray, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.server.ts';
+import { calificada } from '../../db/fragmentos.server.ts';
+import { niveles, unidades, unidadesNiveles } from '../../db/schema.server.ts';
+
+/** The query's `unidades` row is taught in `nivel`. */
+export const unidadEnNivel = (nivel: string): SQL =>
+  sql`(${calificada(unidades.codigo_nivel)} = ${nivel} or exists (select 1 from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)} and ${calificada(unidadesNiveles.codigo_nivel)} = ${nivel}))`;
+
+/** The names of every level the query's `unidades` row is taught in, in school order: ['3° medio', '4° medio'] for a shared module. */
+export const nombresDeNiveles: SQL<string[]> = sql<
+  string[]
+>`(select array_agg(${calificada(niveles.nombre)} order by ${calificada(niveles.orden)}) from ${niveles} where ${calificada(niveles.codigo)} = ${calificada(unidades.codigo_nivel)} or ${calificada(niveles.codigo)} in (select ${calificada(unidadesNiveles.codigo_nivel)} from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)}))`;
+
+/** The same names in one text: '3° medio y 4° medio'. */
+export const nombreDeNiveles: SQL<string> = sql<string>`array_to_string(${nombresDeNiveles}, ' y ')`;
+
+/** The other levels of these units, by unit id (none for most). */
+export async function otrosNiveles(db: Pick<Db, 'select'>, ids: readonly number[]): Promise<Map<number, string[]>> {
+  const mapa = new Map<number, string[]>();
+  if (ids.length === 0) return mapa;
+  const filas = await db
+    .select({ id: unidadesNiveles.id_unidad, nivel: unidadesNiveles.codigo_nivel })
+    .from(unidadesNiveles)
+    .where(inArray(unidadesNiveles.id_unidad, [...ids]));
+  for (const f of filas) mapa.set(f.id, [...(mapa.get(f.id) ?? []), f.nivel]);
+  return mapa;
+}
