@@ -44,6 +44,8 @@ const ultimaAccion = async (accion: string) =>
 const areaId = async (codigo: string) => (await t.db.select().from(areas).where(eq(areas.codigo, codigo)))[0]?.id ?? 0;
 const oasDe = (unidad: number) => t.db.select().from(oas).where(eq(oas.unidad, unidad)).orderBy(asc(oas.orden), asc(oas.codigo));
 const CABECERA = 'area,nivel,unidad,unidad_orden,oa,descripcion,oa_orden,vigente,fuente';
+/** The export's header: the import's columns and the unit's other levels (decision 0084). */
+const CABECERA_EXPORTADA = `${CABECERA},otros_niveles`;
 
 describe('only admins', () => {
   it('a teacher gets 403 and no token 401 from every call', async () => {
@@ -302,7 +304,7 @@ describe('the curriculum file', () => {
     const bytes = Buffer.from(await csv.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const texto = bytes.toString('utf8').slice(1);
-    expect(texto.split('\r\n')[0]).toBe(CABECERA);
+    expect(texto.split('\r\n')[0]).toBe(CABECERA_EXPORTADA);
     const filas = await json(await exportar('formato=json&area=MA&nivel=07'));
     expect(filas.length).toBe(texto.trim().split('\r\n').length - 1);
     expect(filas[0]).toMatchObject({ area: 'MA', nivel: '07', unidad_orden: 1, oa_orden: 1, vigente: true });
@@ -310,7 +312,7 @@ describe('the curriculum file', () => {
 
     const ejemplo = await get('/api/admin/curriculo/ejemplo/?formato=csv');
     expect(ejemplo.headers.get('content-disposition')).toContain('curriculo-ejemplo.csv');
-    expect((await ejemplo.text()).split('\r\n')[0]).toBe(CABECERA);
+    expect((await ejemplo.text()).split('\r\n')[0]).toBe(CABECERA_EXPORTADA);
     const ejemploJson = await json(await get('/api/admin/curriculo/ejemplo/?formato=json'));
     expect(ejemploJson.some((f: { vigente: boolean }) => !f.vigente)).toBe(true);
     expect((await get('/api/admin/curriculo/exportar/?formato=xml')).status).toBe(400);
@@ -403,6 +405,72 @@ function windows1252(texto: string): Uint8Array {
   const especiales: Record<string, number> = { '“': 0x93, '”': 0x94, '–': 0x96 };
   return Uint8Array.from([...texto].map((c) => especiales[c] ?? c.charCodeAt(0)));
 }
+
+describe('units taught in two levels in the file (decision 0084)', () => {
+  const unidadesDe = async (area: string, nivel: string) =>
+    (await json(await get(`/api/admin/curriculo/${area}/${nivel}/`))).unidades as { nombre: string; niveles: string[] }[];
+  const nombres = async (area: string, nivel: string) => (await unidadesDe(area, nivel)).map((u) => u.nombre);
+
+  it('exports a shipped module with its other level, and round-trips it unchanged', async () => {
+    const filas = await json(await exportar('formato=json&area=EF&nivel=3M'));
+    expect(filas.map((f: { otros_niveles: string }) => f.otros_niveles)).toEqual(Array(10).fill('4M'));
+    // Exported from 4° medio, the module is not listed: it is 3° medio's, as a file of 4° medio neither lists nor retires it.
+    expect(await json(await exportar('formato=json&area=EF&nivel=4M'))).toEqual([]);
+    const csv = await (await exportar('formato=csv&area=EF&nivel=3M')).text();
+    const vista = await json(await importar(csv, 'false'));
+    expect(vista).toMatchObject({ agregados: 0, cambiados: 0, retirados: 0, errores: [] });
+  });
+
+  it('makes a unit of the network taught in another level too, and back, and a file without the column keeps it', async () => {
+    const CSV = (otros: string | null) =>
+      [
+        otros === null ? CABECERA : CABECERA_EXPORTADA,
+        ...['Comprensión auditiva', 'Comprensión lectora'].map(
+          (t, i) =>
+            `IN,3M,Unidad de la red para 3° y 4° medio,1,IN3M OA 9${i},Enunciado de prueba: ${t}.,${i + 1},sí,${otros === null ? '' : `,${otros}`}`,
+        ),
+      ].join('\n');
+    const vista = await json(await importar(CSV('4M'), 'false'));
+    expect(vista.errores).toEqual([]);
+    const agregada = vista.cambios.find((c: { objeto: string; tipo: string }) => c.objeto === 'unidad' && c.tipo === 'agregado');
+    expect(agregada.despues).toContain('también en 4° medio');
+    expect(await nombres('IN', '4M')).not.toContain('Unidad de la red para 3° y 4° medio');
+    expect((await importar(CSV('4M'), 'true')).status).toBe(200);
+    const en4 = (await unidadesDe('IN', '4M')).find((u) => u.nombre === 'Unidad de la red para 3° y 4° medio');
+    expect(en4?.niveles).toEqual(['3° medio', '4° medio']);
+
+    // Without the column the other level stays; an empty cell takes it away.
+    expect(await json(await importar(CSV(null), 'true'))).toMatchObject({ cambiados: 0, retirados: 0 });
+    expect(await nombres('IN', '4M')).toContain('Unidad de la red para 3° y 4° medio');
+    const quitar = await json(await importar(CSV(''), 'true'));
+    expect(quitar.cambios.find((c: { objeto: string }) => c.objeto === 'unidad')).toMatchObject({ tipo: 'cambiado' });
+    expect(await nombres('IN', '4M')).not.toContain('Unidad de la red para 3° y 4° medio');
+    expect((await unidadesDe('IN', '3M')).find((u) => u.nombre === 'Unidad de la red para 3° y 4° medio')?.niveles).toEqual(['3° medio']);
+  });
+
+  it('refuses an unknown, repeated, untaught or contradictory other level, line by line, and applies nothing', async () => {
+    const fila = (oa: string, otros: string) => `IN,3M,Unidad con errores,1,${oa},Enunciado de prueba.,,sí,,${otros}`;
+    const archivo = [
+      CABECERA_EXPORTADA,
+      fila('IN3M OA 81', 'ZZ'),
+      fila('IN3M OA 82', '3M'),
+      fila('IN3M OA 83', 'NT1'),
+      fila('IN3M OA 84', '4M'),
+      fila('IN3M OA 85', ''),
+      fila('IN3M OA 86', 'x'.repeat(101)),
+    ].join('\n');
+    expect((await importar(archivo, 'true')).status).toBe(400);
+    const r = await json(await importar(archivo, 'false'));
+    expect(r.errores).toEqual([
+      { linea: 2, mensaje: 'El nivel «ZZ» de otros_niveles no existe: usa su código (por ejemplo 4M)' },
+      { linea: 3, mensaje: 'otros_niveles repite el nivel de la fila (3° medio)' },
+      { linea: 4, mensaje: 'Inglés no se enseña en Primer Nivel de Transición (otros_niveles)' },
+      { linea: 6, mensaje: 'La unidad «Unidad con errores» tiene otros niveles (otros_niveles) en la línea 5' },
+      { linea: 7, mensaje: 'La columna otros_niveles tiene más de 100 caracteres: escribe solo los códigos (4M)' },
+    ]);
+    expect(await nombres('IN', '3M')).not.toContain('Unidad con errores');
+  });
+});
 
 describe('bad files change nothing', () => {
   const fila = (oa: string, extra: Partial<Record<'area' | 'nivel' | 'unidad' | 'descripcion', string>> = {}) =>

@@ -155,7 +155,7 @@ describe('/admin/curriculo as an admin', () => {
     expect(descarga.suggestedFilename()).toMatch(/^curriculo.*\.csv$/);
     const csv = readFileSync(await descarga.path(), 'utf8').replace(/^\uFEFF/, '');
     const [encabezado, ...filas] = csv.split(/\r?\n/);
-    expect(encabezado).toBe('area,nivel,unidad,unidad_orden,oa,descripcion,oa_orden,vigente,fuente');
+    expect(encabezado).toBe('area,nivel,unidad,unidad_orden,oa,descripcion,oa_orden,vigente,fuente,otros_niveles');
     // This file's level only: the file replaces the curriculum of the levels it mentions.
     const propias = filas.filter((f) => f.startsWith('MA,08,'));
     expect(propias.length).toBeGreaterThan(5);

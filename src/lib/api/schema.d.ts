@@ -3778,7 +3778,7 @@ export interface components {
         FilaCurriculo: {
             /** @description Area code ('MA'). */
             area: string;
-            /** @description Level code ('07'). */
+            /** @description Level code ('07'): the unit's own, its first when it is taught in more than one. */
             nivel: string;
             /** @description The unit's name. */
             unidad: string;
@@ -3789,6 +3789,8 @@ export interface components {
             oa_orden: number;
             vigente: boolean;
             fuente: string | null;
+            /** @description The other levels the unit is also taught in, as codes separated by spaces ('4M' for a module of 3° o 4° medio, 'NT2'); empty for most units. On import, a file without the column keeps what is stored (docs/decisions/0084). */
+            otros_niveles: string;
         };
         ImportacionCurriculoEntrada: {
             /**

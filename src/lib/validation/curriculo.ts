@@ -19,9 +19,10 @@ export const COLUMNAS_CURRICULO = [
   'oa_orden',
   'vigente',
   'fuente',
+  'otros_niveles',
 ] as const;
 export type ColumnaCurriculo = (typeof COLUMNAS_CURRICULO)[number];
-/** The columns a file must have; the orders, `vigente` and `fuente` may be left out. */
+/** The columns a file must have; the orders, `vigente`, `fuente` and `otros_niveles` may be left out. */
 export const COLUMNAS_REQUERIDAS: readonly ColumnaCurriculo[] = ['area', 'nivel', 'unidad', 'oa', 'descripcion'];
 
 export const CURRICULO_MAX_BYTES = 5 * 1024 * 1024;
@@ -182,6 +183,7 @@ export const EJEMPLO_CURRICULO: readonly {
   oa_orden: number;
   vigente: boolean;
   fuente: string | null;
+  otros_niveles: string;
 }[] = [
   {
     area: 'MA',
@@ -193,6 +195,7 @@ export const EJEMPLO_CURRICULO: readonly {
     oa_orden: 1,
     vigente: true,
     fuente: 'https://www.curriculumnacional.cl/',
+    otros_niveles: '',
   },
   {
     area: 'MA',
@@ -204,6 +207,7 @@ export const EJEMPLO_CURRICULO: readonly {
     oa_orden: 2,
     vigente: true,
     fuente: 'https://www.curriculumnacional.cl/',
+    otros_niveles: '',
   },
   {
     area: 'MA',
@@ -215,5 +219,6 @@ export const EJEMPLO_CURRICULO: readonly {
     oa_orden: 1,
     vigente: false,
     fuente: null,
+    otros_niveles: '',
   },
 ];

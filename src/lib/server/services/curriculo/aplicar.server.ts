@@ -5,7 +5,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.server.ts';
-import { oas, unidades } from '../../db/schema.server.ts';
+import { oas, unidades, unidadesNiveles } from '../../db/schema.server.ts';
 import type { Plan } from './importar.server.ts';
 
 const LOTE = 500;
@@ -25,6 +25,12 @@ export async function aplicar(tx: Db, plan: Plan): Promise<void> {
       await tx.update(unidades).set({ nombre: u.nombre, orden: u.orden, vigente: u.vigente }).where(eq(unidades.id, u.id));
     }
     idDe.set(u.codigo, u.id);
+    // The other levels the file gives, when they differ from the stored ones (decision 0084).
+    if (u.otros !== undefined) {
+      await tx.delete(unidadesNiveles).where(eq(unidadesNiveles.id_unidad, u.id));
+      const id_unidad = u.id;
+      if (u.otros.length > 0) await tx.insert(unidadesNiveles).values(u.otros.map((codigo_nivel) => ({ id_unidad, codigo_nivel })));
+    }
   }
   const unidadId = (codigo: string) => {
     const id = idDe.get(codigo);

@@ -248,6 +248,9 @@ export async function filasExportadas(db: Db, filtro: { area?: string | undefine
       descripcion: oas.descripcion,
       vigente: sql<boolean>`${oaVigenteSql}`,
       fuente: oas.fuente,
+      otros: sql<
+        string | null
+      >`(select string_agg(${calificada(unidadesNiveles.codigo_nivel)}, ' ' order by ${calificada(unidadesNiveles.codigo_nivel)}) from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)})`,
     })
     .from(oas)
     .innerJoin(unidades, eq(unidades.id, oas.unidad))
@@ -278,6 +281,7 @@ export async function filasExportadas(db: Db, filtro: { area?: string | undefine
       oa_orden: oaOrden,
       vigente: Boolean(f.vigente),
       fuente: f.fuente,
+      otros_niveles: f.otros ?? '',
     });
   }
   return { filas: salida, nombre: ['curriculo', area?.codigo, nivel?.codigo].filter(Boolean).join('-') };

@@ -45,6 +45,8 @@ export interface FilaRevisada {
   vigente: boolean;
   /** Undefined when the file has no `fuente` column: the stored source stays. */
   fuente: string | null | undefined;
+  /** The unit's other levels, as codes (decision 0084); undefined when the file has no `otros_niveles` column: the stored ones stay. */
+  otros_niveles: string[] | undefined;
 }
 
 export interface LineaConError {
@@ -144,7 +146,10 @@ function codificacionRota(celdas: FilaLeida['celdas']): boolean {
 }
 
 /** The row's cells checked on their own: the row, or its first problem. */
-export function revisarFila({ linea, celdas }: FilaLeida, conFuente: boolean): FilaRevisada | LineaConError {
+export function revisarFila(
+  { linea, celdas }: FilaLeida,
+  columnas: { fuente: boolean; otros_niveles: boolean },
+): FilaRevisada | LineaConError {
   const error = (mensaje: string) => ({ linea, mensaje });
   if (celdas.area === NO_ES_OBJETO) return error('La fila debe ser un objeto con las columnas del formato');
   if (codificacionRota(celdas)) return error(CODIFICACION_ROTA);
@@ -172,6 +177,8 @@ export function revisarFila({ linea, celdas }: FilaLeida, conFuente: boolean): F
   if (vigente === undefined) return error('La columna vigente debe decir sí o no');
   const fuente = t.fuente ?? '';
   if (fuente.length > FUENTE_MAX) return error(`La fuente tiene más de ${FUENTE_MAX} caracteres`);
+  if ((t.otros_niveles ?? '').length > 100)
+    return error('La columna otros_niveles tiene más de 100 caracteres: escribe solo los códigos (4M)');
   return {
     linea,
     area,
@@ -182,12 +189,25 @@ export function revisarFila({ linea, celdas }: FilaLeida, conFuente: boolean): F
     descripcion,
     oa_orden: oaOrden,
     vigente,
-    fuente: conFuente ? fuente || null : undefined,
+    fuente: columnas.fuente ? fuente || null : undefined,
+    otros_niveles: columnas.otros_niveles
+      ? [
+          ...new Set(
+            (t.otros_niveles ?? '')
+              .toUpperCase()
+              .split(/[\s,;]+/)
+              .filter(Boolean),
+          ),
+        ]
+      : undefined,
   };
 }
 
-/** Whether the file has a `fuente` column (JSON: some row has the key). */
-export const tieneFuente = (filas: FilaLeida[]) => filas.some((f) => 'fuente' in f.celdas);
+/** Which optional columns that keep what is stored when absent the file has (JSON: some row has the key). */
+export const columnasOpcionales = (filas: FilaLeida[]) => ({
+  fuente: filas.some((f) => 'fuente' in f.celdas),
+  otros_niveles: filas.some((f) => 'otros_niveles' in f.celdas),
+});
 
 const escaparCsv = (v: string) => (/[",;\r\n]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 

@@ -10,10 +10,10 @@
  * file, so the state after an import is the file's whichever unit an OA ends in.
  */
 import type { Esquema } from '../../../api/contrato.ts';
-import { codigoDelPar } from '../../../validation/curriculo.ts';
+import { codigoDelPar, normalizarCodigo } from '../../../validation/curriculo.ts';
 import type { Db } from '../../db/client.server.ts';
-import { areas, areasNiveles, niveles, oas, unidades } from '../../db/schema.server.ts';
-import { type FilaLeida, type FilaRevisada, type LineaConError, revisarFila, tieneFuente } from './filas.server.ts';
+import { areas, areasNiveles, niveles, oas, unidades, unidadesNiveles } from '../../db/schema.server.ts';
+import { columnasOpcionales, type FilaLeida, type FilaRevisada, type LineaConError, revisarFila } from './filas.server.ts';
 
 type Resumen = Esquema<'ImportacionCurriculo'>;
 type Cambio = Resumen['cambios'][number];
@@ -37,6 +37,8 @@ export interface UnidadPlan {
   vigente: boolean;
   /** Whether the row differs from what is stored (written even when it is no visible change). */
   escribir: boolean;
+  /** The other levels to store (decision 0084); undefined when they stay as they are. */
+  otros?: string[] | undefined;
 }
 
 export interface OaPlan {
@@ -59,8 +61,10 @@ export interface Plan {
 
 const describirOa = (o: { descripcion: string; orden: number; vigente: boolean }, nombreUnidad: string) =>
   `${o.vigente ? 'vigente' : 'no vigente'} · ${nombreUnidad} · posición ${o.orden} · «${o.descripcion}»`;
-const describirUnidad = (u: { nombre: string; orden: number; vigente: boolean }) =>
-  `${u.vigente ? 'vigente' : 'no vigente'} · «${u.nombre}» · posición ${u.orden}`;
+const describirUnidad = (u: { nombre: string; orden: number; vigente: boolean; tambien?: string }) =>
+  `${u.vigente ? 'vigente' : 'no vigente'} · «${u.nombre}» · posición ${u.orden}${u.tambien ? ` · también en ${u.tambien}` : ''}`;
+/** Level codes in one order, to compare two lists. */
+const mismos = (a: readonly string[], b: readonly string[]) => [...a].sort().join(' ') === [...b].sort().join(' ');
 
 /** Positions from 1 by an explicit order when given, else by the file's order. */
 function posiciones<T extends { orden: number | undefined; indice: number }>(lista: T[]): Map<T, number> {
@@ -73,8 +77,8 @@ function posiciones<T extends { orden: number | undefined; indice: number }>(lis
 /** The plan of a file's rows against the database (read through `db`, a transaction when applying). */
 export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): Promise<Plan> {
   const errores: LineaConError[] = [];
-  const conFuente = tieneFuente(leidas);
-  const [todasAreas, todosNiveles, ensenados, todasUnidades, todosOas] = await Promise.all([
+  const opcionales = columnasOpcionales(leidas);
+  const [todasAreas, todosNiveles, ensenados, todasUnidades, todosOas, compartidas] = await Promise.all([
     db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas),
     db.select({ codigo: niveles.codigo, nombre: niveles.nombre }).from(niveles),
     db.select().from(areasNiveles),
@@ -102,7 +106,10 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
       })
       .from(oas)
       .orderBy(oas.orden, oas.codigo),
+    db.select().from(unidadesNiveles),
   ]);
+  const otrosDe = new Map<number, string[]>();
+  for (const c of compartidas) otrosDe.set(c.id_unidad, [...(otrosDe.get(c.id_unidad) ?? []), c.codigo_nivel]);
   const areaPor = new Map<string, (typeof todasAreas)[number]>();
   for (const a of todasAreas) {
     areaPor.set(a.codigo.toUpperCase(), a);
@@ -114,15 +121,18 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
     nivelPor.set(claveNombre(n.nombre), n);
   }
   const ensenado = new Set(ensenados.map((e) => `${e.id_area}:${e.codigo_nivel}`));
+  const nombresDe = (codigos: readonly string[]) =>
+    codigos.map((c) => todosNiveles.find((n) => n.codigo === c)?.nombre ?? c).join(' y ') || undefined;
   const unidadPorId = new Map(todasUnidades.map((u) => [u.id, u]));
-  const oaPorCodigo = new Map(todosOas.map((o) => [o.codigo.toUpperCase(), o]));
+  // Keyed as the file's codes are read (normalizarCodigo keeps the 'y' of '3y4').
+  const oaPorCodigo = new Map(todosOas.map((o) => [normalizarCodigo(o.codigo), o]));
 
   // Each row on its own, then against the curriculum's names and codes.
   type Fila = FilaRevisada & { areaId: number; areaCodigo: string; nivelCodigo: string; indice: number };
   const filas: Fila[] = [];
   const vistos = new Map<string, number>();
   const revisar = (leida: FilaLeida, indice: number): Fila | string => {
-    const r = revisarFila(leida, conFuente);
+    const r = revisarFila(leida, opcionales);
     if (!('oa' in r)) return r.mensaje;
     const area = areaPor.get(r.area.toUpperCase()) ?? areaPor.get(claveNombre(r.area));
     if (!area) return `La asignatura «${r.area}» no existe: usa su código (por ejemplo MA) o su nombre`;
@@ -131,6 +141,14 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
     if (!ensenado.has(`${area.id}:${nivel.codigo}`)) return `${area.nombre} no se enseña en ${nivel.nombre}`;
     if (!codigoDelPar(r.oa, area.codigo, nivel.codigo))
       return `El código ${r.oa} no corresponde a ${area.nombre} de ${nivel.nombre} (se espera ${area.codigo}${nivel.codigo} OA …)`;
+    const otros: string[] = [];
+    for (const codigo of r.otros_niveles ?? []) {
+      const otro = nivelPor.get(codigo);
+      if (!otro) return `El nivel «${codigo}» de otros_niveles no existe: usa su código (por ejemplo 4M)`;
+      if (otro.codigo === nivel.codigo) return `otros_niveles repite el nivel de la fila (${nivel.nombre})`;
+      if (!ensenado.has(`${area.id}:${otro.codigo}`)) return `${area.nombre} no se enseña en ${otro.nombre} (otros_niveles)`;
+      otros.push(otro.codigo);
+    }
     const anterior = vistos.get(r.oa);
     if (anterior !== undefined) return `El OA ${r.oa} está repetido en el archivo (línea ${anterior})`;
     vistos.set(r.oa, r.linea);
@@ -140,7 +158,7 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
       const otra = todasAreas.find((a) => a.id === suUnidad.area);
       return `El OA ${r.oa} ya existe en otra asignatura o nivel (${otra?.codigo ?? '?'} ${suUnidad.nivel})`;
     }
-    return { ...r, areaId: area.id, areaCodigo: area.codigo, nivelCodigo: nivel.codigo, indice };
+    return { ...r, otros_niveles: r.otros_niveles && otros, areaId: area.id, areaCodigo: area.codigo, nivelCodigo: nivel.codigo, indice };
   };
   for (const [indice, leida] of leidas.entries()) {
     const r = revisar(leida, indice);
@@ -150,17 +168,20 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
 
   // The file's units, by pair and name, with their order; a unit given two orders is an error.
   const pares = new Map<string, { area: number; areaCodigo: string; nivel: string }>();
-  type UnidadArchivo = { par: string; nombre: string; orden: number | undefined; indice: number; linea: number; vigente: boolean };
+  type UnidadArchivo = Pick<Fila, 'indice' | 'linea' | 'vigente'> & { par: string; nombre: string; orden?: number; otros?: string[] };
   const unidadesArchivo = new Map<string, UnidadArchivo>();
   for (const f of filas) {
     const par = `${f.areaId}:${f.nivelCodigo}`;
     if (!pares.has(par)) pares.set(par, { area: f.areaId, areaCodigo: f.areaCodigo, nivel: f.nivelCodigo });
     const k = `${par}:${claveNombre(f.unidad)}`;
     const u = unidadesArchivo.get(k);
-    if (!u) unidadesArchivo.set(k, { par, nombre: f.unidad, orden: f.unidad_orden, indice: f.indice, linea: f.linea, vigente: f.vigente });
+    const datos = { par, nombre: f.unidad, orden: f.unidad_orden, indice: f.indice, linea: f.linea, vigente: f.vigente };
+    if (!u) unidadesArchivo.set(k, { ...datos, otros: f.otros_niveles });
     else {
       if (f.unidad_orden !== undefined && u.orden !== undefined && f.unidad_orden !== u.orden)
         errores.push({ linea: f.linea, mensaje: `La unidad «${f.unidad}» tiene otro orden en la línea ${u.linea}` });
+      if (f.otros_niveles && u.otros && !mismos(f.otros_niveles, u.otros))
+        errores.push({ linea: f.linea, mensaje: `La unidad «${f.unidad}» tiene otros niveles (otros_niveles) en la línea ${u.linea}` });
       u.orden ??= f.unidad_orden;
       u.vigente ||= f.vigente;
     }
@@ -193,6 +214,8 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
     for (const [x, posicion] of pos) {
       const previa = existentes.find((e) => !usadas.has(e.id) && claveNombre(e.nombre) === claveNombre(x.u.nombre));
       if (previa) usadas.add(previa.id);
+      const guardados = previa ? (otrosDe.get(previa.id) ?? []) : [];
+      const otros = x.u.otros ?? guardados;
       const plan: UnidadPlan = {
         id: previa?.id,
         codigo: previa?.codigo ?? codigoNuevo(areaCodigo, nivel),
@@ -202,24 +225,31 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
         orden: posicion,
         vigente: x.u.vigente,
         escribir: true,
+        otros: mismos(otros, guardados) ? undefined : otros,
       };
+      const despues = { ...plan, tambien: nombresDe(otros) };
       planPorClave.set(x.k, plan);
       planUnidades.push(plan);
       if (!previa) {
         cuenta.agregados++;
-        cambios.push({ tipo: 'agregado', objeto: 'unidad', codigo: plan.codigo, antes: null, despues: describirUnidad(plan) });
+        cambios.push({ tipo: 'agregado', objeto: 'unidad', codigo: plan.codigo, antes: null, despues: describirUnidad(despues) });
         continue;
       }
-      const antes = { nombre: previa.nombre, orden: existentes.indexOf(previa) + 1, vigente: previa.vigente };
+      const antes = {
+        nombre: previa.nombre,
+        orden: existentes.indexOf(previa) + 1,
+        vigente: previa.vigente,
+        tambien: nombresDe(guardados),
+      };
       plan.escribir = previa.nombre !== plan.nombre || previa.orden !== plan.orden || previa.vigente !== plan.vigente;
-      if (antes.nombre !== plan.nombre || antes.orden !== plan.orden || antes.vigente !== plan.vigente) {
+      if (antes.nombre !== plan.nombre || antes.orden !== plan.orden || antes.vigente !== plan.vigente || plan.otros) {
         cuenta.cambiados++;
         cambios.push({
           tipo: 'cambiado',
           objeto: 'unidad',
           codigo: plan.codigo,
           antes: describirUnidad(antes),
-          despues: describirUnidad(plan),
+          despues: describirUnidad(despues),
         });
       } else cuenta.sin_cambios++;
     }
