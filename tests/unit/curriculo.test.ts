@@ -16,8 +16,8 @@ import {
 import * as data from '../../src/lib/server/db/seed/curriculum-data.ts';
 
 /** The figures when the data was last extended; raise them with the data, never lower them. */
-const OAS_MINIMOS = 1473;
-const PARES_CON_OAS_MINIMOS = 128;
+const OAS_MINIMOS = 1499;
+const PARES_CON_OAS_MINIMOS = 130;
 /** Pairs of 1° básico to 2° medio with every OA the Bases give (the issue's target is all 96). */
 const PARES_COMPLETOS_MINIMOS = 84;
 
@@ -120,11 +120,11 @@ describe('the shipped curriculum', () => {
 
   it('offers a file of several levels in each of them, counting its OAs once (decision 0084)', () => {
     const compartidos = pares.filter((p) => p.otrosNiveles.length > 0);
-    // The eight núcleos of the transition tramo, and the modules of Historia, Educación Física and Ciencias para la Ciudadanía.
+    // The eight núcleos of the transition tramo, and the modules of Artes, Historia, Educación Física and Ciencias para la Ciudadanía.
     expect(compartidos.map((p) => `${p.area}-${[p.nivel, ...p.otrosNiveles].join('-')}`).sort()).toEqual(
       ['CC', 'CES', 'CM', 'EEN', 'IA', 'LA', 'LV', 'PM']
         .map((a) => `${a}-NT1-NT2`)
-        .concat(['CPC-3M-4M', 'EF-3M-4M', 'HI-3M-4M'])
+        .concat(['AT-3M-4M', 'CPC-3M-4M', 'EF-3M-4M', 'HI-3M-4M'])
         .sort(),
     );
     const ef = pares.find((p) => p.area === 'EF' && p.nivel === '3M');

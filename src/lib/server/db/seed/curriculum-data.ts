@@ -106,8 +106,9 @@ export const areas: readonly AreaSeed[] = [
   // Formación General of 3° and 4° medio only (Bases 2019): codes FG-ECIU-3M-OAC-01, FG-FILO-4M-OAC-01.
   { codigo: 'EC', nombre: 'Educación Ciudadana', niveles: ['3M', '4M'] },
   { codigo: 'FI', nombre: 'Filosofía', niveles: ['3M', '4M'] },
-  // Four modules of either level (FG-CIBS-3y4-OAC-01, decision 0084).
+  // Modules of either level (FG-CIBS-3y4-OAC-01, FG-DANZ-3y4-OAC-01; decision 0084).
   { codigo: 'CPC', nombre: 'Ciencias para la Ciudadanía', niveles: ['3M', '4M'] },
+  { codigo: 'AT', nombre: 'Artes', niveles: ['3M', '4M'] },
 ];
 
 export const unidades: readonly UnidadSeed[] = [
