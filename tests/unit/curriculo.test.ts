@@ -16,10 +16,10 @@ import {
 import * as data from '../../src/lib/server/db/seed/curriculum-data.ts';
 
 /** The figures when the data was last extended; raise them with the data, never lower them. */
-const OAS_MINIMOS = 1499;
+const OAS_MINIMOS = 1500;
 const PARES_CON_OAS_MINIMOS = 130;
 /** Pairs of 1° básico to 2° medio with every OA the Bases give (the target is all 96). */
-const PARES_COMPLETOS_MINIMOS = 84;
+const PARES_COMPLETOS_MINIMOS = 85;
 
 describe('the shipped curriculum', () => {
   const pares = curriculo();
