@@ -15,7 +15,7 @@ import type { Conteos } from '../db/conteos.server.ts';
 import { areas, areasNiveles, materiales, materialesOas, niveles, oas, perfilAreas, unidades } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import type { Actor } from './actor.server.ts';
-import { otrosNiveles, unidadEnNivel } from './curriculo/niveles.server.ts';
+import { otrosNivelesSql, unidadEnNivel } from './curriculo/niveles.server.ts';
 import { partesVisibles } from './recursos.server.ts';
 
 export const AREA_NO_ENCONTRADA = 'No se encontró el área';
@@ -133,7 +133,7 @@ export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input:
       .where(and(eq(areasNiveles.id_area, area), nivel ? eq(niveles.codigo, nivel) : undefined))
       .orderBy(asc(niveles.orden)),
     db
-      .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre, nivel: unidades.codigo_nivel })
+      .select({ id: unidades.id, codigo: unidades.codigo, nombre: unidades.nombre, nivel: unidades.codigo_nivel, otros: otrosNivelesSql })
       .from(unidades)
       .where(and(eq(unidades.id_area, area), delNivel, eq(unidades.vigente, true)))
       .orderBy(asc(unidades.orden), asc(unidades.codigo)),
@@ -151,11 +151,7 @@ export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input:
   const [porNivel, porUnidad, porOa] = comunes;
   const [propiosNivel, propiosUnidad, propiosOa] = propios;
   if (!fila) throw new ErrorDeDominio(404, AREA_NO_ENCONTRADA);
-  const otros = await otrosNiveles(
-    db,
-    filasUnidades.map((u) => u.id),
-  );
-  const enNivel = (u: (typeof filasUnidades)[number], nivel: string) => u.nivel === nivel || (otros.get(u.id)?.includes(nivel) ?? false);
+  const enNivel = (u: (typeof filasUnidades)[number], nivel: string) => u.nivel === nivel || (u.otros?.includes(nivel) ?? false);
   const [deNivel, deUnidad, deOa] = [conteos(porNivel, propiosNivel), conteos(porUnidad, propiosUnidad), conteos(porOa, propiosOa)];
   return {
     area: fila,
@@ -164,7 +160,7 @@ export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input:
       n_materiales: deNivel(n.codigo),
       unidades: filasUnidades
         .filter((u) => enNivel(u, n.codigo))
-        .map(({ nivel: _, ...u }) => ({
+        .map(({ nivel: _, otros: __, ...u }) => ({
           ...u,
           n_materiales: deUnidad(u.id),
           oas: filasOas.filter((o) => o.unidad === u.id).map(({ unidad: _, ...o }) => ({ ...o, n_materiales: deOa(o.id) })),

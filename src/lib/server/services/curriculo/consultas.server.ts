@@ -8,11 +8,10 @@ import { and, asc, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Esquema } from '../../../api/contrato.ts';
 import { BUSQUEDA_OAS_MAX, type FiltrosCurriculo } from '../../../validation/curriculo.ts';
 import type { Db } from '../../db/client.server.ts';
-import { calificada } from '../../db/fragmentos.server.ts';
-import { areas, areasNiveles, materiales, materialesOas, niveles, oas, unidades, unidadesNiveles } from '../../db/schema.server.ts';
+import { areas, areasNiveles, materiales, materialesOas, niveles, oas, unidades } from '../../db/schema.server.ts';
 import { contienePalabras } from '../../db/search.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
-import { nombresDeNiveles, unidadEnNivel } from './niveles.server.ts';
+import { nombresDeNiveles, otrosNivelesSql, unidadEnNivel } from './niveles.server.ts';
 
 export const AREA_NO_ENCONTRADA = 'No se encontró la asignatura';
 export const NIVEL_NO_ENCONTRADO = 'No se encontró el nivel';
@@ -81,9 +80,7 @@ export async function resumen(db: Db, filtros: Partial<FiltrosCurriculo>): Promi
         area: unidades.id_area,
         nivel: unidades.codigo_nivel,
         vigente: unidades.vigente,
-        otros: sql<
-          string[] | null
-        >`(select array_agg(${calificada(unidadesNiveles.codigo_nivel)}) from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)})`,
+        otros: otrosNivelesSql,
       })
       .from(unidades),
     db
@@ -248,9 +245,7 @@ export async function filasExportadas(db: Db, filtro: { area?: string | undefine
       descripcion: oas.descripcion,
       vigente: sql<boolean>`${oaVigenteSql}`,
       fuente: oas.fuente,
-      otros: sql<
-        string | null
-      >`(select string_agg(${calificada(unidadesNiveles.codigo_nivel)}, ' ' order by ${calificada(unidadesNiveles.codigo_nivel)}) from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)})`,
+      otros: sql<string | null>`array_to_string(${otrosNivelesSql}, ' ')`,
     })
     .from(oas)
     .innerJoin(unidades, eq(unidades.id, oas.unidad))

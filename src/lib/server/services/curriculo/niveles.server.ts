@@ -4,8 +4,7 @@
  * (NT1 and NT2). Every read that asks for a level's units goes through here, so a shared unit is
  * offered in each of its levels' forms, filters, map and console tree.
  */
-import { inArray, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.server.ts';
+import { type SQL, sql } from 'drizzle-orm';
 import { calificada } from '../../db/fragmentos.server.ts';
 import { niveles, unidades, unidadesNiveles } from '../../db/schema.server.ts';
 
@@ -21,14 +20,7 @@ export const nombresDeNiveles: SQL<string[]> = sql<
 /** The same names in one text: '3° medio y 4° medio'. */
 export const nombreDeNiveles: SQL<string> = sql<string>`array_to_string(${nombresDeNiveles}, ' y ')`;
 
-/** The other levels of these units, by unit id (none for most). */
-export async function otrosNiveles(db: Pick<Db, 'select'>, ids: readonly number[]): Promise<Map<number, string[]>> {
-  const mapa = new Map<number, string[]>();
-  if (ids.length === 0) return mapa;
-  const filas = await db
-    .select({ id: unidadesNiveles.id_unidad, nivel: unidadesNiveles.codigo_nivel })
-    .from(unidadesNiveles)
-    .where(inArray(unidadesNiveles.id_unidad, [...ids]));
-  for (const f of filas) mapa.set(f.id, [...(mapa.get(f.id) ?? []), f.nivel]);
-  return mapa;
-}
+/** The codes of the other levels the query's `unidades` row is taught in, or null (most units). */
+export const otrosNivelesSql: SQL<string[] | null> = sql<
+  string[] | null
+>`(select array_agg(${calificada(unidadesNiveles.codigo_nivel)} order by ${calificada(unidadesNiveles.codigo_nivel)}) from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)})`;
