@@ -21,6 +21,7 @@ import {
   visitasInicio,
 } from '../../src/lib/server/db/schema.server.ts';
 import type { Actor } from '../../src/lib/server/services/actor.server.ts';
+import { RECIENTES_INICIO } from '../../src/lib/server/services/inicio/recientes.server.ts';
 import { CUENTA_TOPE, FILAS_BLOQUE, siguienteVisita } from '../../src/lib/server/services/inicio.server.ts';
 import { cuentasVisita, LISTAS, lineaPerfil, notaBloque, verMas } from '../../src/pages/_inicio/textos.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
@@ -303,6 +304,35 @@ describe('Desde tu última visita', () => {
     expect(cuentasVisita(pasada.visita.cuentas)).toEqual([
       { href: '/biblioteca-docente/', texto: 'Más de 99 materiales nuevos en la Biblioteca Docente' },
     ]);
+  });
+
+  it('reads blocks and counts from a list shared by everyone, and asks the database where the list ends too soon (issue 36)', async () => {
+    // RECIENTES_INICIO materials newer than anything of History: 150 of Ana's own, then 60 of Rosa's.
+    for (let i = 0; i < 150; i++)
+      await insertarMaterial(t, docente, `Propia ${i}`, { id_area: matematica, fecha_creacion: hace((i + 1) * MINUTO) });
+    for (let i = 0; i < 60; i++)
+      await insertarMaterial(t, autor, `Ajena ${i}`, { id_area: matematica, fecha_creacion: hace((i + 200) * MINUTO) });
+    await insertarMaterial(t, autor, 'Guía antigua de historia', { id_area: historia, fecha_creacion: hace(2 * DIA) });
+    expect(RECIENTES_INICIO).toBeLessThan(211);
+    await perfil(docente, [historia], []);
+    const ana = await abrir(docente);
+    // The shared list holds no History and ends before the week: both answers come from the database.
+    expect(titulos(ana.materiales.items)).toEqual(['Guía antigua de historia']);
+    expect(ana.materiales.alcance).toBe('perfil');
+    expect(ana.visita.cuentas.materiales).toBe(61);
+    // Within the list: another teacher's newest four and their count, the same as the database's.
+    const otra = await t.session({ nombre: 'Eva' });
+    const eva = await abrir(otra);
+    expect(titulos(eva.materiales.items)).toEqual(['Propia 0', 'Propia 1', 'Propia 2', 'Propia 3']);
+    expect(eva.visita.cuentas.materiales).toBe(CUENTA_TOPE + 1);
+    // An admin's list holds the hidden ones too; a teacher's never.
+    await insertarMaterial(t, autor, 'Oculta reciente', { id_area: matematica, oculto: true, fecha_creacion: hace(30 * 1000) });
+    const admin = await t.session({ nombre: 'Admin' });
+    expect(titulos((await abrir(admin, ['admin'])).materiales.items)[0]).toBe('Oculta reciente');
+    const tercera = await t.session({ nombre: 'Luz' });
+    expect(titulos((await abrir(tercera)).materiales.items)[0]).toBe('Propia 0');
+    // Its author, who has a hidden item now, reads their own block from the database, with it.
+    expect(titulos((await abrir(autor)).materiales.items)[0]).toBe('Oculta reciente');
   });
 
   it('starts a new visit at a new sign-in, however soon after the last opening (issue 33)', async () => {

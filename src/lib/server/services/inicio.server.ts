@@ -25,6 +25,7 @@ import {
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { conversacionesVisibles, createConversacionesActivas, type ItemConversacion } from './inicio/actividad.server.ts';
+import { type Contenido, createRecientes, type FilaReciente } from './inicio/recientes.server.ts';
 import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
 import { visibleA } from './recursos.server.ts';
@@ -130,10 +131,9 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     },
     manuales: { tabla: manuales, nivel: null, ruta: '/manuales/', visibles: (actor: Actor) => visibleA(actor, manuales) },
   } as const;
-  type Contenido = keyof typeof contenidos;
 
-  /** The newest of a kind this person may open, within `filtro`: a block's rows. */
-  async function leerContenido(tipo: Contenido, actor: Actor, filtro?: SQL): Promise<ItemContenido[]> {
+  /** The newest of a kind this person may open, within `filtro`: a block's rows, or a shared list's (`limite`). */
+  async function leerContenido(tipo: Contenido, actor: Actor, filtro?: SQL, limite = FILAS_BLOQUE): Promise<FilaReciente[]> {
     const { tabla, nivel, ruta, visibles } = contenidos[tipo];
     const filas = await db
       .select({
@@ -142,6 +142,9 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
         area: areas.nombre,
         nivel: nivel ? niveles.nombre : sql<null>`null`,
         fecha: tabla.fecha_creacion,
+        id_area: tabla.id_area,
+        codigo_nivel: nivel ?? sql<null>`null`,
+        id_usuario: tabla.id_usuario,
       })
       .from(tabla)
       .innerJoin(areas, eq(areas.id, tabla.id_area))
@@ -149,12 +152,35 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       .leftJoin(niveles, nivel ? eq(niveles.codigo, nivel) : sql`false`)
       .where(and(visibles(actor), filtro))
       .orderBy(desc(tabla.fecha_creacion), desc(tabla.id))
-      .limit(FILAS_BLOQUE);
+      .limit(limite);
     return filas.map((f) => ({ ...f, href: `${ruta}${f.id}`, fecha: f.fecha.toISOString() }));
+  }
+  const recientes = createRecientes({ db, now: ctx.now, leer: (tipo, actor, limite) => leerContenido(tipo, actor, undefined, limite) });
+
+  /**
+   * A block: the newest of a kind within the profile (`areas`, `niveles`; none of a kind means any),
+   * from the shared list when it can tell, else from the database.
+   */
+  async function bloqueDe(tipo: Contenido, actor: Actor, idsAreas: number[] = [], codigosNiveles: string[] = []): Promise<ItemContenido[]> {
+    const { tabla, nivel: columnaNivel } = contenidos[tipo];
+    // Manuals have no level: only their areas filter them.
+    const delNivel = columnaNivel ? codigosNiveles : [];
+    const dentro = (f: FilaReciente) =>
+      (idsAreas.length === 0 || idsAreas.includes(f.id_area)) && (delNivel.length === 0 || delNivel.includes(f.codigo_nivel ?? ''));
+    const filas =
+      (await recientes.bloque(tipo, actor, dentro, FILAS_BLOQUE)) ??
+      (await leerContenido(
+        tipo,
+        actor,
+        and(delPerfil(tabla.id_area, idsAreas), columnaNivel ? delPerfil(columnaNivel, delNivel) : undefined),
+      ));
+    return filas.map((f) => ({ id: f.id, titulo: f.titulo, href: f.href, area: f.area, nivel: f.nivel, fecha: f.fecha }));
   }
 
   /** How many of a kind others published since `desde` that this person may open, up to CUENTA_TOPE + 1. */
   async function contarContenido(tipo: Contenido, actor: Actor, desde: Date): Promise<number> {
+    const compartida = await recientes.cuenta(tipo, actor, desde, CUENTA_TOPE + 1);
+    if (compartida !== undefined) return compartida;
     const { tabla, visibles } = contenidos[tipo];
     return hastaTope(
       db
@@ -254,9 +280,9 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     ]);
     const [idsAreas, codigosNiveles] = [susAreas.map((a) => a.id), susNiveles.map((n) => n.codigo)];
     const [cap, mat, man] = await Promise.all([
-      leerContenido('capsulas', actor, and(delPerfil(capsulas.id_area, idsAreas), delPerfil(capsulas.codigo_nivel, codigosNiveles))),
-      leerContenido('materiales', actor, and(delPerfil(materiales.id_area, idsAreas), delPerfil(materiales.codigo_nivel, codigosNiveles))),
-      leerContenido('manuales', actor, delPerfil(manuales.id_area, idsAreas)),
+      bloqueDe('capsulas', actor, idsAreas, codigosNiveles),
+      bloqueDe('materiales', actor, idsAreas, codigosNiveles),
+      bloqueDe('manuales', actor, idsAreas),
     ]);
     return { susAreas, susNiveles, cap, mat, man };
   }
@@ -272,9 +298,9 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     const conPerfil = susAreas.length > 0 || susNiveles.length > 0;
     // Nothing of the profile in a block: the network's newest there instead.
     const [redCapsulas, redMateriales, redManuales] = await Promise.all([
-      conPerfil && cap.length === 0 ? leerContenido('capsulas', actor) : cap,
-      conPerfil && mat.length === 0 ? leerContenido('materiales', actor) : mat,
-      susAreas.length > 0 && man.length === 0 ? leerContenido('manuales', actor) : man,
+      conPerfil && cap.length === 0 ? bloqueDe('capsulas', actor) : cap,
+      conPerfil && mat.length === 0 ? bloqueDe('materiales', actor) : mat,
+      susAreas.length > 0 && man.length === 0 ? bloqueDe('manuales', actor) : man,
     ]);
     return {
       cuentas,

@@ -25,7 +25,7 @@ import { visibleA } from '../recursos.server.ts';
 
 const RECIENTES = 500;
 /** A teacher who wrote nothing: sees what everyone sees. */
-const NADIE: Actor = { id: 0, groups: [] };
+export const NADIE: Actor = { id: 0, groups: [] };
 
 export interface ItemConversacion {
   id: number;
