@@ -5,8 +5,9 @@
  * is what the person may open: the lists' visibility rules (visibleA, ready capsules, active
  * categories), a few rows per block, each query limited and in parallel.
  */
-import { and, type Column, desc, eq, gt, inArray, max, ne, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, gt, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import { cacheDeLecturas } from '../db/cache.server.ts';
+import { calificada } from '../db/fragmentos.server.ts';
 import {
   areas,
   capsulas,
@@ -20,6 +21,7 @@ import {
   notificaciones,
   perfilAreas,
   perfilNiveles,
+  usuarios,
   visitasInicio,
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
@@ -346,19 +348,22 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     /** The home of this person, recording the opening as a visit. */
     async abrir(actor: Actor): Promise<Inicio> {
       const ahora = ctx.now();
-      const [[fila], [ultimoIngreso]] = await Promise.all([
-        db
-          .select({ visita_ultima: visitasInicio.visita_ultima, visita_anterior: visitasInicio.visita_anterior })
-          .from(visitasInicio)
-          .where(eq(visitasInicio.id_usuario, actor.id)),
-        // The latest sign-in, as the sign-in records it (the admin console's 'Último ingreso').
-        db
-          .select({ fecha: max(ingresos.fecha) })
-          .from(ingresos)
-          .where(eq(ingresos.id_usuario, actor.id)),
-      ]);
+      // One statement: the person's visit row, if any, and their latest sign-in as the sign-in records it
+      // (the admin console's 'Último ingreso').
+      const [fila] = await db
+        .select({
+          visita_ultima: visitasInicio.visita_ultima,
+          visita_anterior: visitasInicio.visita_anterior,
+          ingreso:
+            sql`(select max(${calificada(ingresos.fecha)}) from ${ingresos} where ${calificada(ingresos.id_usuario)} = ${actor.id})`.mapWith(
+              ingresos.fecha,
+            ),
+        })
+        .from(usuarios)
+        .leftJoin(visitasInicio, eq(visitasInicio.id_usuario, usuarios.id))
+        .where(eq(usuarios.id, actor.id));
       const leida = { visita_ultima: fila?.visita_ultima ?? null, visita_anterior: fila?.visita_anterior ?? null };
-      const siguiente = siguienteVisita(leida, ahora, ultimoIngreso?.fecha ?? null);
+      const siguiente = siguienteVisita(leida, ahora, fila?.ingreso ?? null);
       const anterior = siguiente.visita_anterior;
       // A first visit counts from 7 days before this minute: reloads within it share the cached counts.
       const desde = anterior ?? new Date(Math.floor(ahora.getTime() / MINUTO_MS) * MINUTO_MS - PRIMERA_VISITA_DIAS * DIA_MS);
