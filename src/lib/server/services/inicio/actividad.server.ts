@@ -15,6 +15,7 @@
  */
 import type { SQL } from 'drizzle-orm';
 import { and, desc, eq, inArray, max, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { cacheDeLecturas } from '../../db/cache.server.ts';
 import type { Db } from '../../db/client.server.ts';
 import { foroCategorias, foroComentarios, foroConversaciones } from '../../db/schema.server.ts';
@@ -63,6 +64,20 @@ async function candidatasActividad(db: Db, visibles: SQL | undefined, k: number)
 /** The conversations a person may open: not hidden (or their own), in an active category (admins: all). */
 export const conversacionesVisibles = (actor: Actor) => and(categoriasVisibles(actor), visibleA(actor, foroConversaciones));
 
+/**
+ * Who has a hidden item of their own in `tabla` (few: the partial indexes of hidden rows), read once
+ * until the table changes (2 s for another server's writes): the people whose home blocks are their
+ * own rather than their group's.
+ */
+export function autoresConOcultos(db: Db, now: () => Date, tabla: PgTable & { oculto: PgColumn }, autor: PgColumn) {
+  const cache = cacheDeLecturas<Set<number>>(db, { segundos: 2, now, tablas: [tabla], max: 1 });
+  return () =>
+    cache.leer('', async () => {
+      const filas = await db.selectDistinct({ id: autor }).from(tabla).where(eq(tabla.oculto, true));
+      return new Set(filas.map((f) => Number(f.id)));
+    });
+}
+
 export function createConversacionesActivas(ctx: ServiceContext, filas: number) {
   const { db } = ctx;
 
@@ -101,16 +116,8 @@ export function createConversacionesActivas(ctx: ServiceContext, filas: number) 
   }
 
   const opciones = { segundos: 2, now: ctx.now };
-  /** Whoever has a hidden conversation of their own (foro_conversaciones_ocultas_idx): few, read once per change. */
-  const autoresOcultos = cacheDeLecturas<Set<number>>(db, { ...opciones, tablas: [foroConversaciones], max: 1 });
-  const leerAutoresOcultos = () =>
-    autoresOcultos.leer('', async () => {
-      const autores = await db
-        .selectDistinct({ id: foroConversaciones.id_usuario_creador })
-        .from(foroConversaciones)
-        .where(eq(foroConversaciones.oculto, true));
-      return new Set(autores.map((a) => a.id));
-    });
+  /** Whoever has a hidden conversation of their own (foro_conversaciones_ocultas_idx). */
+  const leerAutoresOcultos = autoresConOcultos(db, ctx.now, foroConversaciones, foroConversaciones.id_usuario_creador);
   /** One block per group of people who see the same conversations. */
   const bloques = cacheDeLecturas<ItemConversacion[]>(db, {
     ...opciones,

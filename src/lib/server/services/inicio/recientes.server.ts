@@ -1,27 +1,9 @@
-/**
- * The home's capsules, materials and manuals (issue 36): its blocks and its 'Desde tu última visita'
- * counts, taken from one shared list per kind instead of a few statements per person.
- *
- * The list is the newest RECIENTES_INICIO items of a kind as a group of people sees them: admins
- * (every ready capsule, every material and manual), and every teacher with no hidden item of that
- * kind of their own (hidden items are their author's and admins' only, so those teachers see the
- * same items; the list is read as nobody's, so an item of theirs hidden in between never reaches
- * the others). It is read once per kind and group until the kind's table changes (2 s for another
- * server's writes). A person's block is the first rows of the list within their profile, and a count
- * the rows newer than their previous visit that others wrote.
- *
- * Exact, or no answer: when the list ends (it holds RECIENTES_INICIO rows) before the block has its
- * rows or before the count reaches the visit, the caller asks the database as before; so does a
- * person with hidden items of their own. At 200 teachers opening their home, that was eight
- * statements each.
- */
-import { eq } from 'drizzle-orm';
 import { cacheDeLecturas } from '../../db/cache.server.ts';
 import type { Db } from '../../db/client.server.ts';
 import { areas, capsulas, manuales, materiales, niveles } from '../../db/schema.server.ts';
 import { type Actor, esAdmin } from '../actor.server.ts';
 import type { ItemContenido } from '../inicio.server.ts';
-import { NADIE } from './actividad.server.ts';
+import { autoresConOcultos, NADIE } from './actividad.server.ts';
 
 /** Rows per shared list: a block of 4 within a profile, and counts up to 100, are most often found in them. */
 export const RECIENTES_INICIO = 200;
@@ -45,23 +27,22 @@ interface Dependencias {
 const TABLAS = { capsulas, materiales, manuales } as const;
 
 export function createRecientes({ db, now, leer }: Dependencias) {
-  const opciones = { segundos: 2, now };
-  const listas = cacheDeLecturas<FilaReciente[]>(db, { ...opciones, tablas: [capsulas, materiales, manuales, areas, niveles], max: 6 });
-  const ocultos = cacheDeLecturas<Set<number>>(db, { ...opciones, tablas: [capsulas, materiales, manuales], max: 3 });
-
-  /** Who has a hidden item of this kind (few; the partial indexes of hidden rows): read once per change. */
-  const autoresOcultos = (tipo: Contenido) =>
-    ocultos.leer(tipo, async () => {
-      const tabla = TABLAS[tipo];
-      const filas = await db.selectDistinct({ id: tabla.id_usuario }).from(tabla).where(eq(tabla.oculto, true));
-      return new Set(filas.map((f) => f.id));
-    });
+  // Per kind: a new material re-reads the materials' lists, not the capsules' or the manuals'.
+  const porTipo = (tipo: Contenido) => {
+    const tabla = TABLAS[tipo];
+    return {
+      listas: cacheDeLecturas<FilaReciente[]>(db, { segundos: 2, now, tablas: [tabla, areas, niveles], max: 2 }),
+      autoresOcultos: autoresConOcultos(db, now, tabla, tabla.id_usuario),
+    };
+  };
+  const caches = { capsulas: porTipo('capsulas'), materiales: porTipo('materiales'), manuales: porTipo('manuales') };
 
   /** The list this person reads a kind from: the admins', everyone's, or none (their own hidden items). */
   async function lista(tipo: Contenido, actor: Actor): Promise<FilaReciente[] | undefined> {
-    if (esAdmin(actor)) return listas.leer(`${tipo}:admin`, () => leer(tipo, actor, RECIENTES_INICIO));
-    if ((await autoresOcultos(tipo)).has(actor.id)) return undefined;
-    return listas.leer(`${tipo}:todos`, () => leer(tipo, NADIE, RECIENTES_INICIO));
+    const { listas, autoresOcultos } = caches[tipo];
+    if (esAdmin(actor)) return listas.leer('admin', () => leer(tipo, actor, RECIENTES_INICIO));
+    if ((await autoresOcultos()).has(actor.id)) return undefined;
+    return listas.leer('todos', () => leer(tipo, NADIE, RECIENTES_INICIO));
   }
 
   return {
