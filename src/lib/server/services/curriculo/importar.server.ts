@@ -121,8 +121,7 @@ export async function planificar(db: Pick<Db, 'select'>, leidas: FilaLeida[]): P
     nivelPor.set(claveNombre(n.nombre), n);
   }
   const ensenado = new Set(ensenados.map((e) => `${e.id_area}:${e.codigo_nivel}`));
-  const nombresDe = (codigos: readonly string[]) =>
-    codigos.map((c) => todosNiveles.find((n) => n.codigo === c)?.nombre ?? c).join(' y ') || undefined;
+  const nombresDe = (codigos: readonly string[]) => codigos.map((c) => nivelPor.get(c)?.nombre ?? c).join(' y ') || undefined;
   const unidadPorId = new Map(todasUnidades.map((u) => [u.id, u]));
   // Keyed as the file's codes are read (normalizarCodigo keeps the 'y' of '3y4').
   const oaPorCodigo = new Map(todosOas.map((o) => [normalizarCodigo(o.codigo), o]));
