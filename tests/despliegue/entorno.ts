@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { conEntornoDelServidor } from '../../src/lib/server/entorno-proceso.server.ts';
 import { freePort, root } from '../support/server.ts';
 
 async function sql(serverUrl: string, query: string): Promise<void> {
@@ -53,7 +54,7 @@ async function iniciar(script: string, env: NodeJS.ProcessEnv, ready: (p: Proces
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ed-despliegue-proceso-'));
   const child = spawn(process.execPath, [script], {
     cwd: root,
-    env: { ...process.env, ...env, DATA_DIR: dataDir },
+    env: conEntornoDelServidor({ ...process.env, ...env, DATA_DIR: dataDir }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

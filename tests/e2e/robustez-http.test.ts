@@ -454,7 +454,9 @@ describe('the supervisor of npm start', () => {
     // The first server's data directory and settings (an existing database opens faster), on a new port.
     if (!anterior) throw new Error('the first server of this file did not start');
     const { dataDir } = anterior;
-    const env = { ...anterior.env, PORT: String(port), PUBLIC_URL: url, LOG_LEVEL: 'info' };
+    // Without the harness's MALLOC_ARENA_MAX: the supervisor gives it to the server it starts (decision 0085).
+    const { MALLOC_ARENA_MAX: _, ...heredado } = anterior.env;
+    const env = { ...heredado, PORT: String(port), PUBLIC_URL: url, LOG_LEVEL: 'info' };
     supervisor = spawn(process.execPath, ['src/lib/server/supervisor.server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const collect = (d: Buffer) => {
@@ -474,6 +476,7 @@ describe('the supervisor of npm start', () => {
     };
     await expect.poll(healthy, { timeout: 30_000, interval: 200 }).toBe(200);
     const first = holder();
+    expect(readFileSync(`/proc/${first}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
 
     process.kill(first, 'SIGKILL');
     const killedAt = performance.now();

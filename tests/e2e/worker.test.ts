@@ -16,6 +16,7 @@ import { paths } from '../../src/lib/server/data-dir.server.ts';
 import { type Database, openDatabase } from '../../src/lib/server/db/client.server.ts';
 import { areas, capsulas, metodologias, niveles, trabajos, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { seedAdmin, seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
+import { conEntornoDelServidor } from '../../src/lib/server/entorno-proceso.server.ts';
 import { claveVariante } from '../../src/lib/server/media/miniaturas.server.ts';
 import { corriendo, esperar, hijos } from '../support/procesos.ts';
 import { root } from '../support/server.ts';
@@ -41,14 +42,14 @@ async function admin(sql: string) {
 function startWorker(): ChildProcess {
   const child = spawn(process.execPath, ['src/lib/server/worker.server.ts'], {
     cwd: root,
-    env: {
+    env: conEntornoDelServidor({
       ...process.env,
       DATABASE_URL: databaseUrl,
       JWT_SECRET: 'secreto-de-prueba-del-worker-0123456789',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       JOBS_IN_SERVER: 'false',
-    },
+    }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   workers.push(child);

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { conEntornoDelServidor } from '../../src/lib/server/entorno-proceso.server.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 export const ADMIN = { email: 'admin@example.cl', password: 'Admin12345' };
@@ -46,7 +47,7 @@ export async function startServer(
   // A port chosen beforehand when something else must know the address first (an OpenID Connect provider's redirect URI).
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
+  const env: NodeJS.ProcessEnv = conEntornoDelServidor({
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -57,7 +58,7 @@ export async function startServer(
     LOG_LEVEL: 'warn',
     TOTP_ADMIN_OBLIGATORIO: 'false',
     ...options.env,
-  };
+  });
   const child = spawn(process.execPath, ['src/lib/server/main.server.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d) => {

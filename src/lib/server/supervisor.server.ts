@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { conEntornoDelServidor } from './entorno-proceso.server.ts';
 import { createLogger, type LogLevel } from './log.server.ts';
 
 const EXIT_DO_NOT_RESTART = 2;
@@ -27,7 +28,7 @@ let restartTimer: NodeJS.Timeout | undefined;
 
 function start(restart: boolean): void {
   const startedAt = Date.now();
-  const current = spawn(process.execPath, [...process.execArgv, entry], { stdio: 'inherit' });
+  const current = spawn(process.execPath, [...process.execArgv, entry], { stdio: 'inherit', env: conEntornoDelServidor(process.env) });
   child = current;
   if (restart) log.warn('server restarted', { pid: current.pid });
   else log.debug('server started', { pid: current.pid });
