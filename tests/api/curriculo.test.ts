@@ -227,6 +227,38 @@ describe('OAs', () => {
     expect((await put('/api/admin/curriculo/oas/999999/', { vigente: false })).status).toBe(404);
   });
 
+  it('of a shared module move to a unit taught in all of its levels, not to one of only one of them (decision 0084)', async () => {
+    const ef = await json(await get('/api/admin/curriculo/EF/4M/'));
+    const [efs1, efs2] = ef.unidades;
+    const oa = efs1.oas[0];
+    // The 4M tree's own unit: the OA would leave 3° medio, where materials may be aligned to it.
+    const creada = await t.call('POST', '/api/admin/curriculo/unidades/', {
+      token: admin.token,
+      json: { area: 'EF', nivel: '4M', nombre: 'Unidad de la red de 4° medio' },
+    });
+    expect(creada.status).toBe(201);
+    const solo4M = await json(creada);
+    const refusada = await put(`/api/admin/curriculo/oas/${oa.id}/`, { unidad: solo4M.id });
+    expect(refusada.status).toBe(400);
+    expect(await json(refusada)).toMatchObject({
+      detail: 'La unidad de destino no se imparte en 3° medio, como la del OA',
+      errors: { unidad: ['La unidad de destino no se imparte en 3° medio, como la del OA'] },
+    });
+    expect((await oasDe(efs1.id)).map((o) => o.id)).toEqual(efs1.oas.map((o: { id: number }) => o.id));
+    // Between the two modules, both of 3° and 4° medio, it moves, from either level's tree.
+    expect(await json(await put(`/api/admin/curriculo/oas/${oa.id}/`, { unidad: efs2.id }))).toMatchObject({ unidad: efs2.id });
+    expect(await json(await put(`/api/admin/curriculo/oas/${oa.id}/`, { unidad: efs1.id, orden: 1 }))).toMatchObject({
+      unidad: efs1.id,
+      orden: 1,
+    });
+    // Another area's shared module is still another pair's.
+    const hi = await json(await get('/api/admin/curriculo/HI/4M/'));
+    expect((await json(await put(`/api/admin/curriculo/oas/${oa.id}/`, { unidad: hi.unidades[0].id }))).detail).toBe(
+      'La unidad debe ser de la misma asignatura y nivel del OA',
+    );
+    expect((await t.call('DELETE', `/api/admin/curriculo/unidades/${solo4M.id}/`, { token: admin.token })).status).toBe(204);
+  });
+
   it('once retired, leave the lookups and new materials, and stay on the materials that have them, marked', async () => {
     const par = await json(await get('/api/admin/curriculo/MA/07/'));
     const unidad = par.unidades[0];

@@ -18,7 +18,7 @@ import { aplicar } from './curriculo/aplicar.server.ts';
 import { arbolDe, arbolDelPar, filasExportadas, parDe, resumen, unidadesDelPar } from './curriculo/consultas.server.ts';
 import { escribirCsv, leerFilas } from './curriculo/filas.server.ts';
 import { claveNombre, planificar } from './curriculo/importar.server.ts';
-import { unidadEnNivel } from './curriculo/niveles.server.ts';
+import { nivelesQueFaltan, unidadEnNivel } from './curriculo/niveles.server.ts';
 import { type ActorAdmin, registrarAccion } from './registro.server.ts';
 
 export const UNIDAD_NO_ENCONTRADA = 'No se encontró la unidad';
@@ -26,6 +26,8 @@ export const OA_NO_ENCONTRADO = 'No se encontró el OA';
 export const UNIDAD_EN_USO = 'La unidad tiene OA o materiales asociados: retírela en lugar de eliminarla';
 export const NOMBRE_REPETIDO = 'Ya existe una unidad con ese nombre en la asignatura y el nivel';
 export const OTRO_PAR = 'La unidad debe ser de la misma asignatura y nivel del OA';
+/** Moving a shared unit's OA to a unit not taught in all of its levels (decision 0084). */
+export const sinNiveles = (nombres: string[]) => `La unidad de destino no se imparte en ${nombres.join(' ni en ')}, como la del OA`;
 
 /** Where `id` goes in `lista` at `posicion` (from 1; past the end means last). */
 function mover(lista: number[], id: number, posicion: number | undefined): number[] {
@@ -199,8 +201,11 @@ export function createCurriculoService(ctx: ServiceContext) {
         if (cambio.unidad !== undefined && cambio.unidad !== o.unidad) {
           const [d] = await tx.select().from(unidades).where(eq(unidades.id, cambio.unidad)).for('update');
           if (!d) throw new ErrorDeDominio(400, UNIDAD_NO_ENCONTRADA, { errors: { unidad: [UNIDAD_NO_ENCONTRADA] } });
-          if (d.id_area !== origen.id_area || d.codigo_nivel !== origen.codigo_nivel)
-            throw new ErrorDeDominio(400, OTRO_PAR, { errors: { unidad: [OTRO_PAR] } });
+          // A shared unit's OA (decision 0084) may go to a unit taught in all of its levels, so no
+          // material aligned to it is left with an OA of another level.
+          const faltan = d.id_area === origen.id_area ? await nivelesQueFaltan(tx, origen.id, d.id) : null;
+          const mensaje = !faltan || faltan.todos ? OTRO_PAR : faltan.nombres.length > 0 ? sinNiveles(faltan.nombres) : null;
+          if (mensaje) throw new ErrorDeDominio(400, mensaje, { errors: { unidad: [mensaje] } });
           destino = d;
           await tx.update(oas).set({ unidad: d.id }).where(eq(oas.id, id));
           const quedan = await ordenDe(tx, origen.id);

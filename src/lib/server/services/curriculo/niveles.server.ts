@@ -5,11 +5,12 @@
  * offered in each of its levels' forms, filters, map and console tree.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { type Db, filasDe } from '../../db/client.server.ts';
 import { calificada } from '../../db/fragmentos.server.ts';
 import { niveles, unidades, unidadesNiveles } from '../../db/schema.server.ts';
 
-/** The query's `unidades` row is taught in `nivel`. */
-export const unidadEnNivel = (nivel: string): SQL =>
+/** The query's `unidades` row is taught in `nivel` (a code, or an expression that gives one). */
+export const unidadEnNivel = (nivel: string | SQL): SQL =>
   sql`(${calificada(unidades.codigo_nivel)} = ${nivel} or exists (select 1 from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)} and ${calificada(unidadesNiveles.codigo_nivel)} = ${nivel}))`;
 
 /** The names of every level the query's `unidades` row is taught in, in school order: ['3° medio', '4° medio'] for a shared module. */
@@ -24,3 +25,18 @@ export const nombreDeNiveles: SQL<string> = sql<string>`array_to_string(${nombre
 export const otrosNivelesSql: SQL<string[] | null> = sql<
   string[] | null
 >`(select array_agg(${calificada(unidadesNiveles.codigo_nivel)} order by ${calificada(unidadesNiveles.codigo_nivel)}) from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)})`;
+
+/**
+ * The levels unit `origen` is taught in and unit `destino` is not, by name in school order, and
+ * whether that is all of them (the two share no level).
+ */
+export async function nivelesQueFaltan(db: Db, origen: number, destino: number): Promise<{ nombres: string[]; todos: boolean }> {
+  const filas = await filasDe<{ nombre: string; falta: boolean }>(
+    db,
+    sql`select ${calificada(niveles.nombre)} as nombre, not exists (select 1 from ${unidades} where ${calificada(unidades.id)} = ${destino} and ${unidadEnNivel(calificada(niveles.codigo))}) as falta
+      from ${niveles} where exists (select 1 from ${unidades} where ${calificada(unidades.id)} = ${origen} and ${unidadEnNivel(calificada(niveles.codigo))})
+      order by ${calificada(niveles.orden)}`,
+  );
+  const nombres = filas.filter((f) => f.falta).map((f) => f.nombre);
+  return { nombres, todos: nombres.length === filas.length };
+}
