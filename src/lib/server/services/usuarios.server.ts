@@ -1,7 +1,9 @@
 /** Users as the contract shows them (openapi.yaml Usuario), with the teacher profile. */
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
 import type { Db } from '../db/client.server.ts';
+import { calificada, listaJson } from '../db/fragmentos.server.ts';
 import {
   areas,
   colegios,
@@ -30,44 +32,56 @@ export function fotoUrl(row: Pick<UsuarioRow, 'id' | 'foto_perfil'>): string {
 /** The small version of a photo URL (avatars, the top bar): same version, /miniaturas/usuarios_min/. */
 export const fotoPequena = (url: string): string => url.replace(/^\/miniaturas\/usuarios\//, '/miniaturas/usuarios_min/');
 
+/** `listaJson` of a profile list, tied to the outer `perfiles_docentes` row through `columna` (its table's id_usuario). */
+const dePerfil = (columna: PgColumn, desde: SQL) =>
+  sql`from ${desde} where ${calificada(columna)} = ${calificada(perfilesDocentes.id_usuario)}`;
+
+/**
+ * The teacher profiles of `ids`, each with its schools, specialties, areas and levels: one
+ * statement (each list a json column), not one per list (issue 36: every signed-in page reads
+ * its reader's profile).
+ */
 export async function cargarPerfiles(db: Db, ids: number[]): Promise<Map<number, PerfilDocente>> {
   const result = new Map<number, PerfilDocente>();
   if (ids.length === 0) return result;
-  const [perfiles, cols, esps, ars, nivs] = await Promise.all([
-    db.select().from(perfilesDocentes).where(inArray(perfilesDocentes.id_usuario, ids)),
-    db
-      .select({ id_usuario: perfilColegios.id_usuario, id: colegios.id, nombre: colegios.nombre })
-      .from(perfilColegios)
-      .innerJoin(colegios, eq(colegios.id, perfilColegios.id_colegio))
-      .where(inArray(perfilColegios.id_usuario, ids))
-      .orderBy(colegios.nombre),
-    db
-      .select({ id_usuario: perfilEspecialidades.id_usuario, nombre: especialidades.nombre })
-      .from(perfilEspecialidades)
-      .innerJoin(especialidades, eq(especialidades.id, perfilEspecialidades.id_especialidad))
-      .where(inArray(perfilEspecialidades.id_usuario, ids))
-      .orderBy(especialidades.nombre),
-    db
-      .select({ id_usuario: perfilAreas.id_usuario, nombre: areas.nombre })
-      .from(perfilAreas)
-      .innerJoin(areas, eq(areas.id, perfilAreas.id_area))
-      .where(inArray(perfilAreas.id_usuario, ids))
-      .orderBy(areas.nombre),
-    // Levels in school-year order: by name, '1° medio' would come before '2° básico'.
-    db
-      .select({ id_usuario: perfilNiveles.id_usuario, nombre: niveles.nombre })
-      .from(perfilNiveles)
-      .innerJoin(niveles, eq(niveles.codigo, perfilNiveles.codigo_nivel))
-      .where(inArray(perfilNiveles.id_usuario, ids))
-      .orderBy(niveles.orden),
-  ]);
-  for (const p of perfiles) {
-    result.set(p.id_usuario, { colegio: [], titulo_profesional: p.titulo_profesional, especialidad: [], area: [], nivel: [] });
-  }
-  for (const c of cols) result.get(c.id_usuario)?.colegio.push({ id: c.id, nombre: c.nombre });
-  for (const e of esps) result.get(e.id_usuario)?.especialidad.push(e.nombre);
-  for (const a of ars) result.get(a.id_usuario)?.area.push(a.nombre);
-  for (const n of nivs) result.get(n.id_usuario)?.nivel.push(n.nombre);
+  const filas = await db
+    .select({
+      id_usuario: perfilesDocentes.id_usuario,
+      titulo_profesional: perfilesDocentes.titulo_profesional,
+      colegio: listaJson<{ id: number; nombre: string }>(
+        sql`json_build_object('id', ${calificada(colegios.id)}, 'nombre', ${calificada(colegios.nombre)})`,
+        calificada(colegios.nombre),
+        dePerfil(
+          perfilColegios.id_usuario,
+          sql`${perfilColegios} join ${colegios} on ${calificada(colegios.id)} = ${calificada(perfilColegios.id_colegio)}`,
+        ),
+      ),
+      especialidad: listaJson<string>(
+        calificada(especialidades.nombre),
+        calificada(especialidades.nombre),
+        dePerfil(
+          perfilEspecialidades.id_usuario,
+          sql`${perfilEspecialidades} join ${especialidades} on ${calificada(especialidades.id)} = ${calificada(perfilEspecialidades.id_especialidad)}`,
+        ),
+      ),
+      area: listaJson<string>(
+        calificada(areas.nombre),
+        calificada(areas.nombre),
+        dePerfil(perfilAreas.id_usuario, sql`${perfilAreas} join ${areas} on ${calificada(areas.id)} = ${calificada(perfilAreas.id_area)}`),
+      ),
+      // Levels in school-year order: by name, '1° medio' would come before '2° básico'.
+      nivel: listaJson<string>(
+        calificada(niveles.nombre),
+        calificada(niveles.orden),
+        dePerfil(
+          perfilNiveles.id_usuario,
+          sql`${perfilNiveles} join ${niveles} on ${calificada(niveles.codigo)} = ${calificada(perfilNiveles.codigo_nivel)}`,
+        ),
+      ),
+    })
+    .from(perfilesDocentes)
+    .where(inArray(perfilesDocentes.id_usuario, ids));
+  for (const { id_usuario, ...perfil } of filas) result.set(id_usuario, perfil);
   return result;
 }
 
