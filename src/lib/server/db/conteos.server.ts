@@ -4,19 +4,24 @@
  * (services/cobertura.server.ts), each checked against its table's version in `versiones_conteo`,
  * which triggers move (drizzle/0021).
  */
-import { count, eq, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client.server.ts';
 import { versionesConteo } from './schema.server.ts';
 
-/** A list's total in two parts (decision 0081), both already filtered. */
+/** A list's total in two parts (decision 0081). */
 export interface PartesDelTotal {
   /** The table's entry in `versiones_conteo` (drizzle/0021). */
   tabla: TablaContada;
-  /** What every reader sees: counted once per version of the table, for all of them. */
-  comun: SQL | undefined;
-  /** What only this reader sees besides (their own hidden items), counted on each request; none for an admin. */
-  propio?: SQL;
+  /** The list's filter (undefined: none). */
+  filtro: SQL | undefined;
+  /**
+   * Whether what every reader sees leaves out what moderation hid (`oculto`): everyone but an
+   * admin. Counted once per version of the table, for all of them.
+   */
+  sinOcultos: boolean;
+  /** What only this reader sees besides (their own hidden items, already filtered), counted on each request; none for an admin. */
+  propio?: SQL | undefined;
 }
 
 /** A table whose count version triggers keep (drizzle/0021). */
@@ -52,13 +57,22 @@ export function crearConteos(db: Db, max = 2_000) {
 
   return {
     porVersion,
-    /** A list's total: the part everyone sees kept per filter (the count's SQL is the key), the reader's own part counted each time. */
-    total(tabla: PgTable, partes: PartesDelTotal): Promise<number> {
-      return totalEnDosPartes(
-        (where) => db.select({ n: count() }).from(tabla).where(where),
-        partes,
-        (clave, contar) => porVersion(partes.tabla, clave, contar),
-      );
+    /**
+     * A list's total: the part everyone sees kept per filter (the count's SQL is the key), the
+     * reader's own part counted each time. The part everyone sees is the filter's rows less the
+     * hidden ones among them, not the rows that are not hidden: the first can be read from an
+     * index alone (a unit's 32,000 materials at 100x: 7 ms, against 610 ms checking each row's
+     * `oculto`), the second through the partial index of hidden rows (decision 0081 amended).
+     */
+    total(tabla: PgTable & { oculto: PgColumn }, { tabla: nombre, filtro, sinOcultos, propio }: PartesDelTotal): Promise<number> {
+      const contar = async (where: SQL | undefined) => (await db.select({ n: count() }).from(tabla).where(where))[0]?.n ?? 0;
+      const todos = db.select({ n: count() }).from(tabla).where(filtro).toSQL();
+      const clave = `${sinOcultos ? 'sin ocultos' : 'todos'}\u0000${todos.sql}\u0000${JSON.stringify(todos.params)}`;
+      const comun = porVersion(nombre, clave, async () => {
+        const [n, ocultos] = await Promise.all([contar(filtro), sinOcultos ? contar(and(eq(tabla.oculto, true), filtro)) : 0]);
+        return n - ocultos;
+      });
+      return Promise.all([comun, propio ? contar(propio) : 0]).then(([a, b]) => a + b);
     },
   };
 }

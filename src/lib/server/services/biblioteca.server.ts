@@ -242,7 +242,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
       const contar =
         f.oa && !otros
           ? () => totalDeOa(f.oa as number, partes !== undefined, propio)
-          : () => conteos.total(materiales, { tabla: 'materiales', comun: and(partes?.comun, filtro), propio });
+          : () => conteos.total(materiales, { tabla: 'materiales', filtro, sinOcultos: partes !== undefined, propio });
       const { ids, num_pages, num_results } = await paginaDeIds(db, materiales, and(visibleA(actor, materiales), filtro), f, contar);
       return { material: await componer(ids), num_pages, num_results };
     },
