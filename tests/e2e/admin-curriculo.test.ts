@@ -144,6 +144,35 @@ describe('/admin/curriculo as an admin', () => {
     await expect.poll(async () => (await nombres()).length).toBe(cuantas - 1);
   });
 
+  it("says inside the dialog why a shared module's OA cannot go to a unit of one level, and moves nothing", async () => {
+    // Ciencias para la Ciudadanía, 4° medio: its modules are also 3° medio's (decision 0084); no other browser test uses it.
+    const page = await abrirComo(browser);
+    await page.goto('/admin/curriculo?area=CPC&nivel=4M');
+    await hidratada(page);
+    const nombre = `Solo 4° medio ${marca}`;
+    await page.getByRole('button', { name: 'Nueva unidad' }).click();
+    await page.getByLabel('Nombre de la unidad').fill(nombre);
+    await page.getByRole('button', { name: 'Crear unidad' }).click();
+    await toast(page, `Se creó la unidad «${nombre}»`);
+
+    await page.getByRole('button', { name: 'Mover FG-CIBS-3y4-OAC-01 a otra unidad' }).click();
+    const dialogo = page.getByRole('dialog');
+    await dialogo.getByLabel('Unidad').selectOption({ label: nombre });
+    await dialogo.getByRole('button', { name: 'Mover' }).click();
+    await expect
+      .poll(() => dialogo.getByRole('alert').textContent())
+      .toBe('La unidad de destino no se imparte en 3° medio, como la del OA');
+    // Another choice clears it; closing leaves the OA in its module.
+    await dialogo.getByLabel('Unidad').selectOption({ index: 0 });
+    expect(await dialogo.getByRole('alert').count()).toBe(0);
+    await dialogo.getByRole('button', { name: 'Cancelar' }).click();
+    expect(await unidadEnArbol(page, 'Bienestar y salud').locator('.oa-admin', { hasText: 'FG-CIBS-3y4-OAC-01' }).count()).toBe(1);
+
+    await page.getByRole('button', { name: `Eliminar la unidad ${nombre}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
+    await toast(page, `Se eliminó la unidad «${nombre}»`);
+  });
+
   it('exports the curriculum as CSV, previews one corrected statement, applies it and shows it in the tree', async () => {
     const page = await abrirComo(browser);
     await page.goto(PAR);

@@ -15,6 +15,7 @@
 import { type ReactNode, type SubmitEvent, useEffect, useState } from 'react';
 import { $curriculoImportado } from '../../lib/stores/curriculo';
 import { notificar } from '../../lib/stores/notifications';
+import { ErrorFormulario } from '../comun/Campo';
 import { Modal } from '../comun/Modal';
 import { actualizarOa, actualizarUnidad, arbolDe, crearUnidad, eliminarUnidad, precargar, type Resultado } from './api';
 import { type AccionesArbol, ConfirmarEliminar, type Oa, type Unidad, VistaArbol } from './PartesArbol';
@@ -42,6 +43,8 @@ export default function ArbolCurriculo({ area, nivel, titulo, children }: ArbolC
   const [ocupado, setOcupado] = useState(false);
   const [dialogo, setDialogo] = useState<Dialogo>(null);
   const [nombre, setNombre] = useState('');
+  /** Why the open dialog's change was refused: said inside it, not in a toast behind its backdrop. */
+  const [rechazo, setRechazo] = useState<string | null>(null);
   // Where the focus goes when the change took the focused button away (a moved OA, a deleted unit).
   const [foco, setFoco] = useState<string | null>(null);
 
@@ -76,12 +79,16 @@ export default function ArbolCurriculo({ area, nivel, titulo, children }: ArbolC
 
   async function hacer(accion: () => Promise<Resultado<unknown>>, exito: string, enfocar?: string) {
     const r = await cambiar(accion, exito, enfocar);
-    if (!r.ok && r.detalle) notificar(r.detalle, 'error');
-    else if (r.ok) setDialogo(null);
+    if (!r.ok && r.detalle) {
+      // The delete dialog says its own refusal (in use, 409); a retirement from it fails to a toast.
+      if (dialogo && dialogo.tipo !== 'eliminar') setRechazo(r.detalle);
+      else notificar(r.detalle, 'error');
+    } else if (r.ok) setDialogo(null);
   }
 
   function abrir(d: Dialogo, nombreInicial = '') {
     setNombre(nombreInicial);
+    setRechazo(null);
     setDialogo(d);
   }
 
@@ -170,8 +177,12 @@ export default function ArbolCurriculo({ area, nivel, titulo, children }: ArbolC
             required
             maxLength={200}
             autoComplete="off"
-            onChange={(e) => setNombre(e.target.value)}
+            onChange={(e) => {
+              setNombre(e.target.value);
+              setRechazo(null);
+            }}
           />
+          <ErrorFormulario mensaje={rechazo} />
           {pie(dialogo?.tipo === 'nueva' ? 'Crear unidad' : 'Guardar')}
         </form>
       </Modal>
@@ -183,7 +194,14 @@ export default function ArbolCurriculo({ area, nivel, titulo, children }: ArbolC
               <strong>{dialogo.oa.codigo}</strong> está en «{dialogo.desde.nombre}». Pasa al final de la unidad que elijas.
             </p>
             <label htmlFor="destino-oa">Unidad</label>
-            <select id="destino-oa" value={destino} onChange={(e) => setDestino(Number(e.target.value))}>
+            <select
+              id="destino-oa"
+              value={destino}
+              onChange={(e) => {
+                setDestino(Number(e.target.value));
+                setRechazo(null);
+              }}
+            >
               {unidades
                 ?.filter((u) => u.id !== dialogo.desde.id)
                 .map((u) => (
@@ -192,6 +210,7 @@ export default function ArbolCurriculo({ area, nivel, titulo, children }: ArbolC
                   </option>
                 ))}
             </select>
+            <ErrorFormulario mensaje={rechazo} />
             {pie('Mover')}
           </form>
         )}
