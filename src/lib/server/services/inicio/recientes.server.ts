@@ -1,3 +1,20 @@
+/**
+ * The home's capsules, materials and manuals (issue 36): its blocks and its 'Desde tu última visita'
+ * counts, taken from one shared list per kind instead of a few statements per person.
+ *
+ * The list is the newest RECIENTES_INICIO items of a kind as a group of people sees them: admins
+ * (every ready capsule, every material and manual), and every teacher with no hidden item of that
+ * kind of their own (hidden items are their author's and admins' only, so those teachers see the
+ * same items; the list is read as nobody's, so an item of theirs hidden in between never reaches
+ * the others). Each kind has its own lists, read once per group until that kind's table changes
+ * (2 s for another server's writes). A person's block is the first rows of the list within their
+ * profile, and a count the rows newer than their previous visit that others wrote.
+ *
+ * Exact, or no answer: when the list ends (it holds RECIENTES_INICIO rows) before the block has its
+ * rows or before the count reaches the visit, the caller asks the database as before; so does a
+ * person with hidden items of their own. At 200 teachers opening their home, that was eight
+ * statements each.
+ */
 import { cacheDeLecturas } from '../../db/cache.server.ts';
 import type { Db } from '../../db/client.server.ts';
 import { areas, capsulas, manuales, materiales, niveles } from '../../db/schema.server.ts';
