@@ -22,6 +22,11 @@ export interface PartesDelTotal {
   sinOcultos: boolean;
   /** What only this reader sees besides (their own hidden items, already filtered), counted on each request; none for an admin. */
   propio?: SQL | undefined;
+  /**
+   * What every reader sees, counted some cheaper way than from `tabla` (an OA's links): its key
+   * among the kept counts and how to count it. Without it, the filter's rows less the hidden ones.
+   */
+  comun?: { clave: string; contar: () => Promise<number> };
 }
 
 /** A table whose count version triggers keep (drizzle/0021). */
@@ -64,15 +69,17 @@ export function crearConteos(db: Db, max = 2_000) {
      * index alone (a unit's 32,000 materials at 100x: 7 ms, against 610 ms checking each row's
      * `oculto`), the second through the partial index of hidden rows (decision 0081 amended).
      */
-    total(tabla: PgTable & { oculto: PgColumn }, { tabla: nombre, filtro, sinOcultos, propio }: PartesDelTotal): Promise<number> {
+    total(tabla: PgTable & { oculto: PgColumn }, { tabla: nombre, filtro, sinOcultos, propio, comun }: PartesDelTotal): Promise<number> {
       const contar = async (where: SQL | undefined) => (await db.select({ n: count() }).from(tabla).where(where))[0]?.n ?? 0;
       const todos = db.select({ n: count() }).from(tabla).where(filtro).toSQL();
-      const clave = `${sinOcultos ? 'sin ocultos' : 'todos'}\u0000${todos.sql}\u0000${JSON.stringify(todos.params)}`;
-      const comun = porVersion(nombre, clave, async () => {
-        const [n, ocultos] = await Promise.all([contar(filtro), sinOcultos ? contar(and(eq(tabla.oculto, true), filtro)) : 0]);
-        return n - ocultos;
-      });
-      return Promise.all([comun, propio ? contar(propio) : 0]).then(([a, b]) => a + b);
+      const { clave, contar: contarComun } = comun ?? {
+        clave: `${sinOcultos ? 'sin ocultos' : 'todos'}\u0000${todos.sql}\u0000${JSON.stringify(todos.params)}`,
+        contar: async () => {
+          const [n, ocultos] = await Promise.all([contar(filtro), sinOcultos ? contar(and(eq(tabla.oculto, true), filtro)) : 0]);
+          return n - ocultos;
+        },
+      };
+      return Promise.all([porVersion(nombre, clave, contarComun), propio ? contar(propio) : 0]).then(([a, b]) => a + b);
     },
   };
 }
