@@ -74,8 +74,8 @@ const SAMPLES: Record<string, (m: Muestras) => string> = {
   '/colecciones/agregar/': (m) => `/colecciones/agregar/?tipo=manual&id=${m.manualId}`,
 };
 
-/** The chunk the capsule player's loader imports at once (src/islands/capsulas/codigo-reproductor.ts). */
-const CHUNK_REPRODUCTOR = /\/codigo-reproductor\.[\w-]+\.js$/;
+/** The chunks the capsule player's loader imports at once (src/islands/capsulas/codigo-reproductor.ts, controles-reproductor.ts). */
+const CHUNK_REPRODUCTOR = /\/(codigo|controles)-reproductor\.[\w-]+\.js$/;
 
 const ACEPTAR_PRIVACIDAD = '/privacidad/aceptar/';
 
@@ -195,7 +195,7 @@ async function measurePage(
   row.islands = assets.islands;
   row.verdict = budgetVerdict({ html: row.html, css: row.css, js: row.js, lazy: row.lazy, islands: assets.islands > 0 });
   if (hasPlayer(html)) {
-    // The player's loader imports its chunk at once (autoplay), so that chunk and what it imports are
+    // The player's loader imports its chunks at once (autoplay), so those chunks and what they import are
     // loaded before any click: the player's budget holds them; the other budget holds the rest.
     // Lazy chunks that wait for a press (the report dialog, issue 17) load after one, not counted here.
     const brotli = async (paths: string[]) =>

@@ -1,33 +1,12 @@
 /**
- * Everything the capsule player runs, in one lazy chunk the loader (reproductor.ts) imports:
- * first the hold on element definitions (definiciones.ts), the Spanish labels, then only the media-chrome elements Reproductor.astro uses (the
- * package's index defines every element it has: cast, AirPlay, captions, previews…) and
- * hls-video-element with hls.js's light build (astro.config.mjs). `npm run budgets` holds this
- * chunk and what it imports to the player's budget.
+ * The capsule player's video half, one of the two lazy chunks the loader (reproductor.ts) imports
+ * side by side: the hold on element definitions (definiciones.ts), hls-video-element with hls.js's
+ * light build (astro.config.mjs) and the data saver's switch. The controls are the other chunk
+ * (controles-reproductor.ts): each chunk's evaluation is a task of its own, where one chunk of
+ * both was a single task the length of both (Lighthouse's TBT, decision 0086). `npm run budgets`
+ * holds both chunks and what they import to the player's budget.
  */
 import './definiciones.ts';
-import './idioma-reproductor.ts';
-import 'media-chrome/media-controller.js';
-import 'media-chrome/media-control-bar.js';
-import 'media-chrome/media-loading-indicator.js';
-import 'media-chrome/media-play-button.js';
-import 'media-chrome/media-seek-backward-button.js';
-import 'media-chrome/media-seek-forward-button.js';
-import 'media-chrome/media-time-display.js';
-import 'media-chrome/media-time-range.js';
-import 'media-chrome/media-mute-button.js';
-import 'media-chrome/media-volume-range.js';
-import 'media-chrome/media-fullscreen-button.js';
-// The menus' items: the menus name the element without importing it, and without it no item
-// can be picked (issue 20 found the rate and quality menus inert).
-import 'media-chrome/menu/media-chrome-menu-item.js';
-import 'media-chrome/menu/media-playback-rate-menu.js';
-import 'media-chrome/menu/media-playback-rate-menu-button.js';
-import 'media-chrome/menu/media-rendition-menu.js';
-import 'media-chrome/menu/media-rendition-menu-button.js';
-// Captions (issue 20): Reproductor.astro puts them in only when the capsule has some.
-import 'media-chrome/menu/media-captions-menu.js';
-import 'media-chrome/menu/media-captions-menu-button.js';
 
 export { Hls } from 'hls-video-element';
 export { aplicarTope, iniciarInterruptor, mostrarCostes } from './ahorro-reproductor.ts';

@@ -4,8 +4,9 @@
  * template, styles), and media-chrome's dozen controls plus hls-video in one go were a single
  * ~300 ms task at 4x CPU throttling, blocking input on old computers (Lighthouse's TBT).
  *
- * Imported first by codigo-reproductor.ts, so every `customElements.define` of the chunk is
- * held here; `definirPorPartes` restores the registry's own define and replays them in order,
+ * Imported first by both player chunks (codigo-reproductor.ts, controles-reproductor.ts), so
+ * every `customElements.define` of either is held here, whichever runs first; `definirPorPartes`,
+ * called once both have run, restores the registry's own define and replays them in order,
  * yielding to the browser between them. A definition the page already has is skipped, as the
  * libraries themselves do.
  */
@@ -22,7 +23,7 @@ const ceder = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** Defines the held elements, `primero` first (the video, so it starts loading at once). */
 export async function definirPorPartes(primero: string, alDefinirPrimero: () => void): Promise<void> {
   customElements.define = definir;
-  // The chunk's evaluation was a long task of its own: the first upgrade waits for the next one.
+  // The chunks' evaluations were long tasks of their own: the first upgrade waits for the next one.
   await ceder();
   const orden = [...retenidas.filter(([nombre]) => nombre === primero), ...retenidas.filter(([nombre]) => nombre !== primero)];
   retenidas.length = 0;

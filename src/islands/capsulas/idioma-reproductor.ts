@@ -1,7 +1,7 @@
 /**
  * Spanish for the player's controls, registered and chosen before any control module runs: some
  * controls (the quality button) read their labels once, when defined, and never again.
- * Imported first by codigo-reproductor.ts (ES modules run in import order).
+ * Imported by controles-reproductor.ts before any control (ES modules run in import order).
  */
 import { Es } from 'media-chrome/lang/es';
 import { addTranslation, setLanguage } from 'media-chrome/utils/i18n';

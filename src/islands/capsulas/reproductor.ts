@@ -1,7 +1,8 @@
 /**
  * Makes the capsule players of a page live (Reproductor.astro). Plain module, no React: the page
- * only carries this loader; media-chrome and hls-video-element (with hls.js) come in one lazy
- * chunk (codigo-reproductor.ts), the player's own budget in `npm run budgets`.
+ * only carries this loader; hls-video-element (with hls.js) and media-chrome come in two lazy
+ * chunks fetched side by side (codigo-reproductor.ts, controles-reproductor.ts), the player's own
+ * budget in `npm run budgets`.
  *
  * - Nothing plays until the person presses play (issue 20): before that the player holds the poster,
  *   the playlists and the first 2-second segment (`preload="metadata"`), so play starts at once
@@ -241,7 +242,9 @@ export async function iniciarReproductores(): Promise<void> {
   await postersPintados(cajas);
   let codigo: Codigo;
   try {
-    codigo = await import('./codigo-reproductor.ts');
+    // Fetched together, each evaluated in a task of its own (decision 0086); the elements of both
+    // are defined only after both have run (definirPorPartes).
+    [codigo] = await Promise.all([import('./codigo-reproductor.ts'), import('./controles-reproductor.ts')]);
   } catch (error) {
     console.error('capsule player code failed to load', error);
     for (const caja of cajas) mostrarError(caja);
