@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { versionMiniatura } from '../../src/lib/format/miniaturas.ts';
-import { oas, tiposMaterial } from '../../src/lib/server/db/schema.server.ts';
+import { oas, perfilNiveles, tiposMaterial } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { type Sesion, unidadDe } from '../support/contenido.ts';
 import { type Archivo, formData } from '../support/form.ts';
@@ -308,5 +308,26 @@ describe('curriculum lookups still answer under /api/bdocente/', () => {
     const oa = await t.api.services.biblioteca.oaPorCodigo(ref.oaCodigo);
     expect(oa).toMatchObject({ codigo: ref.oaCodigo, nivel: { codigo: '07' } });
     expect(await t.api.services.biblioteca.oaPorCodigo('XX99 OA 99')).toBeNull();
+  });
+
+  it("names, for a shared module's OA, the level the teacher teaches, else the module's own (decision 0084)", async () => {
+    // Educación Física's 3° medio modules are taught in 4° medio too.
+    const modulo = await unidadDe(t, 'EF', '3M');
+    const [oa] = await t.db.select().from(oas).where(eq(oas.unidad, modulo.id));
+    const codigo = oa?.codigo ?? '';
+    const [de4, deAmbos, sinNivel] = [await t.session(), await t.session(), await t.session()];
+    await t.db.insert(perfilNiveles).values([
+      { id_usuario: de4.id, codigo_nivel: '07' },
+      { id_usuario: de4.id, codigo_nivel: '4M' },
+      { id_usuario: deAmbos.id, codigo_nivel: '4M' },
+      { id_usuario: deAmbos.id, codigo_nivel: '3M' },
+    ]);
+    const nivel = async (id?: number) => (await t.api.services.biblioteca.oaPorCodigo(codigo, id))?.nivel;
+    expect(await nivel(de4.id)).toEqual({ codigo: '4M', nombre: '3° medio y 4° medio' });
+    expect(await nivel(deAmbos.id)).toEqual({ codigo: '3M', nombre: '3° medio y 4° medio' });
+    expect(await nivel(sinNivel.id)).toEqual({ codigo: '3M', nombre: '3° medio y 4° medio' });
+    expect(await nivel()).toEqual({ codigo: '3M', nombre: '3° medio y 4° medio' });
+    // A unit of one level is opened in it whatever the teacher teaches.
+    expect((await t.api.services.biblioteca.oaPorCodigo(ref.oaCodigo, de4.id))?.nivel.codigo).toBe('07');
   });
 });

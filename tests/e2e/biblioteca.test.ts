@@ -474,6 +474,26 @@ describe('the author', () => {
     expect(await page.locator('.sin-resultados > p').first().textContent()).toBe('No se encontraron materiales');
   });
 
+  it("opens the list's filters and the upload form from an OA's page with the OA's curriculum chosen", async () => {
+    const { titulo } = await guia(['MA07 OA 05']);
+    const page = await yo();
+    await page.goto(url('/biblioteca-docente/oa/MA07%20OA%2005'));
+    const unidad = (await page.locator('.ruta-oa').textContent())?.split(' · ').at(-1)?.trim();
+    await page.getByRole('link', { name: 'Buscar con más filtros' }).click();
+    await page.waitForURL((u) => u.pathname === '/biblioteca-docente/');
+    expect(await page.getByLabel('Nivel', { exact: true }).locator('option:checked').textContent()).toBe('7° básico');
+    expect(await page.getByLabel('Unidad', { exact: true }).locator('option:checked').textContent()).toBe(unidad);
+    expect(await page.locator('.tarjeta-contenido h3').allTextContents()).toContain(titulo);
+    await page.goBack();
+    await page.getByRole('link', { name: 'Subir', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/biblioteca-docente/subir');
+    await hidratada(page);
+    expect(await page.getByLabel('Nivel', { exact: true }).locator('option:checked').textContent()).toBe('7° básico');
+    expect(await page.getByLabel('Área', { exact: true }).locator('option:checked').textContent()).toBe('Matemática');
+    expect(await page.getByLabel('Unidad', { exact: true }).locator('option:checked').textContent()).toBe(unidad);
+    expect(await codigosEn(page, 'seleccionados')).toEqual(['MA07 OA 05']);
+  });
+
   it('edits it: title, unit and OAs preloaded, no file; saving says so and shows the change', async () => {
     const { id, titulo } = await guia(['MA07 OA 01', 'MA07 OA 06'], 'Unidad 2: Álgebra y funciones');
     const page = await yo();

@@ -33,7 +33,7 @@ import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { nombreDeNiveles, unidadEnNivel } from './curriculo/niveles.server.ts';
+import { nivelParaDocente, nombreDeNiveles, unidadEnNivel } from './curriculo/niveles.server.ts';
 import { retiradosNuevos } from './curriculo.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
@@ -247,8 +247,8 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
       return { material: await componer(ids), num_pages, num_results };
     },
 
-    /** An OA by its official code ('MA04 OA 03'), for the page that lists what is aligned to it. */
-    async oaPorCodigo(codigo: string) {
+    /** An OA by its official code ('MA04 OA 03'); `nivel.codigo` is the one `idDocente` teaches (nivelParaDocente) when named. */
+    async oaPorCodigo(codigo: string, idDocente?: number) {
       const [row] = await db
         .select({
           id: oas.id,
@@ -257,7 +257,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
           vigente: sql<boolean>`(${oas.vigente} and ${unidades.vigente})`,
           unidad: { id: unidades.id, nombre: unidades.nombre },
           area: { id: areas.id, nombre: areas.nombre },
-          nivel: { codigo: niveles.codigo, nombre: nombreDeNiveles },
+          nivel: { codigo: idDocente === undefined ? niveles.codigo : nivelParaDocente(idDocente), nombre: nombreDeNiveles },
         })
         .from(oas)
         .innerJoin(unidades, eq(unidades.id, oas.unidad))

@@ -7,11 +7,19 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, filasDe } from '../../db/client.server.ts';
 import { calificada } from '../../db/fragmentos.server.ts';
-import { niveles, unidades, unidadesNiveles } from '../../db/schema.server.ts';
+import { niveles, perfilNiveles, unidades, unidadesNiveles } from '../../db/schema.server.ts';
 
 /** The query's `unidades` row is taught in `nivel` (a code, or an expression that gives one). */
 export const unidadEnNivel = (nivel: string | SQL): SQL =>
   sql`(${calificada(unidades.codigo_nivel)} = ${nivel} or exists (select 1 from ${unidadesNiveles} where ${calificada(unidadesNiveles.id_unidad)} = ${calificada(unidades.id)} and ${calificada(unidadesNiveles.codigo_nivel)} = ${nivel}))`;
+
+/**
+ * The level teacher `idUsuario` would open the query's `unidades` row in: the first, in school
+ * order, of its levels their profile names, else the unit's own. A 4° medio teacher who follows a
+ * shared module's OA to the library or the upload form lands in 4° medio, where their materials are.
+ */
+export const nivelParaDocente = (idUsuario: number): SQL<string> =>
+  sql<string>`coalesce((select ${calificada(niveles.codigo)} from ${niveles} join ${perfilNiveles} on ${calificada(perfilNiveles.codigo_nivel)} = ${calificada(niveles.codigo)} where ${calificada(perfilNiveles.id_usuario)} = ${idUsuario} and ${unidadEnNivel(calificada(niveles.codigo))} order by ${calificada(niveles.orden)} limit 1), ${calificada(unidades.codigo_nivel)})`;
 
 /** The names of every level the query's `unidades` row is taught in, in school order: ['3° medio', '4° medio'] for a shared module. */
 export const nombresDeNiveles: SQL<string[]> = sql<
