@@ -289,16 +289,22 @@ describe('the author', () => {
     expect(await idDe(page, titulo)).toBeGreaterThan(0);
   });
 
-  it("shows cards with the type and area badges, and finds by accent-free text ('matematica' finds 'Matemática')", async () => {
+  it("shows cards with the type, area and level badges and the OA codes, and finds by accent-free text ('matematica' finds 'Matemática')", async () => {
     const pdf = await guia(['MA07 OA 05']);
+    const muchos = await guia(['MA07 OA 10', 'MA07 OA 11', 'MA07 OA 12', 'MA07 OA 13', 'MA07 OA 14'], 'Unidad 3: Geometría');
     const docx = await planificacion();
     const marca = (titulo: string) => titulo.split(' ').at(-1);
     const page = await yo();
     await page.goto(url('/biblioteca-docente/'));
     const tarjeta = page.locator('ul.contenidos > li', { hasText: pdf.titulo });
-    expect(await textos(tarjeta.locator('.etiquetas li'))).toEqual(['Guía', 'Matemática']);
+    expect(await textos(tarjeta.locator('.etiquetas li'))).toEqual(['Guía', 'Matemática', '7° básico']);
     // The area badge in its area's colour (docs/SPEC.md section 9).
     expect(await tarjeta.locator('.etiquetas li').nth(1).getAttribute('class')).toBe('area-matematica');
+    // Its OAs by code (decision 0087): three at most, then how many more, every one in the tooltip.
+    expect(await tarjeta.locator('.oas-tarjeta').textContent()).toBe('Objetivos de aprendizaje: MA07 OA 05');
+    const varios = page.locator('ul.contenidos > li', { hasText: muchos.titulo }).locator('.oas-tarjeta');
+    expect(await varios.textContent()).toBe('Objetivos de aprendizaje: MA07 OA 10 · MA07 OA 11 · MA07 OA 12 · y 2 más');
+    expect(await varios.getAttribute('title')).toBe('MA07 OA 10, MA07 OA 11, MA07 OA 12, MA07 OA 13, MA07 OA 14');
     expect(await tarjeta.locator('h3 a').getAttribute('title')).toBe(pdf.titulo);
 
     await page.getByLabel('Buscar', { exact: true }).fill(`matematica ${marca(pdf.titulo)}`);
