@@ -155,6 +155,30 @@ describe('home', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
   });
 
+  it("wraps a row's meta line after a '·', never before one (375 px)", async () => {
+    const page = await abrirComo(browser, docente, { width: 375, height: 800 });
+    await page.goto('/');
+    await bloque(page, 'Biblioteca Docente').waitFor();
+    // Each part of a meta line: its left edge, whether it begins a line, and its separators.
+    const partes = await page.locator('.meta-novedad').evaluateAll((lineas) =>
+      lineas.flatMap((linea) => {
+        const izquierda = linea.getBoundingClientRect().left;
+        return [...linea.children].map((parte, i) => ({
+          inicioDeRenglon: i > 0 && Math.abs(parte.getBoundingClientRect().left - izquierda) < 1,
+          antes: getComputedStyle(parte, '::before').content,
+          despues: getComputedStyle(parte, '::after').content,
+          ultima: i === linea.children.length - 1,
+        }));
+      }),
+    );
+    // The block's rows are narrow enough at 375 px that the date goes to a line of its own.
+    expect(partes.some((p) => p.inicioDeRenglon)).toBe(true);
+    for (const parte of partes) {
+      expect(parte.antes).toBe('none');
+      expect(parte.despues).toBe(parte.ultima ? 'none' : '"·" / ""');
+    }
+  });
+
   it('works with JavaScript disabled', async () => {
     const context = await browser.newContext({ baseURL: inject('baseUrl'), javaScriptEnabled: false, locale: 'es-CL' });
     const page = await context.newPage();
