@@ -285,6 +285,27 @@ describe('the map of an area', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Mapa curricular');
   });
 
+  it("wraps a long level name on a phone instead of pushing its unit's cell out of view (Lenguaje Verbal, 375 px)", async () => {
+    const { api } = await apiComo(docente);
+    const { data: areas = [] } = await api.GET('/api/curriculum_escolar/areas/');
+    const lenguaje = areas.find((a) => a.nombre === 'Lenguaje Verbal');
+    if (!lenguaje) throw new Error('no Lenguaje Verbal');
+    const page = await abrir(browser, { width: 375, height: 800 });
+    await ingresarPorApi(page, docente);
+    await page.goto(`/biblioteca-docente/mapa?area=${lenguaje.id}`);
+    const nivel = page.getByRole('rowheader', { name: /Segundo Nivel de Transición/ });
+    const [caja, cabecera, celda] = await Promise.all([
+      page.locator('.mapa-desplazable').first().boundingBox(),
+      nivel.boundingBox(),
+      page.getByRole('row').filter({ has: nivel }).locator('td.celda').first().boundingBox(),
+    ]);
+    if (!caja || !cabecera || !celda) throw new Error('the map has no box, level or cell');
+    // Kept on one line the name was 271 px of the box's 343 and cut the cell: now it wraps, and the
+    // cell beside it is whole inside the box.
+    expect(cabecera.width).toBeLessThan(caja.width / 2);
+    expect(celda.x + celda.width).toBeLessThanOrEqual(caja.x + caja.width);
+  });
+
   it.each(ANCHOS)('has no serious axe violations and no sideways page scroll (%s)', async (_, viewport) => {
     const page = await abrir(browser, viewport);
     await ingresarPorApi(page, docente);
