@@ -34,7 +34,7 @@ import { mismoNombre } from '../db/search.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import { ImagenInvalida, procesarFotoPerfil } from '../media/imagenes.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
-import { type Actor, esAdmin, exigirMismo } from './actor.server.ts';
+import { type Actor, esAdmin, exigirMismo, veOculto } from './actor.server.ts';
 import type { BibliotecaService } from './biblioteca.server.ts';
 import type { CapsulasService } from './capsulas.server.ts';
 import { areaPorNombre, nivelPorNombre } from './catalogos.server.ts';
@@ -42,7 +42,7 @@ import { USUARIO_NO_ENCONTRADO } from './comunidad.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
 import type { ManualesService } from './manuales.server.ts';
-import { veOculto, visibleA } from './recursos.server.ts';
+import { visibleA } from './recursos.server.ts';
 import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
 const FOTO_REQUERIDA = 'Debe subir una imagen';

@@ -74,9 +74,6 @@ export function visibleA(actor: Actor, tabla: Moderable): SQL | undefined {
   return partes && or(partes.comun, partes.propio);
 }
 
-/** Whether this person sees a hidden item of this author as it is (its author, or an admin). */
-export const veOculto = (actor: Actor, idAutor: number): boolean => esAdmin(actor) || actor.id === idAutor;
-
 /** A capsule not ready yet (processing or failed), or hidden, is its author's and admins' only. */
 export const capsulaVisible = (actor: Actor): SQL | undefined =>
   esAdmin(actor) ? undefined : and(or(eq(capsulas.estado, 'listo'), eq(capsulas.id_usuario, actor.id)), visibleA(actor, capsulas));

@@ -7,10 +7,10 @@ import type { Esquema } from '../../../api/contrato.ts';
 import type { Db } from '../../db/client.server.ts';
 import { foroComentarios, foroReaccionesComentario, usuarios } from '../../db/schema.server.ts';
 import { ErrorDeDominio } from '../../errores.server.ts';
-import { type Actor, exigirAutorOAdmin } from '../actor.server.ts';
+import { type Actor, exigirAutorOAdmin, veOculto } from '../actor.server.ts';
 import type { ServiceContext } from '../context.server.ts';
 import { notificarComentarioForo, olvidarNotificaciones } from '../notificaciones.server.ts';
-import { autorColumns, COMENTARIO_NO_ENCONTRADO, toAutor, veOculto, visibleA } from '../recursos.server.ts';
+import { autorColumns, COMENTARIO_NO_ENCONTRADO, toAutor, visibleA } from '../recursos.server.ts';
 import { registrarAccion } from '../registro.server.ts';
 import { entero, type ForoComun, porReaccion } from './comun.server.ts';
 

@@ -10,13 +10,13 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { PaginaHilo } from '../../../validation/comentarios.ts';
 import type { Db } from '../../db/client.server.ts';
 import { comentarios, usuarios } from '../../db/schema.server.ts';
-import type { Actor } from '../actor.server.ts';
-import { type autorColumns, type Comentario, veOculto } from '../recursos.server.ts';
+import { type Actor, veOculto } from '../actor.server.ts';
+import type { autorColumns, Comentario } from '../recursos.server.ts';
 
 /**
  * `columna` is the comment's column naming the item (id_capsula, id_material, id_manual); `autor`,
- * recursos.server.ts's autorColumns (handed over: that file imports this one). The item's comment
- * count is recursos.server.ts's, the one the lists show.
+ * recursos.server.ts's autorColumns (handed over, and only its type imported: that file imports
+ * this one). The item's comment count is recursos.server.ts's, the one the lists show.
  */
 export async function paginaDeHilo(db: Db, columna: PgColumn, autor: typeof autorColumns, id: number, pagina: PaginaHilo) {
   const filas = (donde: SQL | undefined, limite?: number) => {
