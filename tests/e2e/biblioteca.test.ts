@@ -370,6 +370,25 @@ describe('the author', () => {
     // The page rendered from that URL shows the same choices.
     expect(await oa.locator('option:checked').textContent()).toMatch(/^MA07 OA 04 · /);
     expect(await unidad.locator('option:checked').textContent()).toBe('Unidad 1: Números');
+    // 'Subir' opens the upload form with the OA the list is filtered by.
+    await page.getByRole('link', { name: 'Subir', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/biblioteca-docente/subir');
+    await hidratada(page);
+    expect(await codigosEn(page, 'seleccionados')).toEqual(['MA07 OA 04']);
+  });
+
+  it("offers 'Súbelo tú' for an OA without materials, with the form ready for it", async () => {
+    // No test saves MA07 OA 02.
+    const page = await yo();
+    await page.goto(url('/biblioteca-docente/oa/MA07%20OA%2002'));
+    await page.getByRole('link', { name: 'Buscar con más filtros' }).click();
+    await page.waitForURL((u) => u.pathname === '/biblioteca-docente/');
+    await page.locator('.sin-resultados').getByRole('link', { name: 'Súbelo tú' }).click();
+    await page.waitForURL((u) => u.pathname === '/biblioteca-docente/subir');
+    await hidratada(page);
+    expect(await page.getByLabel('Nivel', { exact: true }).locator('option:checked').textContent()).toBe('7° básico');
+    expect(await page.getByLabel('Área', { exact: true }).locator('option:checked').textContent()).toBe('Matemática');
+    expect(await codigosEn(page, 'seleccionados')).toEqual(['MA07 OA 02']);
   });
 
   it('opens the detail: badges (each OA links to its page), the OA selector with its description, the unit', async () => {

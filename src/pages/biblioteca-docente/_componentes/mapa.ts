@@ -40,6 +40,13 @@ export const hrefMapa = (area: number, nivel?: string, ancla = '') =>
 export const hrefLista = (f: { id_area: number; id_nivel: string; id_unidad?: number; oa?: number }) =>
   `/biblioteca-docente/?${consulta(f)}`;
 
-/** The upload form, ready for that OA. */
-export const hrefSubir = (f: { id_area: number; id_nivel: string; id_unidad: number; oa: number }) =>
-  `/biblioteca-docente/subir?${consulta(f)}`;
+/** The upload form, ready for the curriculum chosen so far (an OA, or only a level and area…). */
+export function hrefSubir(f: {
+  id_area?: number | undefined;
+  id_nivel?: string | undefined;
+  id_unidad?: number | undefined;
+  oa?: number | undefined;
+}) {
+  const elegidos = consulta(f);
+  return elegidos ? `/biblioteca-docente/subir?${elegidos}` : '/biblioteca-docente/subir';
+}
