@@ -195,7 +195,7 @@ async function measurePage(
   row.islands = assets.islands;
   row.verdict = budgetVerdict({ html: row.html, css: row.css, js: row.js, lazy: row.lazy, islands: assets.islands > 0 });
   if (hasPlayer(html)) {
-    // The player's loader imports its chunks at once (autoplay), so those chunks and what they import are
+    // The player's loader imports its chunks without waiting for a press, so those chunks and what they import are
     // loaded before any click: the player's budget holds them; the other budget holds the rest.
     // Lazy chunks that wait for a press (the report dialog, issue 17) load after one, not counted here.
     const brotli = async (paths: string[]) =>

@@ -133,6 +133,10 @@ const planificacion = () => {
 const codigosEn = (page: Page, lista: 'disponibles' | 'seleccionados') =>
   page.locator(`[data-lista="${lista}"] li summary strong`).allTextContents();
 
+/** The options chosen in the form's selects named by these labels, in that order. */
+const elegidos = (page: Page, ...etiquetas: string[]) =>
+  Promise.all(etiquetas.map((e) => page.getByLabel(e, { exact: true }).locator('option:checked').textContent()));
+
 /** Level, area and unit in the form, waiting for each dependent list to load. */
 async function elegirCurriculo(page: Page, nivel: string, area: string, unidad: string) {
   await page.getByLabel('Nivel', { exact: true }).selectOption({ label: nivel });
@@ -386,8 +390,7 @@ describe('the author', () => {
     await page.locator('.sin-resultados').getByRole('link', { name: 'Súbelo tú' }).click();
     await page.waitForURL((u) => u.pathname === '/biblioteca-docente/subir');
     await hidratada(page);
-    expect(await page.getByLabel('Nivel', { exact: true }).locator('option:checked').textContent()).toBe('7° básico');
-    expect(await page.getByLabel('Área', { exact: true }).locator('option:checked').textContent()).toBe('Matemática');
+    expect(await elegidos(page, 'Nivel', 'Área')).toEqual(['7° básico', 'Matemática']);
     expect(await codigosEn(page, 'seleccionados')).toEqual(['MA07 OA 02']);
   });
 
@@ -506,16 +509,13 @@ describe('the author', () => {
     const unidad = (await page.locator('.ruta-oa').textContent())?.split(' · ').at(-1)?.trim();
     await page.getByRole('link', { name: 'Buscar con más filtros' }).click();
     await page.waitForURL((u) => u.pathname === '/biblioteca-docente/');
-    expect(await page.getByLabel('Nivel', { exact: true }).locator('option:checked').textContent()).toBe('7° básico');
-    expect(await page.getByLabel('Unidad', { exact: true }).locator('option:checked').textContent()).toBe(unidad);
+    expect(await elegidos(page, 'Nivel', 'Unidad')).toEqual(['7° básico', unidad]);
     expect(await page.locator('.tarjeta-contenido h3').allTextContents()).toContain(titulo);
     await page.goBack();
     await page.getByRole('link', { name: 'Subir', exact: true }).click();
     await page.waitForURL((u) => u.pathname === '/biblioteca-docente/subir');
     await hidratada(page);
-    expect(await page.getByLabel('Nivel', { exact: true }).locator('option:checked').textContent()).toBe('7° básico');
-    expect(await page.getByLabel('Área', { exact: true }).locator('option:checked').textContent()).toBe('Matemática');
-    expect(await page.getByLabel('Unidad', { exact: true }).locator('option:checked').textContent()).toBe(unidad);
+    expect(await elegidos(page, 'Nivel', 'Área', 'Unidad')).toEqual(['7° básico', 'Matemática', unidad]);
     expect(await codigosEn(page, 'seleccionados')).toEqual(['MA07 OA 05']);
   });
 
@@ -528,9 +528,7 @@ describe('the author', () => {
     await hidratada(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Editar material');
     expect(await page.getByLabel('Título', { exact: true }).inputValue()).toBe(titulo);
-    expect(await page.getByLabel('Nivel', { exact: true }).locator('option:checked').textContent()).toBe('7° básico');
-    expect(await page.getByLabel('Área', { exact: true }).locator('option:checked').textContent()).toBe('Matemática');
-    expect(await page.getByLabel('Unidad', { exact: true }).locator('option:checked').textContent()).toBe('Unidad 2: Álgebra y funciones');
+    expect(await elegidos(page, 'Nivel', 'Área', 'Unidad')).toEqual(['7° básico', 'Matemática', 'Unidad 2: Álgebra y funciones']);
     expect(await page.getByLabel('Tipo de material').locator('option:checked').textContent()).toBe('Guía');
     expect(await codigosEn(page, 'seleccionados')).toEqual(['MA07 OA 01', 'MA07 OA 06']);
     expect(await codigosEn(page, 'disponibles')).toContain('MA07 OA 07');
