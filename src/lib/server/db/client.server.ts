@@ -69,7 +69,22 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // Decision 0088: node-postgres closes an idle connection after 10 s by default, and the next
+      // request after a quiet spell paid for a new PostgreSQL backend (its start, its catalogue,
+      // its statements prepared again, every page it reads mapped anew). Connections now stay
+      // open through 5 quiet minutes, and the last two stay open for good.
+      idleTimeoutMillis: 5 * 60_000,
+      min: 2,
+      // TCP keepalives on an idle connection: a firewall or NAT between the servers keeps its
+      // mapping, and a peer that vanished without a word is found instead of written to.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 60_000,
+      // An idle connection does not keep a process alive: the CLI commands still end on their own.
+      allowExitOnIdle: true,
+    });
     pool.on('error', () => {
       /* idle client errors surface on the next query; the pool replaces the client */
     });
