@@ -53,6 +53,34 @@ export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
       .set({ revocado: now() })
       .where(and(condicion, isNull(tokensRefresh.revocado)));
 
+  /**
+   * The user's groups while they are active and the session's family holds (not revoked, not
+   * expired): prepared once, as every request whose session is not cached asks it (issue 36).
+   */
+  const sesionVigente = db
+    .select({ groups: usuarios.groups })
+    .from(usuarios)
+    .where(
+      and(
+        eq(usuarios.id, sql.placeholder('sub')),
+        eq(usuarios.activo, true),
+        exists(
+          db
+            .select({ id: tokensRefresh.id })
+            .from(tokensRefresh)
+            .where(
+              and(
+                eq(tokensRefresh.familia, sql.placeholder('sid')),
+                eq(tokensRefresh.id_usuario, usuarios.id),
+                isNull(tokensRefresh.revocado),
+                gt(tokensRefresh.expira, sql.placeholder('ahora')),
+              ),
+            ),
+        ),
+      ),
+    )
+    .prepare('sesion_vigente');
+
   return {
     /** The claims with the user's current groups while the session holds, else null: one query, cached. */
     async vigente(claims: AccessClaims): Promise<AccessClaims | null> {
@@ -60,21 +88,7 @@ export function createSesionesService(ctx: Pick<ServiceContext, 'db' | 'now'>) {
       const t = now().getTime();
       const cached = cache.get(key);
       if (cached && cached.hasta > t) return cached.claims;
-      const familiaViva = db
-        .select({ id: tokensRefresh.id })
-        .from(tokensRefresh)
-        .where(
-          and(
-            eq(tokensRefresh.familia, claims.sid),
-            eq(tokensRefresh.id_usuario, usuarios.id),
-            isNull(tokensRefresh.revocado),
-            gt(tokensRefresh.expira, now()),
-          ),
-        );
-      const [row] = await db
-        .select({ groups: usuarios.groups })
-        .from(usuarios)
-        .where(and(eq(usuarios.id, claims.sub), eq(usuarios.activo, true), exists(familiaViva)));
+      const [row] = await sesionVigente.execute({ sub: claims.sub, sid: claims.sid, ahora: now() });
       const answer = row ? { ...claims, groups: row.groups } : null;
       cache.delete(key);
       if (cache.size >= CACHE_MAX) {

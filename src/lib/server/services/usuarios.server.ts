@@ -36,6 +36,41 @@ export const fotoPequena = (url: string): string => url.replace(/^\/miniaturas\/
 const dePerfil = (columna: PgColumn, desde: SQL) =>
   sql`from ${desde} where ${calificada(columna)} = ${calificada(perfilesDocentes.id_usuario)}`;
 
+/** A teacher profile's columns on its `perfiles_docentes` row: each list a json column (issue 36). */
+const columnasPerfil = {
+  titulo_profesional: perfilesDocentes.titulo_profesional,
+  colegio: listaJson<{ id: number; nombre: string }>(
+    sql`json_build_object('id', ${calificada(colegios.id)}, 'nombre', ${calificada(colegios.nombre)})`,
+    calificada(colegios.nombre),
+    dePerfil(
+      perfilColegios.id_usuario,
+      sql`${perfilColegios} join ${colegios} on ${calificada(colegios.id)} = ${calificada(perfilColegios.id_colegio)}`,
+    ),
+  ),
+  especialidad: listaJson<string>(
+    calificada(especialidades.nombre),
+    calificada(especialidades.nombre),
+    dePerfil(
+      perfilEspecialidades.id_usuario,
+      sql`${perfilEspecialidades} join ${especialidades} on ${calificada(especialidades.id)} = ${calificada(perfilEspecialidades.id_especialidad)}`,
+    ),
+  ),
+  area: listaJson<string>(
+    calificada(areas.nombre),
+    calificada(areas.nombre),
+    dePerfil(perfilAreas.id_usuario, sql`${perfilAreas} join ${areas} on ${calificada(areas.id)} = ${calificada(perfilAreas.id_area)}`),
+  ),
+  // Levels in school-year order: by name, '1° medio' would come before '2° básico'.
+  nivel: listaJson<string>(
+    calificada(niveles.nombre),
+    calificada(niveles.orden),
+    dePerfil(
+      perfilNiveles.id_usuario,
+      sql`${perfilNiveles} join ${niveles} on ${calificada(niveles.codigo)} = ${calificada(perfilNiveles.codigo_nivel)}`,
+    ),
+  ),
+};
+
 /**
  * The teacher profiles of `ids`, each with its schools, specialties, areas and levels: one
  * statement (each list a json column), not one per list (issue 36: every signed-in page reads
@@ -45,40 +80,7 @@ export async function cargarPerfiles(db: Db, ids: number[]): Promise<Map<number,
   const result = new Map<number, PerfilDocente>();
   if (ids.length === 0) return result;
   const filas = await db
-    .select({
-      id_usuario: perfilesDocentes.id_usuario,
-      titulo_profesional: perfilesDocentes.titulo_profesional,
-      colegio: listaJson<{ id: number; nombre: string }>(
-        sql`json_build_object('id', ${calificada(colegios.id)}, 'nombre', ${calificada(colegios.nombre)})`,
-        calificada(colegios.nombre),
-        dePerfil(
-          perfilColegios.id_usuario,
-          sql`${perfilColegios} join ${colegios} on ${calificada(colegios.id)} = ${calificada(perfilColegios.id_colegio)}`,
-        ),
-      ),
-      especialidad: listaJson<string>(
-        calificada(especialidades.nombre),
-        calificada(especialidades.nombre),
-        dePerfil(
-          perfilEspecialidades.id_usuario,
-          sql`${perfilEspecialidades} join ${especialidades} on ${calificada(especialidades.id)} = ${calificada(perfilEspecialidades.id_especialidad)}`,
-        ),
-      ),
-      area: listaJson<string>(
-        calificada(areas.nombre),
-        calificada(areas.nombre),
-        dePerfil(perfilAreas.id_usuario, sql`${perfilAreas} join ${areas} on ${calificada(areas.id)} = ${calificada(perfilAreas.id_area)}`),
-      ),
-      // Levels in school-year order: by name, '1° medio' would come before '2° básico'.
-      nivel: listaJson<string>(
-        calificada(niveles.nombre),
-        calificada(niveles.orden),
-        dePerfil(
-          perfilNiveles.id_usuario,
-          sql`${perfilNiveles} join ${niveles} on ${calificada(niveles.codigo)} = ${calificada(perfilNiveles.codigo_nivel)}`,
-        ),
-      ),
-    })
+    .select({ id_usuario: perfilesDocentes.id_usuario, ...columnasPerfil })
     .from(perfilesDocentes)
     .where(inArray(perfilesDocentes.id_usuario, ids));
   for (const { id_usuario, ...perfil } of filas) result.set(id_usuario, perfil);
@@ -120,11 +122,31 @@ export const TABLAS_USUARIO = [
   niveles,
 ];
 
+/** A person and their teacher profile, if any, in one statement, prepared once per database (issue 36). */
+const prepararUsuario = (db: Db) =>
+  db
+    .select({ usuario: usuarios, id_perfil: perfilesDocentes.id_usuario, ...columnasPerfil })
+    .from(usuarios)
+    .leftJoin(perfilesDocentes, eq(perfilesDocentes.id_usuario, usuarios.id))
+    .where(eq(usuarios.id, sql.placeholder('id')))
+    .prepare('obtener_usuario');
+const usuarioPreparado = new WeakMap<Db, ReturnType<typeof prepararUsuario>>();
+
+/**
+ * A person as the contract shows them, with their profile. Every signed-in page whose reader is not
+ * cached reads it: building the statement took more of the server's time than PostgreSQL took to
+ * answer it, so it is built once and PostgreSQL plans it once per connection.
+ */
 export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null> {
-  const [row] = await db.select().from(usuarios).where(eq(usuarios.id, id));
-  if (!row) return null;
-  const perfiles = await cargarPerfiles(db, [row.id]);
-  return toUsuario(row, perfiles.get(row.id));
+  let consulta = usuarioPreparado.get(db);
+  if (!consulta) {
+    consulta = prepararUsuario(db);
+    usuarioPreparado.set(db, consulta);
+  }
+  const [fila] = await consulta.execute({ id });
+  if (!fila) return null;
+  const { usuario, id_perfil, titulo_profesional, ...listas } = fila;
+  return toUsuario(usuario, id_perfil === null || titulo_profesional === null ? undefined : { titulo_profesional, ...listas });
 }
 
 export const nombreCorto = (u: Pick<UsuarioRow, 'primer_nombre' | 'apellido_paterno'>) => `${u.primer_nombre} ${u.apellido_paterno}`.trim();
