@@ -5,9 +5,10 @@
  * is what the person may open: the lists' visibility rules (visibleA, ready capsules, active
  * categories), a few rows per block, each query limited and in parallel.
  */
-import { and, type Column, desc, eq, gt, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, gt, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { cacheDeLecturas } from '../db/cache.server.ts';
-import { calificada } from '../db/fragmentos.server.ts';
+import { filasDe } from '../db/client.server.ts';
+import { calificada, listaJson } from '../db/fragmentos.server.ts';
 import {
   areas,
   capsulas,
@@ -44,8 +45,6 @@ const DIA_MS = 24 * 60 * MINUTO_MS;
  * instead of every row since a visit months ago.
  */
 export const CUENTA_TOPE = 99;
-/** The rows of `consulta` (newest first), counted up to CUENTA_TOPE + 1. */
-const hastaTope = async (consulta: { limit(n: number): Promise<unknown[]> }) => (await consulta.limit(CUENTA_TOPE + 1)).length;
 
 /** Rows per block. */
 export const FILAS_BLOQUE = 4;
@@ -179,62 +178,75 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     return filas.map((f) => ({ id: f.id, titulo: f.titulo, href: f.href, area: f.area, nivel: f.nivel, fecha: f.fecha }));
   }
 
+  /** How many rows each query gives (newest first), each up to CUENTA_TOPE + 1 along its date index, in one statement. */
+  async function hastaTope<K extends string>(consultas: Record<K, SQLWrapper>): Promise<Record<K, number>> {
+    const nombres = Object.keys(consultas) as K[];
+    const columnas = nombres.map(
+      (k) => sql`(select count(*) from (${consultas[k]} limit ${CUENTA_TOPE + 1}) as hasta_tope) as ${sql.identifier(k)}`,
+    );
+    const [fila] = await filasDe<Record<K, unknown>>(db, sql`select ${sql.join(columnas, sql`, `)}`);
+    return Object.fromEntries(nombres.map((k) => [k, Number(fila?.[k] ?? 0)])) as Record<K, number>;
+  }
+
   /** How many of a kind others published since `desde` that this person may open, up to CUENTA_TOPE + 1. */
   async function contarContenido(tipo: Contenido, actor: Actor, desde: Date): Promise<number> {
     const compartida = await recientes.cuenta(tipo, actor, desde, CUENTA_TOPE + 1);
     if (compartida !== undefined) return compartida;
     const { tabla, visibles } = contenidos[tipo];
-    return hastaTope(
-      db
+    const { n } = await hastaTope({
+      n: db
         .select({ id: tabla.id })
         .from(tabla)
         .where(and(gt(tabla.fecha_creacion, desde), visibles(actor), ne(tabla.id_usuario, actor.id)))
         .orderBy(desc(tabla.fecha_creacion)),
-    );
+    });
+    return n;
   }
 
   /** The comments anyone may see as activity: not deleted, not hidden from this person. */
   const comentariosVisibles = (actor: Actor) => and(eq(foroComentarios.eliminado, false), visibleA(actor, foroComentarios));
   const conversacionesActivas = createConversacionesActivas(ctx, FILAS_BLOQUE);
 
+  /** The forum's two counts since `desde`, in one statement: new conversations and new comments. */
+  async function contarForo(actor: Actor, desde: Date): Promise<Pick<Cuentas, 'conversaciones' | 'comentarios'>> {
+    const conversaciones = db
+      .select({ id: foroConversaciones.id })
+      .from(foroConversaciones)
+      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
+      .where(
+        and(
+          gt(foroConversaciones.fecha_creacion, desde),
+          conversacionesVisibles(actor),
+          ne(foroConversaciones.id_usuario_creador, actor.id),
+        ),
+      )
+      .orderBy(desc(foroConversaciones.fecha_creacion));
+    const comentarios = db
+      .select({ id: foroComentarios.id })
+      .from(foroComentarios)
+      .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
+      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
+      .where(
+        and(
+          gt(foroComentarios.fecha_creacion, desde),
+          comentariosVisibles(actor),
+          conversacionesVisibles(actor),
+          ne(foroComentarios.id_usuario, actor.id),
+        ),
+      )
+      .orderBy(desc(foroComentarios.fecha_creacion));
+    return hastaTope({ conversaciones, comentarios });
+  }
+
   /** What others published since `desde` that this person may open (their own is not news to them). */
   async function contar(actor: Actor, desde: Date): Promise<Cuentas> {
-    const [c, mat, man, conv, com] = await Promise.all([
+    const [c, mat, man, foro] = await Promise.all([
       contarContenido('capsulas', actor, desde),
       contarContenido('materiales', actor, desde),
       contarContenido('manuales', actor, desde),
-      hastaTope(
-        db
-          .select({ id: foroConversaciones.id })
-          .from(foroConversaciones)
-          .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-          .where(
-            and(
-              gt(foroConversaciones.fecha_creacion, desde),
-              conversacionesVisibles(actor),
-              ne(foroConversaciones.id_usuario_creador, actor.id),
-            ),
-          )
-          .orderBy(desc(foroConversaciones.fecha_creacion)),
-      ),
-      hastaTope(
-        db
-          .select({ id: foroComentarios.id })
-          .from(foroComentarios)
-          .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
-          .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-          .where(
-            and(
-              gt(foroComentarios.fecha_creacion, desde),
-              comentariosVisibles(actor),
-              conversacionesVisibles(actor),
-              ne(foroComentarios.id_usuario, actor.id),
-            ),
-          )
-          .orderBy(desc(foroComentarios.fecha_creacion)),
-      ),
+      contarForo(actor, desde),
     ]);
-    return { capsulas: c, materiales: mat, manuales: man, conversaciones: conv, comentarios: com };
+    return { capsulas: c, materiales: mat, manuales: man, ...foro };
   }
 
   /**
@@ -264,36 +276,22 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
   const alcance = (filtra: boolean, items: ItemContenido[]): Alcance =>
     !filtra ? 'todo' : items.length > 0 ? 'perfil' : 'sin_coincidencias';
 
-  /** The profile's areas and levels, and the newest content of each kind within them. */
-  async function leerPerfilYContenido(actor: Actor) {
-    const [susAreas, susNiveles] = await Promise.all([
-      db
-        .select({ id: areas.id, nombre: areas.nombre })
-        .from(perfilAreas)
-        .innerJoin(areas, eq(areas.id, perfilAreas.id_area))
-        .where(eq(perfilAreas.id_usuario, actor.id))
-        .orderBy(areas.nombre),
-      db
-        .select({ codigo: niveles.codigo, nombre: niveles.nombre })
-        .from(perfilNiveles)
-        .innerJoin(niveles, eq(niveles.codigo, perfilNiveles.codigo_nivel))
-        .where(eq(perfilNiveles.id_usuario, actor.id))
-        .orderBy(niveles.orden),
-    ]);
+  /** The newest content of each kind within the profile's areas and levels. */
+  async function leerContenidoDelPerfil(actor: Actor, { areas: susAreas, niveles: susNiveles }: Inicio['perfil']) {
     const [idsAreas, codigosNiveles] = [susAreas.map((a) => a.id), susNiveles.map((n) => n.codigo)];
     const [cap, mat, man] = await Promise.all([
       bloqueDe('capsulas', actor, idsAreas, codigosNiveles),
       bloqueDe('materiales', actor, idsAreas, codigosNiveles),
       bloqueDe('manuales', actor, idsAreas),
     ]);
-    return { susAreas, susNiveles, cap, mat, man };
+    return { cap, mat, man };
   }
 
   /** Everything of the home but the visit and the notifications: what a reload within a visit reads again from the cache. */
-  async function leerNovedades(actor: Actor, desde: Date): Promise<Novedades> {
-    // The blocks of the profile's areas and levels wait for the profile; the forum and the counts do not.
-    const [{ susAreas, susNiveles, cap, mat, man }, conversaciones, cuentas] = await Promise.all([
-      leerPerfilYContenido(actor),
+  async function leerNovedades(actor: Actor, desde: Date, perfil: Inicio['perfil']): Promise<Novedades> {
+    const { areas: susAreas, niveles: susNiveles } = perfil;
+    const [{ cap, mat, man }, conversaciones, cuentas] = await Promise.all([
+      leerContenidoDelPerfil(actor, perfil),
       conversacionesActivas.leer(actor),
       contar(actor, desde),
     ]);
@@ -306,7 +304,7 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     ]);
     return {
       cuentas,
-      perfil: { areas: susAreas, niveles: susNiveles },
+      perfil,
       capsulas: { alcance: alcance(conPerfil, cap), items: redCapsulas },
       materiales: { alcance: alcance(conPerfil, mat), items: redMateriales },
       manuales: { alcance: alcance(susAreas.length > 0, man), items: redManuales },
@@ -344,24 +342,39 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       return { no_leidas: lista.no_leidas, items: lista.notificaciones.slice(0, FILAS_BLOQUE) };
     });
 
+  /**
+   * Prepared once (issue 36): the person's visit row, if any, their latest sign-in as the sign-in
+   * records it (the console's 'Último ingreso'), and their profile's areas and levels.
+   */
+  const leerVisita = db
+    .select({
+      visita_ultima: visitasInicio.visita_ultima,
+      visita_anterior: visitasInicio.visita_anterior,
+      ingreso:
+        sql`(select max(${calificada(ingresos.fecha)}) from ${ingresos} where ${calificada(ingresos.id_usuario)} = ${calificada(usuarios.id)})`.mapWith(
+          ingresos.fecha,
+        ),
+      areas: listaJson<Area>(
+        sql`json_build_object('id', ${calificada(areas.id)}, 'nombre', ${calificada(areas.nombre)})`,
+        calificada(areas.nombre),
+        sql`from ${perfilAreas} join ${areas} on ${calificada(areas.id)} = ${calificada(perfilAreas.id_area)} where ${calificada(perfilAreas.id_usuario)} = ${calificada(usuarios.id)}`,
+      ),
+      niveles: listaJson<Nivel>(
+        sql`json_build_object('codigo', ${calificada(niveles.codigo)}, 'nombre', ${calificada(niveles.nombre)})`,
+        calificada(niveles.orden),
+        sql`from ${perfilNiveles} join ${niveles} on ${calificada(niveles.codigo)} = ${calificada(perfilNiveles.codigo_nivel)} where ${calificada(perfilNiveles.id_usuario)} = ${calificada(usuarios.id)}`,
+      ),
+    })
+    .from(usuarios)
+    .leftJoin(visitasInicio, eq(visitasInicio.id_usuario, usuarios.id))
+    .where(eq(usuarios.id, sql.placeholder('id')))
+    .prepare('inicio_visita');
+
   return {
     /** The home of this person, recording the opening as a visit. */
     async abrir(actor: Actor): Promise<Inicio> {
       const ahora = ctx.now();
-      // One statement: the person's visit row, if any, and their latest sign-in as the sign-in records it
-      // (the admin console's 'Último ingreso').
-      const [fila] = await db
-        .select({
-          visita_ultima: visitasInicio.visita_ultima,
-          visita_anterior: visitasInicio.visita_anterior,
-          ingreso:
-            sql`(select max(${calificada(ingresos.fecha)}) from ${ingresos} where ${calificada(ingresos.id_usuario)} = ${actor.id})`.mapWith(
-              ingresos.fecha,
-            ),
-        })
-        .from(usuarios)
-        .leftJoin(visitasInicio, eq(visitasInicio.id_usuario, usuarios.id))
-        .where(eq(usuarios.id, actor.id));
+      const [fila] = await leerVisita.execute({ id: actor.id });
       const leida = { visita_ultima: fila?.visita_ultima ?? null, visita_anterior: fila?.visita_anterior ?? null };
       const siguiente = siguienteVisita(leida, ahora, fila?.ingreso ?? null);
       const anterior = siguiente.visita_anterior;
@@ -369,7 +382,7 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       const desde = anterior ?? new Date(Math.floor(ahora.getTime() / MINUTO_MS) * MINUTO_MS - PRIMERA_VISITA_DIAS * DIA_MS);
       const clave = `${actor.id}|${esAdmin(actor) ? 'admin' : ''}|${desde.toISOString()}`;
       const [contenido, avisosNoLeidos] = await Promise.all([
-        novedades.leer(clave, () => leerNovedades(actor, desde)),
+        novedades.leer(clave, () => leerNovedades(actor, desde, { areas: fila?.areas ?? [], niveles: fila?.niveles ?? [] })),
         leerAvisos(actor.id),
         visitar(actor.id, leida, siguiente),
       ]);
