@@ -8,7 +8,7 @@
 import { and, type Column, desc, eq, gt, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import { filasDe } from '../db/client.server.ts';
-import { calificada, listaJson } from '../db/fragmentos.server.ts';
+import { calificada } from '../db/fragmentos.server.ts';
 import {
   areas,
   capsulas,
@@ -32,6 +32,7 @@ import { type Contenido, createRecientes, type FilaReciente } from './inicio/rec
 import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
 import { visibleA } from './recursos.server.ts';
+import { areasDelPerfil, nivelesDelPerfil } from './usuarios.server.ts';
 
 export type { ItemConversacion } from './inicio/actividad.server.ts';
 export { REFRESCO_VISITA_MS, siguienteVisita, VISITA_MS } from './inicio/visitas.server.ts';
@@ -354,15 +355,13 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
         sql`(select max(${calificada(ingresos.fecha)}) from ${ingresos} where ${calificada(ingresos.id_usuario)} = ${calificada(usuarios.id)})`.mapWith(
           ingresos.fecha,
         ),
-      areas: listaJson<Area>(
+      areas: areasDelPerfil<Area>(
         sql`json_build_object('id', ${calificada(areas.id)}, 'nombre', ${calificada(areas.nombre)})`,
-        calificada(areas.nombre),
-        sql`from ${perfilAreas} join ${areas} on ${calificada(areas.id)} = ${calificada(perfilAreas.id_area)} where ${calificada(perfilAreas.id_usuario)} = ${calificada(usuarios.id)}`,
+        usuarios.id,
       ),
-      niveles: listaJson<Nivel>(
+      niveles: nivelesDelPerfil<Nivel>(
         sql`json_build_object('codigo', ${calificada(niveles.codigo)}, 'nombre', ${calificada(niveles.nombre)})`,
-        calificada(niveles.orden),
-        sql`from ${perfilNiveles} join ${niveles} on ${calificada(niveles.codigo)} = ${calificada(perfilNiveles.codigo_nivel)} where ${calificada(perfilNiveles.id_usuario)} = ${calificada(usuarios.id)}`,
+        usuarios.id,
       ),
     })
     .from(usuarios)

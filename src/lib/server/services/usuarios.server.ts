@@ -32,9 +32,39 @@ export function fotoUrl(row: Pick<UsuarioRow, 'id' | 'foto_perfil'>): string {
 /** The small version of a photo URL (avatars, the top bar): same version, /miniaturas/usuarios_min/. */
 export const fotoPequena = (url: string): string => url.replace(/^\/miniaturas\/usuarios\//, '/miniaturas/usuarios_min/');
 
-/** `listaJson` of a profile list, tied to the outer `perfiles_docentes` row through `columna` (its table's id_usuario). */
-const dePerfil = (columna: PgColumn, desde: SQL) =>
-  sql`from ${desde} where ${calificada(columna)} = ${calificada(perfilesDocentes.id_usuario)}`;
+/**
+ * `listaJson` of a profile list, tied to the outer query's person through `columna` (its table's
+ * id_usuario) and `idUsuario` (the outer row's id: `perfiles_docentes.id_usuario` by default).
+ */
+const dePerfil = (columna: PgColumn, desde: SQL, idUsuario: PgColumn = perfilesDocentes.id_usuario) =>
+  sql`from ${desde} where ${calificada(columna)} = ${calificada(idUsuario)}`;
+
+/** The profile's areas, by name, of the person whose id is the outer row's `idUsuario`: each as `elemento` in a json list. */
+export const areasDelPerfil = <T>(elemento: SQL, idUsuario?: PgColumn) =>
+  listaJson<T>(
+    elemento,
+    calificada(areas.nombre),
+    dePerfil(
+      perfilAreas.id_usuario,
+      sql`${perfilAreas} join ${areas} on ${calificada(areas.id)} = ${calificada(perfilAreas.id_area)}`,
+      idUsuario,
+    ),
+  );
+
+/**
+ * The same for the levels, in school-year order (by name, '1° medio' would come before
+ * '2° básico').
+ */
+export const nivelesDelPerfil = <T>(elemento: SQL, idUsuario?: PgColumn) =>
+  listaJson<T>(
+    elemento,
+    calificada(niveles.orden),
+    dePerfil(
+      perfilNiveles.id_usuario,
+      sql`${perfilNiveles} join ${niveles} on ${calificada(niveles.codigo)} = ${calificada(perfilNiveles.codigo_nivel)}`,
+      idUsuario,
+    ),
+  );
 
 /** A teacher profile's columns on its `perfiles_docentes` row: each list a json column (issue 36). */
 const columnasPerfil = {
@@ -55,20 +85,8 @@ const columnasPerfil = {
       sql`${perfilEspecialidades} join ${especialidades} on ${calificada(especialidades.id)} = ${calificada(perfilEspecialidades.id_especialidad)}`,
     ),
   ),
-  area: listaJson<string>(
-    calificada(areas.nombre),
-    calificada(areas.nombre),
-    dePerfil(perfilAreas.id_usuario, sql`${perfilAreas} join ${areas} on ${calificada(areas.id)} = ${calificada(perfilAreas.id_area)}`),
-  ),
-  // Levels in school-year order: by name, '1° medio' would come before '2° básico'.
-  nivel: listaJson<string>(
-    calificada(niveles.nombre),
-    calificada(niveles.orden),
-    dePerfil(
-      perfilNiveles.id_usuario,
-      sql`${perfilNiveles} join ${niveles} on ${calificada(niveles.codigo)} = ${calificada(perfilNiveles.codigo_nivel)}`,
-    ),
-  ),
+  area: areasDelPerfil<string>(calificada(areas.nombre)),
+  nivel: nivelesDelPerfil<string>(calificada(niveles.nombre)),
 };
 
 /**
@@ -125,7 +143,7 @@ export const TABLAS_USUARIO = [
 /** A person and their teacher profile, if any, in one statement, prepared once per database (issue 36). */
 const prepararUsuario = (db: Db) =>
   db
-    .select({ usuario: usuarios, id_perfil: perfilesDocentes.id_usuario, ...columnasPerfil })
+    .select({ usuario: usuarios, ...columnasPerfil })
     .from(usuarios)
     .leftJoin(perfilesDocentes, eq(perfilesDocentes.id_usuario, usuarios.id))
     .where(eq(usuarios.id, sql.placeholder('id')))
@@ -145,8 +163,9 @@ export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null
   }
   const [fila] = await consulta.execute({ id });
   if (!fila) return null;
-  const { usuario, id_perfil, titulo_profesional, ...listas } = fila;
-  return toUsuario(usuario, id_perfil === null || titulo_profesional === null ? undefined : { titulo_profesional, ...listas });
+  // The title is never null on a profile's row: null is the left join finding no profile.
+  const { usuario, titulo_profesional, ...listas } = fila;
+  return toUsuario(usuario, titulo_profesional === null ? undefined : { titulo_profesional, ...listas });
 }
 
 export const nombreCorto = (u: Pick<UsuarioRow, 'primer_nombre' | 'apellido_paterno'>) => `${u.primer_nombre} ${u.apellido_paterno}`.trim();
