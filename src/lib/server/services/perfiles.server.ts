@@ -34,7 +34,7 @@ import { mismoNombre } from '../db/search.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import { ImagenInvalida, procesarFotoPerfil } from '../media/imagenes.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
-import { type Actor, esAdmin, exigirMismo, veOculto } from './actor.server.ts';
+import { type Actor, exigirMismo, veOculto } from './actor.server.ts';
 import type { BibliotecaService } from './biblioteca.server.ts';
 import type { CapsulasService } from './capsulas.server.ts';
 import { areaPorNombre, nivelPorNombre } from './catalogos.server.ts';
@@ -86,13 +86,12 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
   }
 
   /**
-   * A profile this person may see: an inactive account exists only for admins, one hidden by
-   * moderation only for its owner and admins (404 otherwise, the same as a missing one).
+   * A profile this person may see: an inactive account, or one hidden by moderation, only for its
+   * owner and admins (404 otherwise, the same as a missing one).
    */
   async function visible(actor: Actor, id: number): Promise<UsuarioRow> {
     const row = await fila(id);
-    if (!row.activo && !esAdmin(actor) && actor.id !== id) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
-    if (row.oculto && !veOculto(actor, id)) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
+    if ((!row.activo || row.oculto) && !veOculto(actor, id)) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
     return row;
   }
 
@@ -106,17 +105,13 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
 
   return {
     /**
-     * A profile. The person and admins see every field; others see the private ones empty
-     * (openapi.yaml getUsuario). An inactive account does not exist for non-admins, nor a hidden
-     * profile for anyone but its owner and admins.
+     * A profile, if this person may see it (`visible`). Its owner and admins see every field; others
+     * see the private ones empty (openapi.yaml getUsuario).
      */
     async obtener(actor: Actor, id: number): Promise<Usuario> {
-      const row = await fila(id);
-      const propio = actor.id === id || esAdmin(actor);
-      if (!row.activo && !esAdmin(actor)) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
-      if (row.oculto && !propio) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
+      const row = await visible(actor, id);
       const usuario = toUsuario(row, (await cargarPerfiles(db, [id])).get(id));
-      if (propio) return usuario;
+      if (veOculto(actor, id)) return usuario;
       return { ...usuario, rut: '', email: '', genero: '', nacionalidad: '', telefono: '', fecha_nacimiento: null };
     },
 
