@@ -29,6 +29,18 @@ export const OTRO_PAR = 'La unidad debe ser de la misma asignatura y nivel del O
 /** Moving a shared unit's OA to a unit not taught in all of its levels (decision 0084). */
 export const sinNiveles = (nombres: string[]) => `La unidad de destino no se imparte en ${nombres.join(' ni en ')}, como la del OA`;
 
+/**
+ * Why an OA of unit `origen` may not move to unit `destino`, or null when it may. A shared unit's
+ * OA (decision 0084) may go only to a unit taught in all of its levels, so no material aligned to
+ * it is left with an OA of another level; one with no level in common is another pair.
+ */
+async function motivoParaNoMover(tx: Db, origen: { id: number; id_area: number }, destino: { id: number; id_area: number }) {
+  if (destino.id_area !== origen.id_area) return OTRO_PAR;
+  const faltan = await nivelesQueFaltan(tx, origen.id, destino.id);
+  if (faltan.todos) return OTRO_PAR;
+  return faltan.nombres.length > 0 ? sinNiveles(faltan.nombres) : null;
+}
+
 /** Where `id` goes in `lista` at `posicion` (from 1; past the end means last). */
 function mover(lista: number[], id: number, posicion: number | undefined): number[] {
   const resto = lista.filter((x) => x !== id);
@@ -201,10 +213,7 @@ export function createCurriculoService(ctx: ServiceContext) {
         if (cambio.unidad !== undefined && cambio.unidad !== o.unidad) {
           const [d] = await tx.select().from(unidades).where(eq(unidades.id, cambio.unidad)).for('update');
           if (!d) throw new ErrorDeDominio(400, UNIDAD_NO_ENCONTRADA, { errors: { unidad: [UNIDAD_NO_ENCONTRADA] } });
-          // A shared unit's OA (decision 0084) may go to a unit taught in all of its levels, so no
-          // material aligned to it is left with an OA of another level.
-          const faltan = d.id_area === origen.id_area ? await nivelesQueFaltan(tx, origen.id, d.id) : null;
-          const mensaje = !faltan || faltan.todos ? OTRO_PAR : faltan.nombres.length > 0 ? sinNiveles(faltan.nombres) : null;
+          const mensaje = await motivoParaNoMover(tx, origen, d);
           if (mensaje) throw new ErrorDeDominio(400, mensaje, { errors: { unidad: [mensaje] } });
           destino = d;
           await tx.update(oas).set({ unidad: d.id }).where(eq(oas.id, id));
