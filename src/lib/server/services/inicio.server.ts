@@ -5,9 +5,8 @@
  * is what the person may open: the lists' visibility rules (visibleA, ready capsules, active
  * categories), a few rows per block, each query limited and in parallel.
  */
-import { and, type Column, desc, eq, gt, inArray, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, type Column, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { cacheDeLecturas } from '../db/cache.server.ts';
-import { filasDe } from '../db/client.server.ts';
 import { calificada } from '../db/fragmentos.server.ts';
 import {
   areas,
@@ -27,7 +26,8 @@ import {
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { conversacionesVisibles, createConversacionesActivas, type ItemConversacion } from './inicio/actividad.server.ts';
+import { createConversacionesActivas, type ItemConversacion } from './inicio/actividad.server.ts';
+import { type Cuentas, createCuentas } from './inicio/cuentas.server.ts';
 import { type Contenido, createRecientes, type FilaReciente } from './inicio/recientes.server.ts';
 import { siguienteVisita } from './inicio/visitas.server.ts';
 import type { EntradaNotificacion, NotificacionesService } from './notificaciones.server.ts';
@@ -35,17 +35,11 @@ import { visibleA } from './recursos.server.ts';
 import { areasDelPerfil, nivelesDelPerfil } from './usuarios.server.ts';
 
 export type { ItemConversacion } from './inicio/actividad.server.ts';
+export { CUENTA_TOPE, type Cuentas } from './inicio/cuentas.server.ts';
 export { REFRESCO_VISITA_MS, siguienteVisita, VISITA_MS } from './inicio/visitas.server.ts';
 
 const MINUTO_MS = 60 * 1000;
 const DIA_MS = 24 * 60 * MINUTO_MS;
-
-/**
- * The counts of 'Desde tu última visita' stop past this (issue 36): 'Más de 99' says as much as the
- * exact figure, and each count reads at most CUENTA_TOPE + 1 rows, newest first along its date index,
- * instead of every row since a visit months ago.
- */
-export const CUENTA_TOPE = 99;
 
 /** Rows per block. */
 export const FILAS_BLOQUE = 4;
@@ -80,15 +74,6 @@ export type Alcance = 'perfil' | 'sin_coincidencias' | 'todo';
 export interface Bloque {
   alcance: Alcance;
   items: ItemContenido[];
-}
-
-/** Each up to CUENTA_TOPE + 1 (more than CUENTA_TOPE). */
-export interface Cuentas {
-  capsulas: number;
-  materiales: number;
-  manuales: number;
-  conversaciones: number;
-  comentarios: number;
 }
 
 /** What the cache keeps of a person's home for one visit. */
@@ -158,6 +143,8 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     return filas.map((f) => ({ ...f, href: `${ruta}${f.id}`, fecha: f.fecha.toISOString() }));
   }
   const recientes = createRecientes({ db, now: ctx.now, leer: (tipo, actor, limite) => leerContenido(tipo, actor, undefined, limite) });
+  const desdeLaVisita = createCuentas({ db, contenidos, recientes });
+  const conversacionesActivas = createConversacionesActivas(ctx, FILAS_BLOQUE);
 
   /**
    * A block: the newest of a kind within the profile (`areas`, `niveles`; none of a kind means any),
@@ -177,77 +164,6 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
         and(delPerfil(tabla.id_area, idsAreas), columnaNivel ? delPerfil(columnaNivel, delNivel) : undefined),
       ));
     return filas.map((f) => ({ id: f.id, titulo: f.titulo, href: f.href, area: f.area, nivel: f.nivel, fecha: f.fecha }));
-  }
-
-  /** How many rows each query gives (newest first), each up to CUENTA_TOPE + 1 along its date index, in one statement. */
-  async function hastaTope<K extends string>(consultas: Record<K, SQLWrapper>): Promise<Record<K, number>> {
-    const nombres = Object.keys(consultas) as K[];
-    const columnas = nombres.map(
-      (k) => sql`(select count(*) from (${consultas[k]} limit ${CUENTA_TOPE + 1}) as hasta_tope) as ${sql.identifier(k)}`,
-    );
-    const [fila] = await filasDe<Record<K, unknown>>(db, sql`select ${sql.join(columnas, sql`, `)}`);
-    return Object.fromEntries(nombres.map((k) => [k, Number(fila?.[k] ?? 0)])) as Record<K, number>;
-  }
-
-  /** How many of a kind others published since `desde` that this person may open, up to CUENTA_TOPE + 1. */
-  async function contarContenido(tipo: Contenido, actor: Actor, desde: Date): Promise<number> {
-    const compartida = await recientes.cuenta(tipo, actor, desde, CUENTA_TOPE + 1);
-    if (compartida !== undefined) return compartida;
-    const { tabla, visibles } = contenidos[tipo];
-    const { n } = await hastaTope({
-      n: db
-        .select({ id: tabla.id })
-        .from(tabla)
-        .where(and(gt(tabla.fecha_creacion, desde), visibles(actor), ne(tabla.id_usuario, actor.id)))
-        .orderBy(desc(tabla.fecha_creacion)),
-    });
-    return n;
-  }
-
-  /** The comments anyone may see as activity: not deleted, not hidden from this person. */
-  const comentariosVisibles = (actor: Actor) => and(eq(foroComentarios.eliminado, false), visibleA(actor, foroComentarios));
-  const conversacionesActivas = createConversacionesActivas(ctx, FILAS_BLOQUE);
-
-  /** The forum's two counts since `desde`, in one statement: new conversations and new comments. */
-  async function contarForo(actor: Actor, desde: Date): Promise<Pick<Cuentas, 'conversaciones' | 'comentarios'>> {
-    const conversaciones = db
-      .select({ id: foroConversaciones.id })
-      .from(foroConversaciones)
-      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-      .where(
-        and(
-          gt(foroConversaciones.fecha_creacion, desde),
-          conversacionesVisibles(actor),
-          ne(foroConversaciones.id_usuario_creador, actor.id),
-        ),
-      )
-      .orderBy(desc(foroConversaciones.fecha_creacion));
-    const comentarios = db
-      .select({ id: foroComentarios.id })
-      .from(foroComentarios)
-      .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
-      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
-      .where(
-        and(
-          gt(foroComentarios.fecha_creacion, desde),
-          comentariosVisibles(actor),
-          conversacionesVisibles(actor),
-          ne(foroComentarios.id_usuario, actor.id),
-        ),
-      )
-      .orderBy(desc(foroComentarios.fecha_creacion));
-    return hastaTope({ conversaciones, comentarios });
-  }
-
-  /** What others published since `desde` that this person may open (their own is not news to them). */
-  async function contar(actor: Actor, desde: Date): Promise<Cuentas> {
-    const [c, mat, man, foro] = await Promise.all([
-      contarContenido('capsulas', actor, desde),
-      contarContenido('materiales', actor, desde),
-      contarContenido('manuales', actor, desde),
-      contarForo(actor, desde),
-    ]);
-    return { capsulas: c, materiales: mat, manuales: man, ...foro };
   }
 
   /**
@@ -294,7 +210,7 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     const [{ cap, mat, man }, conversaciones, cuentas] = await Promise.all([
       leerContenidoDelPerfil(actor, perfil),
       conversacionesActivas.leer(actor),
-      contar(actor, desde),
+      desdeLaVisita.contar(actor, desde),
     ]);
     const conPerfil = susAreas.length > 0 || susNiveles.length > 0;
     // Nothing of the profile in a block: the network's newest there instead.

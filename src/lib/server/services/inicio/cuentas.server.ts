@@ -1,0 +1,114 @@
+/**
+ * The home's 'Desde tu última visita' (issue 21): how many capsules, materials and manuals others
+ * published since the person's previous visit that they may open, and the forum's new
+ * conversations and comments. Their own work is not news to them.
+ */
+import { and, desc, eq, gt, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type Db, filasDe } from '../../db/client.server.ts';
+import type { capsulas, manuales, materiales } from '../../db/schema.server.ts';
+import { foroCategorias, foroComentarios, foroConversaciones } from '../../db/schema.server.ts';
+import type { Actor } from '../actor.server.ts';
+import { visibleA } from '../recursos.server.ts';
+import { conversacionesVisibles } from './actividad.server.ts';
+import type { Contenido, createRecientes } from './recientes.server.ts';
+
+/**
+ * The counts stop past this (issue 36): 'Más de 99' says as much as the exact figure, and each
+ * count reads at most CUENTA_TOPE + 1 rows, newest first along its date index, instead of every row
+ * since a visit months ago.
+ */
+export const CUENTA_TOPE = 99;
+
+/** Each up to CUENTA_TOPE + 1 (more than CUENTA_TOPE). */
+export interface Cuentas {
+  capsulas: number;
+  materiales: number;
+  manuales: number;
+  conversaciones: number;
+  comentarios: number;
+}
+
+interface Dependencias {
+  db: Db;
+  /** Each kind's table and what a person may open of it, as the home's blocks read them. */
+  contenidos: Record<
+    Contenido,
+    { tabla: typeof capsulas | typeof materiales | typeof manuales; visibles: (actor: Actor) => SQL | undefined }
+  >;
+  /** The shared lists of the newest items, which answer most counts without a statement. */
+  recientes: Pick<ReturnType<typeof createRecientes>, 'cuenta'>;
+}
+
+export function createCuentas({ db, contenidos, recientes }: Dependencias) {
+  /** How many rows each query gives (each brings its own limit), in one statement. */
+  async function contarFilas<K extends string>(consultas: Record<K, SQLWrapper>): Promise<Record<K, number>> {
+    const nombres = Object.keys(consultas) as K[];
+    const columnas = nombres.map((k) => sql`(select count(*) from (${consultas[k]}) as filas) as ${sql.identifier(k)}`);
+    const [fila] = await filasDe<Record<K, unknown>>(db, sql`select ${sql.join(columnas, sql`, `)}`);
+    return Object.fromEntries(nombres.map((k) => [k, Number(fila?.[k] ?? 0)])) as Record<K, number>;
+  }
+
+  /** How many of a kind others published since `desde` that this person may open, up to CUENTA_TOPE + 1. */
+  async function contarContenido(tipo: Contenido, actor: Actor, desde: Date): Promise<number> {
+    const compartida = await recientes.cuenta(tipo, actor, desde, CUENTA_TOPE + 1);
+    if (compartida !== undefined) return compartida;
+    const { tabla, visibles } = contenidos[tipo];
+    const { n } = await contarFilas({
+      n: db
+        .select({ id: tabla.id })
+        .from(tabla)
+        .where(and(gt(tabla.fecha_creacion, desde), visibles(actor), ne(tabla.id_usuario, actor.id)))
+        .orderBy(desc(tabla.fecha_creacion))
+        .limit(CUENTA_TOPE + 1),
+    });
+    return n;
+  }
+
+  /** The forum's two counts since `desde`, in one statement: new conversations and new comments. */
+  function contarForo(actor: Actor, desde: Date): Promise<Pick<Cuentas, 'conversaciones' | 'comentarios'>> {
+    const conversaciones = db
+      .select({ id: foroConversaciones.id })
+      .from(foroConversaciones)
+      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
+      .where(
+        and(
+          gt(foroConversaciones.fecha_creacion, desde),
+          conversacionesVisibles(actor),
+          ne(foroConversaciones.id_usuario_creador, actor.id),
+        ),
+      )
+      .orderBy(desc(foroConversaciones.fecha_creacion))
+      .limit(CUENTA_TOPE + 1);
+    // The comments anyone may see as activity: not deleted, not hidden from this person.
+    const comentarios = db
+      .select({ id: foroComentarios.id })
+      .from(foroComentarios)
+      .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
+      .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
+      .where(
+        and(
+          gt(foroComentarios.fecha_creacion, desde),
+          eq(foroComentarios.eliminado, false),
+          visibleA(actor, foroComentarios),
+          conversacionesVisibles(actor),
+          ne(foroComentarios.id_usuario, actor.id),
+        ),
+      )
+      .orderBy(desc(foroComentarios.fecha_creacion))
+      .limit(CUENTA_TOPE + 1);
+    return contarFilas({ conversaciones, comentarios });
+  }
+
+  return {
+    /** What others published since `desde` that this person may open. */
+    async contar(actor: Actor, desde: Date): Promise<Cuentas> {
+      const [c, mat, man, foro] = await Promise.all([
+        contarContenido('capsulas', actor, desde),
+        contarContenido('materiales', actor, desde),
+        contarContenido('manuales', actor, desde),
+        contarForo(actor, desde),
+      ]);
+      return { capsulas: c, materiales: mat, manuales: man, ...foro };
+    },
+  };
+}
