@@ -3,10 +3,11 @@
  * were read from is written, so nothing a person does shows late; and the bound for writes this
  * process cannot see (another server on the same PostgreSQL).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheDeLecturas } from '../../src/lib/server/db/cache.server.ts';
-import { cambiosDe, createCambios } from '../../src/lib/server/db/cambios.server.ts';
+import { cambiosDe, createCambios, POR_DISPARADOR } from '../../src/lib/server/db/cambios.server.ts';
+import { filasDe } from '../../src/lib/server/db/client.server.ts';
 import { areas, capsulas, metodologias, unidades, usuarios } from '../../src/lib/server/db/schema.server.ts';
 import { type SessionCookies, sessionFromCookies } from '../../src/lib/server/http/session.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
@@ -97,6 +98,38 @@ describe('cached answers', () => {
     };
   });
   afterAll(() => t.close());
+
+  it("name every table the database's triggers write, so a write that fires one renews the caches read from it", async () => {
+    // The trigger functions' sources, and those of the functions they PERFORM, as the migrations left them.
+    const funciones = new Map(
+      (
+        await filasDe<{ nombre: string; fuente: string }>(
+          t.db,
+          sql`select proname as nombre, prosrc as fuente from pg_proc where pronamespace = 'public'::regnamespace`,
+        )
+      ).map((f) => [f.nombre, f.fuente]),
+    );
+    const disparadores = await filasDe<{ tabla: string; funcion: string }>(
+      t.db,
+      sql`select c.relname as tabla, p.proname as funcion from pg_trigger g join pg_class c on c.oid = g.tgrelid join pg_proc p on p.oid = g.tgfoid where not g.tgisinternal`,
+    );
+    const escritas = (funcion: string, vistas = new Set<string>()): string[] => {
+      if (vistas.has(funcion)) return [];
+      vistas.add(funcion);
+      const fuente = funciones.get(funcion) ?? '';
+      const directas = [...fuente.matchAll(/\b(?:update|insert\s+into)\s+public\.(\w+)/gi)].map((m) => m[1] as string);
+      const llamadas = [...fuente.matchAll(/\bperform\s+public\.(\w+)\s*\(/gi)].flatMap((m) => escritas(m[1] as string, vistas));
+      return [...directas, ...llamadas];
+    };
+    // versiones_conteo is the lists' totals' own token (db/conteos.server.ts), read on every count, never through a cache.
+    const faltan = disparadores.flatMap(({ tabla, funcion }) =>
+      escritas(funcion)
+        .filter((otra) => otra !== tabla && otra !== 'versiones_conteo' && !POR_DISPARADOR[tabla]?.includes(otra))
+        .map((otra) => `${tabla} -> ${otra}`),
+    );
+    expect(disparadores.length).toBeGreaterThan(0);
+    expect([...new Set(faltan)]).toEqual([]);
+  });
 
   const lista = async () => {
     const res = await t.call('GET', '/api/capsulas/?tamano_pagina=50', { token: docente.token });
