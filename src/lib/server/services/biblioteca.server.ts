@@ -4,7 +4,7 @@
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
 import path from 'node:path';
-import { and, eq, exists, inArray, sql } from 'drizzle-orm';
+import { and, eq, exists, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
 import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
@@ -31,10 +31,10 @@ import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
+import { coherencia } from './biblioteca/coherencia.server.ts';
 import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { nivelParaDocente, nombreDeNiveles, unidadEnNivel } from './curriculo/niveles.server.ts';
-import { retiradosNuevos } from './curriculo.server.ts';
+import { nivelParaDocente, nombreDeNiveles } from './curriculo/niveles.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
 import { autorColumns, createRecursosService, likesEnFila, partesVisibles, toAutor, visibleA } from './recursos.server.ts';
@@ -178,39 +178,6 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
     return row;
   }
 
-  /**
-   * The choices must fit together: the unit is of the chosen area and level, every OA is of a unit
-   * of that area and level (a teacher may pick OAs from several units), the type exists.
-   */
-  async function coherencia(input: MaterialInput, yaTiene?: { id_unidad: number; oas: number[] }) {
-    const errors: Record<string, string[]> = {};
-    const [[area], [nivel], [unidad], [tipo], objetivos] = await Promise.all([
-      db.select({ id: areas.id }).from(areas).where(eq(areas.id, input.id_area)),
-      db.select({ codigo: niveles.codigo }).from(niveles).where(eq(niveles.codigo, input.id_nivel)),
-      db
-        .select({ id: unidades.id })
-        .from(unidades)
-        .where(and(eq(unidades.id, input.id_unidad), eq(unidades.id_area, input.id_area), unidadEnNivel(input.id_nivel))),
-      db.select({ id: tiposMaterial.id }).from(tiposMaterial).where(eq(tiposMaterial.id, input.tipo_material_docente)),
-      db
-        .select({ id: oas.id })
-        .from(oas)
-        .innerJoin(unidades, eq(unidades.id, oas.unidad))
-        .where(and(inArray(oas.id, input.oas), eq(unidades.id_area, input.id_area), unidadEnNivel(input.id_nivel))),
-    ]);
-    if (!area) errors.id_area = ['Debe ingresar una area'];
-    if (!nivel) errors.id_nivel = ['Debe ingresar un nivel'];
-    if (!unidad) errors.id_unidad = ['Debe ingresar una unidad'];
-    if (objetivos.length !== input.oas.length) errors.oas = ['Los OA elegidos no corresponden a la asignatura y el nivel'];
-    if (!tipo) errors.tipo_material_docente = ['Debe especificar el tipo de material docente'];
-    // Retired units and OAs are out of new work; a material that already has one keeps it (issue 30).
-    const retirados = await retiradosNuevos(db, input, yaTiene);
-    if (retirados.unidad && !errors.id_unidad) errors.id_unidad = [retirados.unidad];
-    if (retirados.oas && !errors.oas) errors.oas = [retirados.oas];
-    const first = Object.values(errors)[0]?.[0];
-    if (first) throw new ErrorDeDominio(400, first, { errors });
-  }
-
   return {
     recursos,
     /** Whether the item is public now (issue 34): its files then answer without a session. */
@@ -291,7 +258,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
         await ctx.herramientas.exigir('pdf');
         throw invalido();
       }
-      await coherencia(input);
+      await coherencia(db, input);
       const publica = await publicacion.nueva(input);
 
       // Files first, under an id taken from the sequence, then the row that names them (reservarId).
@@ -335,7 +302,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
       const row = await fila(input.id, actor);
       exigirAutorOAdmin(actor, row.id_usuario);
       const actuales = await db.select({ id: materialesOas.id_oa }).from(materialesOas).where(eq(materialesOas.id_material, row.id));
-      await coherencia(input, { id_unidad: row.id_unidad, oas: actuales.map((o) => o.id) });
+      await coherencia(db, input, { id_unidad: row.id_unidad, oas: actuales.map((o) => o.id) });
       const publica = publicacion.editada(input, row);
       await db.transaction(async (tx) => {
         await tx
