@@ -1,18 +1,17 @@
 /**
  * The signed-in person of a page request, as the top bar and the pages show them, cached: looking
  * them up took five queries per page (the user and four profile tables), most of a page's
- * database work. What decides access is not cached here: the caller has just asked
+ * database work; a miss is now the one prepared statement of `obtenerUsuario` (issue 36). What decides access is not cached here: the caller has just asked
  * `sesiones.vigente` (a 2 s bound) whether the session holds and the user is active, and the groups
  * come from that answer, so a sign-out, a deactivation or a role change takes effect as before.
  * The displayed data is read again after any write to its tables in this process (db/cambios),
  * and after `CACHE_SECONDS` at most when other servers share the database.
  */
-import { eq } from 'drizzle-orm';
 import type { AccessClaims } from '../auth/tokens.server.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
-import { segundosFactores, usuarios } from '../db/schema.server.ts';
-import { cargarPerfiles, TABLAS_USUARIO, toUsuario, type Usuario } from './usuarios.server.ts';
+import { segundosFactores } from '../db/schema.server.ts';
+import { leerUsuario, TABLAS_USUARIO, type Usuario } from './usuarios.server.ts';
 
 export const CACHE_SECONDS = 10;
 
@@ -28,22 +27,11 @@ export type UsuarioPagina = Usuario & {
   segundo_factor: boolean;
 };
 
-async function leerUsuario(db: Db, id: number): Promise<UsuarioPagina | null> {
-  // The second factor in the same query: one more table, not one more round trip.
-  const [fila] = await db
-    .select({ row: usuarios, factor: segundosFactores.confirmado })
-    .from(usuarios)
-    .leftJoin(segundosFactores, eq(segundosFactores.id_usuario, usuarios.id))
-    .where(eq(usuarios.id, id));
-  if (!fila) return null;
-  const { row } = fila;
-  const perfiles = await cargarPerfiles(db, [row.id]);
-  return {
-    ...toUsuario(row, perfiles.get(row.id)),
-    ahorro_datos: row.ahorro_datos,
-    privacidad_version: row.privacidad_version,
-    segundo_factor: fila.factor !== null,
-  };
+async function leerUsuarioPagina(db: Db, id: number): Promise<UsuarioPagina | null> {
+  const leido = await leerUsuario(db, id);
+  if (!leido) return null;
+  const { usuario, row, segundo_factor } = leido;
+  return { ...usuario, ahorro_datos: row.ahorro_datos, privacidad_version: row.privacidad_version, segundo_factor };
 }
 
 export function createUsuarioActual(ctx: { db: Db; now: () => Date }) {
@@ -53,7 +41,7 @@ export function createUsuarioActual(ctx: { db: Db; now: () => Date }) {
     max: 5_000,
     now: ctx.now,
   });
-  const leer = (id: number) => cache.leer(String(id), () => leerUsuario(ctx.db, id));
+  const leer = (id: number) => cache.leer(String(id), () => leerUsuarioPagina(ctx.db, id));
   return {
     /** The user of claims that `sesiones.vigente` just confirmed, with those claims' groups. */
     async obtener(claims: AccessClaims): Promise<UsuarioPagina | null> {

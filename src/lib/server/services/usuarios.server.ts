@@ -14,6 +14,7 @@ import {
   perfilEspecialidades,
   perfilesDocentes,
   perfilNiveles,
+  segundosFactores,
   usuarios,
 } from '../db/schema.server.ts';
 
@@ -140,10 +141,17 @@ export const TABLAS_USUARIO = [
   niveles,
 ];
 
-/** A person and their teacher profile, if any, in one statement, prepared once per database (issue 36). */
+/**
+ * A person and their teacher profile, if any, and whether they confirmed a second factor (the
+ * pages' reader, usuario-actual.server.ts), in one statement, prepared once per database (issue 36).
+ */
 const prepararUsuario = (db: Db) =>
   db
-    .select({ usuario: usuarios, ...columnasPerfil })
+    .select({
+      usuario: usuarios,
+      ...columnasPerfil,
+      segundo_factor: sql<boolean>`exists (select 1 from ${segundosFactores} where ${calificada(segundosFactores.id_usuario)} = ${calificada(usuarios.id)} and ${calificada(segundosFactores.confirmado)} is not null)`,
+    })
     .from(usuarios)
     .leftJoin(perfilesDocentes, eq(perfilesDocentes.id_usuario, usuarios.id))
     .where(eq(usuarios.id, sql.placeholder('id')))
@@ -156,6 +164,11 @@ const usuarioPreparado = new WeakMap<Db, ReturnType<typeof prepararUsuario>>();
  * answer it, so it is built once and PostgreSQL plans it once per connection.
  */
 export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null> {
+  return (await leerUsuario(db, id))?.usuario ?? null;
+}
+
+/** The same, with the row it was made of and whether the person confirmed a second factor. */
+export async function leerUsuario(db: Db, id: number): Promise<{ usuario: Usuario; row: UsuarioRow; segundo_factor: boolean } | null> {
   let consulta = usuarioPreparado.get(db);
   if (!consulta) {
     consulta = prepararUsuario(db);
@@ -164,8 +177,9 @@ export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null
   const [fila] = await consulta.execute({ id });
   if (!fila) return null;
   // The title is never null on a profile's row: null is the left join finding no profile.
-  const { usuario, titulo_profesional, ...listas } = fila;
-  return toUsuario(usuario, titulo_profesional === null ? undefined : { titulo_profesional, ...listas });
+  const { usuario: row, titulo_profesional, segundo_factor, ...listas } = fila;
+  const usuario = toUsuario(row, titulo_profesional === null ? undefined : { titulo_profesional, ...listas });
+  return { usuario, row, segundo_factor };
 }
 
 export const nombreCorto = (u: Pick<UsuarioRow, 'primer_nombre' | 'apellido_paterno'>) => `${u.primer_nombre} ${u.apellido_paterno}`.trim();
