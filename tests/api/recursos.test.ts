@@ -58,3 +58,33 @@ describe('likes', () => {
     expect(await recursos.like('manual', manualId, ana.id, false)).toEqual([{ id: luis.id }]);
   });
 });
+
+describe('views', () => {
+  /** The manual's counter as stored. */
+  const vistas = async (id: number) => (await t.db.query.manuales.findFirst({ where: (m, { eq }) => eq(m.id, id) }))?.n_visitas;
+
+  it('count once per visit: a visit lasts while the person comes back within 30 minutes of their previous view', async () => {
+    const id = await insertarManual(t, ana, 'Manual visitado');
+    let ahora = new Date('2026-11-30T10:00:00Z');
+    const conReloj = createRecursosService(t.db, () => ahora);
+    const vista = async (minutos: number) => {
+      ahora = new Date(Date.parse('2026-11-30T10:00:00Z') + minutos * 60_000);
+      return conReloj.visitar('manual', id, luis.id);
+    };
+    // Every 20 minutes for 40: one visit, though 40 minutes passed since its first view.
+    expect([await vista(0), await vista(20), await vista(40)]).toEqual([true, false, false]);
+    // 31 minutes after the last view: a new visit.
+    expect(await vista(71)).toBe(true);
+    expect(await vistas(id)).toBe(2);
+    // Another person's first view counts on its own.
+    expect(await conReloj.visitar('manual', id, ana.id)).toBe(true);
+    expect(await vistas(id)).toBe(3);
+  });
+
+  it('count a person opening the same item several times at once once', async () => {
+    const id = await insertarManual(t, ana, 'Manual abierto en varias pestañas');
+    const contadas = await Promise.all(Array.from({ length: 5 }, () => recursos.visitar('manual', id, luis.id)));
+    expect(contadas.filter(Boolean)).toHaveLength(1);
+    expect(await vistas(id)).toBe(1);
+  });
+});

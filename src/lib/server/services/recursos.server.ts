@@ -3,7 +3,7 @@
  * with who may see each: one implementation for all, so the sections reuse it and never copy it.
  */
 import { and, count, eq, isNotNull, or, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
 import { LIMITE_HILO, type PaginaHilo } from '../../validation/comentarios.ts';
 import type { Db } from '../db/client.server.ts';
@@ -333,27 +333,41 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
       return this.likes(tipo, id);
     },
 
-    /** Counts a view once per person per visit; answers whether this one counted. */
+    /**
+     * Counts a view once per person per visit (a view more than VISITA_MINUTOS after their previous
+     * one); answers whether this one counted. Without a transaction, in two statements where one
+     * was five (issue 36: every detail page asks it): the person's row takes this view's time and
+     * gives back the previous one as the statement found it, or, on a first view, is inserted, and
+     * of two first views at once only the one that inserts it counts.
+     */
     async visitar(tipo: TipoVisitable, id: number, idUsuario: number): Promise<boolean> {
       const at = now();
-      const tabla = visitables[tipo];
-      return db.transaction(async (tx) => {
-        const [last] = await tx
-          .select({ ultima: visitas.ultima })
-          .from(visitas)
-          .where(and(eq(visitas.tipo, tipo), eq(visitas.id_recurso, id), eq(visitas.id_usuario, idUsuario)));
-        await tx
-          .insert(visitas)
-          .values({ tipo, id_recurso: id, id_usuario: idUsuario, ultima: at })
-          .onConflictDoUpdate({ target: [visitas.tipo, visitas.id_recurso, visitas.id_usuario], set: { ultima: at } });
-        const cuenta = !last || at.getTime() - last.ultima.getTime() > VISITA_MINUTOS * 60_000;
-        if (cuenta)
-          await tx
-            .update(tabla)
-            .set({ n_visitas: sql`${tabla.n_visitas} + 1` })
-            .where(eq(tabla.id, id));
-        return cuenta;
-      });
+      const previa = alias(visitas, 'previa');
+      const deLaPersona = (t: Record<'tipo' | 'id_recurso' | 'id_usuario', PgColumn>) =>
+        and(eq(t.tipo, tipo), eq(t.id_recurso, id), eq(t.id_usuario, idUsuario));
+      const [movida] = await db
+        .update(visitas)
+        .set({ ultima: at })
+        .from(previa)
+        .where(and(deLaPersona(visitas), deLaPersona(previa)))
+        .returning({ ultima: previa.ultima });
+      const cuenta = movida
+        ? at.getTime() - movida.ultima.getTime() > VISITA_MINUTOS * 60_000
+        : (
+            await db
+              .insert(visitas)
+              .values({ tipo, id_recurso: id, id_usuario: idUsuario, ultima: at })
+              .onConflictDoNothing()
+              .returning({ tipo: visitas.tipo })
+          ).length > 0;
+      if (cuenta) {
+        const tabla = visitables[tipo];
+        await db
+          .update(tabla)
+          .set({ n_visitas: sql`${tabla.n_visitas} + 1` })
+          .where(eq(tabla.id, id));
+      }
+      return cuenta;
     },
 
     /**
