@@ -335,10 +335,10 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
 
     /**
      * Counts a view once per person per visit (a view more than VISITA_MINUTOS after their previous
-     * one); answers whether this one counted. Without a transaction, in two statements where one
-     * was five (issue 36: every detail page asks it): the person's row takes this view's time and
-     * gives back the previous one as the statement found it, or, on a first view, is inserted, and
-     * of two first views at once only the one that inserts it counts.
+     * one); answers whether this one counted. Two statements, three when it counts, and no
+     * transaction, where there were five in one (issue 36: every detail page asks it): the person's
+     * row takes this view's time and gives back the previous one as the statement found it, or, on
+     * a first view, is inserted, and of two first views at once only the one that inserts it counts.
      */
     async visitar(tipo: TipoVisitable, id: number, idUsuario: number): Promise<boolean> {
       const at = now();
