@@ -43,7 +43,7 @@ import type { ServiceContext } from './context.server.ts';
 import { EMAIL_EXISTENTE } from './invitaciones.server.ts';
 import type { ManualesService } from './manuales.server.ts';
 import { visibleA } from './recursos.server.ts';
-import { cargarPerfiles, fotoUrl, type PerfilDocente, toUsuario, type Usuario, type UsuarioRow } from './usuarios.server.ts';
+import { cargarPerfiles, fotoUrl, leerUsuario, type PerfilDocente, type Usuario, type UsuarioRow } from './usuarios.server.ts';
 
 const FOTO_REQUERIDA = 'Debe subir una imagen';
 const SOLO_DOCENTES = 'Solo los docentes con perfil pueden editar especialidades, áreas y niveles';
@@ -86,12 +86,17 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
   }
 
   /**
-   * A profile this person may see: an inactive account, or one hidden by moderation, only for its
-   * owner and admins (404 otherwise, the same as a missing one).
+   * 404 unless this person may see the account, the same as a missing one: an inactive account, or
+   * one hidden by moderation, only its owner and admins see.
    */
+  function exigirVisible(actor: Actor, row: UsuarioRow): void {
+    if ((!row.activo || row.oculto) && !veOculto(actor, row.id)) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
+  }
+
+  /** A profile this person may see (exigirVisible). */
   async function visible(actor: Actor, id: number): Promise<UsuarioRow> {
     const row = await fila(id);
-    if ((!row.activo || row.oculto) && !veOculto(actor, id)) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
+    exigirVisible(actor, row);
     return row;
   }
 
@@ -105,12 +110,15 @@ export function createPerfilesService(ctx: ServiceContext, deps: Secciones) {
 
   return {
     /**
-     * A profile, if this person may see it (`visible`). Its owner and admins see every field; others
-     * see the private ones empty (openapi.yaml getUsuario).
+     * A profile, if this person may see it (exigirVisible), read with its lists in one prepared
+     * statement (leerUsuario). Its owner and admins see every field; others see the private ones
+     * empty (openapi.yaml getUsuario).
      */
     async obtener(actor: Actor, id: number): Promise<Usuario> {
-      const row = await visible(actor, id);
-      const usuario = toUsuario(row, (await cargarPerfiles(db, [id])).get(id));
+      const leido = await leerUsuario(db, id);
+      if (!leido) throw new ErrorDeDominio(404, USUARIO_NO_ENCONTRADO);
+      exigirVisible(actor, leido.row);
+      const { usuario } = leido;
       if (veOculto(actor, id)) return usuario;
       return { ...usuario, rut: '', email: '', genero: '', nacionalidad: '', telefono: '', fecha_nacimiento: null };
     },

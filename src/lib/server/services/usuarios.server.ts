@@ -127,7 +127,7 @@ export function toUsuario(row: UsuarioRow, perfil: PerfilDocente | undefined): U
   };
 }
 
-/** The tables obtenerUsuario reads: a cache of its answers is stale once one of them is written. */
+/** The tables leerUsuario (and obtenerUsuario) reads: a cache of its answers is stale once one of them is written. */
 export const TABLAS_USUARIO = [
   usuarios,
   perfilesDocentes,
@@ -139,6 +139,7 @@ export const TABLAS_USUARIO = [
   areas,
   perfilNiveles,
   niveles,
+  segundosFactores,
 ];
 
 /**
