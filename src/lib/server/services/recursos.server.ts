@@ -166,6 +166,8 @@ const aComentario = (c: ComentarioRow, autor: AutorRow, idRecurso: number): Come
 
 /** A visit ends after this long away: a reload within it does not count again. */
 const VISITA_MINUTOS = 30;
+/** The person's visit row as it was before a view's update (`visitar`). */
+const previa = alias(visitas, 'previa');
 
 export function createRecursosService(db: Db, now: () => Date = () => new Date()) {
   /**
@@ -342,7 +344,6 @@ export function createRecursosService(db: Db, now: () => Date = () => new Date()
      */
     async visitar(tipo: TipoVisitable, id: number, idUsuario: number): Promise<boolean> {
       const at = now();
-      const previa = alias(visitas, 'previa');
       const deLaPersona = (t: Record<'tipo' | 'id_recurso' | 'id_usuario', PgColumn>) =>
         and(eq(t.tipo, tipo), eq(t.id_recurso, id), eq(t.id_usuario, idUsuario));
       const [movida] = await db

@@ -5,8 +5,14 @@
  */
 import { and, desc, eq, gt, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Db, filasDe } from '../../db/client.server.ts';
-import type { capsulas, manuales, materiales } from '../../db/schema.server.ts';
-import { foroCategorias, foroComentarios, foroConversaciones } from '../../db/schema.server.ts';
+import {
+  type capsulas,
+  foroCategorias,
+  foroComentarios,
+  foroConversaciones,
+  type manuales,
+  type materiales,
+} from '../../db/schema.server.ts';
 import type { Actor } from '../actor.server.ts';
 import { visibleA } from '../recursos.server.ts';
 import { conversacionesVisibles } from './actividad.server.ts';
