@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { getTableName, type SQL, sql } from 'drizzle-orm';
@@ -16,6 +16,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type Cambios, createCambios, registrarCambios } from './cambios.server.ts';
+import { crearSentencias, type Sentencias } from './pglite-preparadas.server.ts';
 import * as schema from './schema.server.ts';
 
 export type Schema = typeof schema;
@@ -136,8 +137,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     postgresqlconf: ['shared_buffers=32MB'],
   });
   const cambios = createCambios(false);
-  informarPglite(client, cambios);
+  const sentencias = crearSentencias(client);
+  informarPglite(client, cambios, sentencias);
   const db = drizzlePglite(client, { schema });
+  nombrarPreparadas(db, sentencias);
   registrarCambios(db, cambios);
   return {
     db,
@@ -190,12 +193,34 @@ function informarPool(pool: pg.Pool, cambios: Cambios): void {
   });
 }
 
+/**
+ * The texts of the statements Drizzle prepares under a name (`.prepare('nombre')`) run as named
+ * statements on PGlite too (pglite-preparadas.server.ts): its driver does not pass the name on.
+ */
+function nombrarPreparadas(db: Db, sentencias: Sentencias): void {
+  const session = (
+    db as unknown as { session: { prepareQuery: (query: { sql: string }, fields: unknown, name: unknown, ...rest: unknown[]) => unknown } }
+  ).session;
+  const prepareQuery = session.prepareQuery.bind(session);
+  session.prepareQuery = (query, fields, name, ...rest) => {
+    if (name) sentencias.nombrar(query.sql);
+    return prepareQuery(query, fields, name, ...rest);
+  };
+}
+
 /** The same for PGlite: its queries, and each transaction's statements counted at its end. */
-function informarPglite(client: PGlite, cambios: Cambios): void {
+function informarPglite(client: PGlite, cambios: Cambios, sentencias: Sentencias): void {
   const suelta = cambios.conexion();
-  const query = client.query.bind(client);
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  /** A statement in one call into the database (`enTransaccion`: on the transaction's own turn), or through PGlite's `ordinaria` path. */
+  const correr = (ordinaria: (...args: unknown[]) => Promise<unknown>, enTransaccion: boolean, sql: string, rest: unknown[]) => {
+    const options = rest[1] as QueryOptions | undefined;
+    return sentencias.sirve(options)
+      ? sentencias.ejecutar(sql, (rest[0] as unknown[] | undefined) ?? [], options, enTransaccion)
+      : ordinaria(sql, ...rest);
+  };
   client.query = (async (sql: string, ...rest: unknown[]) => {
-    const result = await (query as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+    const result = await correr(query, false, sql, rest);
     suelta(sql, cambiadas(result));
     return result;
   }) as typeof client.query;
@@ -205,9 +230,9 @@ function informarPglite(client: PGlite, cambios: Cambios): void {
     registrar('begin');
     try {
       const result = await transaction((tx) => {
-        const txQuery = tx.query.bind(tx);
+        const txQuery = tx.query.bind(tx) as (...args: unknown[]) => Promise<unknown>;
         tx.query = (async (sql: string, ...rest: unknown[]) => {
-          const r = await (txQuery as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+          const r = await correr(txQuery, true, sql, rest);
           registrar(sql, cambiadas(r));
           return r;
         }) as typeof tx.query;
