@@ -8,7 +8,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../src/lib/api/schema';
-import { areas, areasNiveles, niveles, oas, unidades } from '../../src/lib/server/db/schema.server.ts';
+import { areas, areasNiveles, materiales, materialesOas, niveles, oas, unidades } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
 import { llamadas, publicarMaterial, type Sesion } from '../support/contenido.ts';
 
@@ -154,6 +154,33 @@ describe('the counts', () => {
         }
       }
     }
+  });
+});
+
+describe('as things change', () => {
+  it('follows moderation and the curriculum read after read: an author keeps counting her hidden material, a retired unit leaves', async () => {
+    const total = async (quien: Sesion) => (await json<{ num_results: number }>(quien, `/api/bdocente/?id_unidad=${ma.u2}`)).num_results;
+    const id = await publicarMaterial(t, luis, 'Guía por ocultar', { unidad: ma.u2, oas: [ma.oa2a] });
+    // Ana sees her own hidden one and Luis's; Luis, who has nothing hidden, his alone.
+    expect(unidadDe(await cobertura(ana, `area=${ma.area}`), ma.u2)?.n_materiales).toBe(2);
+    expect(unidadDe(await cobertura(luis, `area=${ma.area}`), ma.u2)?.n_materiales).toBe(1);
+    expect(await total(luis)).toBe(1);
+
+    await t.db.update(materiales).set({ oculto: true }).where(eq(materiales.id, id));
+    expect(unidadDe(await cobertura(luis, `area=${ma.area}`), ma.u2)?.n_materiales).toBe(1);
+    expect(await total(luis)).toBe(1);
+    expect(unidadDe(await cobertura(ana, `area=${ma.area}`), ma.u2)?.n_materiales).toBe(1);
+    expect(await total(ana)).toBe(1);
+
+    await t.db.update(unidades).set({ vigente: false }).where(eq(unidades.id, ma.u2));
+    try {
+      expect(unidadDe(await cobertura(ana, `area=${ma.area}`), ma.u2)).toBeUndefined();
+    } finally {
+      await t.db.update(unidades).set({ vigente: true }).where(eq(unidades.id, ma.u2));
+      await t.db.delete(materialesOas).where(eq(materialesOas.id_material, id));
+      await t.db.delete(materiales).where(eq(materiales.id, id));
+    }
+    expect(unidadDe(await cobertura(luis, `area=${ma.area}`), ma.u2)?.n_materiales).toBe(0);
   });
 });
 

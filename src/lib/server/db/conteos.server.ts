@@ -4,10 +4,10 @@
  * (services/cobertura.server.ts), each checked against its table's version in `versiones_conteo`,
  * which triggers move (drizzle/0021).
  */
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client.server.ts';
-import { versionesConteo } from './schema.server.ts';
+import { materiales, versionesConteo } from './schema.server.ts';
 
 /** A list's total in two parts (decision 0081). */
 export interface PartesDelTotal {
@@ -20,8 +20,11 @@ export interface PartesDelTotal {
    * admin. Counted once per version of the table, for all of them.
    */
   sinOcultos: boolean;
-  /** What only this reader sees besides (their own hidden items, already filtered), counted on each request; none for an admin. */
-  propio?: SQL | undefined;
+  /**
+   * What only this reader sees besides: their own hidden items (`filas`, already filtered), counted
+   * on each request when `autor` has any; none for an admin.
+   */
+  propio?: { autor: number; filas: SQL } | undefined;
   /**
    * What every reader sees, counted some cheaper way than from `tabla` (an OA's links): its key
    * among the kept counts and how to count it. Without it, the filter's rows less the hidden ones.
@@ -31,6 +34,9 @@ export interface PartesDelTotal {
 
 /** A table whose count version triggers keep (drizzle/0021). */
 export type TablaContada = 'materiales';
+
+/** Each counted table, with the column naming the author of its rows (whose hidden rows they still see). */
+const MODERADAS = { materiales: { tabla: materiales, autor: materiales.id_usuario } } as const;
 
 /**
  * Counts of a table kept between requests and still exact (issue 36, decision 0081): each is kept
@@ -43,10 +49,15 @@ export type TablaContada = 'materiales';
  */
 export function crearConteos(db: Db, max = 2_000) {
   const guardados = new Map<string, { version: string | null; valor: Promise<unknown> }>();
+  const leerVersion = db
+    .select({ version: versionesConteo.version })
+    .from(versionesConteo)
+    .where(eq(versionesConteo.tabla, sql.placeholder('tabla')))
+    .prepare('version_conteo');
+  const versionDe = async (tabla: TablaContada) => (await leerVersion.execute({ tabla }))[0]?.version ?? null;
 
-  async function porVersion<T>(tabla: TablaContada, clave: string, contar: () => Promise<T>): Promise<T> {
-    const [fila] = await db.select({ version: versionesConteo.version }).from(versionesConteo).where(eq(versionesConteo.tabla, tabla));
-    const version = fila?.version ?? null;
+  /** The value kept under `clave` for `version`, or `contar`'s, kept under it. */
+  function conVersion<T>(version: string | null, clave: string, contar: () => Promise<T>): Promise<T> {
     const guardado = guardados.get(clave);
     guardados.delete(clave);
     const valor = guardado?.version === version ? (guardado.valor as Promise<T>) : contar();
@@ -60,16 +71,37 @@ export function crearConteos(db: Db, max = 2_000) {
     return valor;
   }
 
+  /**
+   * Whether `autor` has hidden rows in `tabla` (`oculto`), from the set of those who do, kept per
+   * version: most readers have none, and their own part of a total or of the map is then 0
+   * without counting it.
+   */
+  async function tieneOcultos(tabla: TablaContada, autor: number, version?: string | null): Promise<boolean> {
+    const { tabla: t, autor: columna } = MODERADAS[tabla];
+    const autores = await conVersion(version === undefined ? await versionDe(tabla) : version, `${tabla} autores de ocultos`, async () => {
+      const filas = await db.selectDistinct({ id: columna }).from(t).where(eq(t.oculto, true));
+      return new Set(filas.map((f) => f.id));
+    });
+    return autores.has(autor);
+  }
+
   return {
-    porVersion,
+    /** `contar`'s value for `clave`, counted again only when `tabla`'s version moved. */
+    porVersion: async <T>(tabla: TablaContada, clave: string, contar: () => Promise<T>) =>
+      conVersion(await versionDe(tabla), clave, contar),
+    tieneOcultos,
     /**
      * A list's total: the part everyone sees kept per filter (the count's SQL is the key), the
-     * reader's own part counted each time. The part everyone sees is the filter's rows less the
-     * hidden ones among them, not the rows that are not hidden: the first can be read from an
-     * index alone (a unit's 32,000 materials at 100x: 7 ms, against 610 ms checking each row's
-     * `oculto`), the second through the partial index of hidden rows (decision 0081 amended).
+     * reader's own part counted each time they have hidden rows. The part everyone sees is the
+     * filter's rows less the hidden ones among them, not the rows that are not hidden: the first
+     * can be read from an index alone (a unit's 32,000 materials at 100x: 7 ms, against 610 ms
+     * checking each row's `oculto`), the second through the partial index of hidden rows (decision
+     * 0081 amended).
      */
-    total(tabla: PgTable & { oculto: PgColumn }, { tabla: nombre, filtro, sinOcultos, propio, comun }: PartesDelTotal): Promise<number> {
+    async total(
+      tabla: PgTable & { oculto: PgColumn },
+      { tabla: nombre, filtro, sinOcultos, propio, comun }: PartesDelTotal,
+    ): Promise<number> {
       const contar = async (where: SQL | undefined) => (await db.select({ n: count() }).from(tabla).where(where))[0]?.n ?? 0;
       const todos = db.select({ n: count() }).from(tabla).where(filtro).toSQL();
       const { clave, contar: contarComun } = comun ?? {
@@ -79,7 +111,10 @@ export function crearConteos(db: Db, max = 2_000) {
           return n - ocultos;
         },
       };
-      return Promise.all([porVersion(nombre, clave, contarComun), propio ? contar(propio) : 0]).then(([a, b]) => a + b);
+      const version = await versionDe(nombre);
+      const propios = async () => (propio && (await tieneOcultos(nombre, propio.autor, version)) ? contar(propio.filas) : 0);
+      const [a, b] = await Promise.all([conVersion(version, clave, contarComun), propios()]);
+      return a + b;
     },
   };
 }

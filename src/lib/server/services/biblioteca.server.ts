@@ -4,7 +4,7 @@
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
 import path from 'node:path';
-import { and, eq, exists, sql } from 'drizzle-orm';
+import { and, eq, exists, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
 import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
@@ -32,7 +32,7 @@ import { sniffFile } from '../media/sniff.server.ts';
 import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
 import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import { coherencia } from './biblioteca/coherencia.server.ts';
-import { areasDelMapa, coberturaDe } from './cobertura.server.ts';
+import { crearCobertura } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { nivelParaDocente, nombreDeNiveles } from './curriculo/niveles.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
@@ -84,6 +84,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
   const conteos = crearConteos(db);
+  const mapa = crearCobertura(db, conteos, ctx.now);
 
   /**
    * What every reader sees of one OA's materials with no other filter (its page, the map's link,
@@ -207,7 +208,7 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
           tabla: 'materiales',
           filtro,
           sinOcultos,
-          propio: partes && and(partes.propio, filtro),
+          propio: partes && { autor: actor.id, filas: and(partes.propio, filtro) as SQL },
           ...(f.oa && !otros ? { comun: comunDeOa(f.oa, sinOcultos) } : {}),
         }),
       );
@@ -350,10 +351,10 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
     porIds: componer,
 
     /** The curriculum map's counts for an area (issue 21): what each matching list shows this person. */
-    cobertura: (input: CoberturaInput, actor: Actor) => coberturaDe(db, conteos, actor, input),
+    cobertura: (input: CoberturaInput, actor: Actor) => mapa.cobertura(actor, input),
 
     /** The map's area choices and its default area for this person. */
-    areasDelMapa: (actor: Actor) => areasDelMapa(db, actor),
+    areasDelMapa: mapa.areasDelMapa,
 
     limiteBytes: () => ctx.config.MAX_MATERIAL_MB * 1024 * 1024,
   };

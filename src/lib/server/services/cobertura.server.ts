@@ -10,9 +10,20 @@
 import { and, asc, count, countDistinct, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { CoberturaInput } from '../../validation/biblioteca.ts';
+import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
 import type { Conteos } from '../db/conteos.server.ts';
-import { areas, areasNiveles, materiales, materialesOas, niveles, oas, perfilAreas, unidades } from '../db/schema.server.ts';
+import {
+  areas,
+  areasNiveles,
+  materiales,
+  materialesOas,
+  niveles,
+  oas,
+  perfilAreas,
+  unidades,
+  unidadesNiveles,
+} from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import type { Actor } from './actor.server.ts';
 import { otrosNivelesSql, unidadEnNivel } from './curriculo/niveles.server.ts';
@@ -115,16 +126,10 @@ async function contarVisibles(db: Db, input: CoberturaInput, admin: boolean) {
   return restar(t, ocultos);
 }
 
-/**
- * The area's levels, units and OAs with their counts; 404 when the area does not exist. The counts
- * of what every reader sees are kept per area and level while no material or alignment changes
- * (decision 0081); the reader's own hidden materials are counted on each request.
- */
-export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input: CoberturaInput): Promise<Cobertura> {
-  const { area, nivel } = input;
-  const partes = partesVisibles(actor, materiales);
+/** The area, its levels, its units in force and their OAs in force: what the map shows, before its counts. */
+function estructura(db: Db, { area, nivel }: CoberturaInput) {
   const delNivel = nivel ? unidadEnNivel(nivel) : undefined;
-  const [[fila], filasNiveles, filasUnidades, filasOas, comunes, propios] = await Promise.all([
+  return Promise.all([
     db.select({ id: areas.id, codigo: areas.codigo, nombre: areas.nombre }).from(areas).where(eq(areas.id, area)),
     db
       .select({ codigo: niveles.codigo, nombre: niveles.nombre })
@@ -143,30 +148,60 @@ export async function coberturaDe(db: Db, cuentas: Conteos, actor: Actor, input:
       .innerJoin(unidades, eq(unidades.id, oas.unidad))
       .where(and(eq(unidades.id_area, area), delNivel, eq(oas.vigente, true)))
       .orderBy(asc(oas.orden), asc(oas.codigo)),
-    cuentas.porVersion('materiales', `cobertura ${area} ${nivel ?? ''} ${partes ? 'comun' : 'todo'}`, () =>
-      contarVisibles(db, input, !partes),
-    ),
-    partes ? contarMateriales(db, input, partes.propio) : [[], [], []],
   ]);
-  const [porNivel, porUnidad, porOa] = comunes;
-  const [propiosNivel, propiosUnidad, propiosOa] = propios;
-  if (!fila) throw new ErrorDeDominio(404, AREA_NO_ENCONTRADA);
-  const enNivel = (u: (typeof filasUnidades)[number], nivel: string) => u.nivel === nivel || (u.otros?.includes(nivel) ?? false);
-  const [deNivel, deUnidad, deOa] = [conteos(porNivel, propiosNivel), conteos(porUnidad, propiosUnidad), conteos(porOa, propiosOa)];
-  return {
-    area: fila,
-    niveles: filasNiveles.map((n) => ({
-      ...n,
-      n_materiales: deNivel(n.codigo),
-      unidades: filasUnidades
-        .filter((u) => enNivel(u, n.codigo))
-        .map(({ nivel: _, otros: __, ...u }) => ({
-          ...u,
-          n_materiales: deUnidad(u.id),
-          oas: filasOas.filter((o) => o.unidad === u.id).map(({ unidad: _, ...o }) => ({ ...o, n_materiales: deOa(o.id) })),
-        })),
-    })),
-  };
+}
+
+type Estructura = Awaited<ReturnType<typeof estructura>>;
+
+/**
+ * The curriculum map of one database. The area's levels, units and OAs are kept until the
+ * curriculum changes (the read cache of db/cache.server.ts over its tables, as the catalogues'):
+ * an area's OAs are hundreds of rows with their texts, the same for every reader. The counts of
+ * what every reader sees are kept per area and level while no material or alignment changes
+ * (decision 0081); the reader's own hidden materials are counted on each request, when they have any.
+ */
+export function crearCobertura(db: Db, cuentas: Conteos, now: () => Date) {
+  const estructuras = cacheDeLecturas<Estructura>(db, {
+    tablas: [areas, areasNiveles, niveles, unidades, unidadesNiveles, oas],
+    segundos: 30,
+    maxSegundos: 3600,
+    max: 500,
+    now,
+  });
+
+  /** The area's levels, units and OAs with their counts; 404 when the area does not exist. */
+  async function cobertura(actor: Actor, input: CoberturaInput): Promise<Cobertura> {
+    const { area, nivel } = input;
+    const partes = partesVisibles(actor, materiales);
+    const [[[fila], filasNiveles, filasUnidades, filasOas], comunes, propios] = await Promise.all([
+      estructuras.leer(`${area} ${nivel ?? ''}`, () => estructura(db, input)),
+      cuentas.porVersion('materiales', `cobertura ${area} ${nivel ?? ''} ${partes ? 'comun' : 'todo'}`, () =>
+        contarVisibles(db, input, !partes),
+      ),
+      partes && (await cuentas.tieneOcultos('materiales', actor.id)) ? contarMateriales(db, input, partes.propio) : [[], [], []],
+    ]);
+    const [porNivel, porUnidad, porOa] = comunes;
+    const [propiosNivel, propiosUnidad, propiosOa] = propios;
+    if (!fila) throw new ErrorDeDominio(404, AREA_NO_ENCONTRADA);
+    const enNivel = (u: (typeof filasUnidades)[number], nivel: string) => u.nivel === nivel || (u.otros?.includes(nivel) ?? false);
+    const [deNivel, deUnidad, deOa] = [conteos(porNivel, propiosNivel), conteos(porUnidad, propiosUnidad), conteos(porOa, propiosOa)];
+    return {
+      area: fila,
+      niveles: filasNiveles.map((n) => ({
+        ...n,
+        n_materiales: deNivel(n.codigo),
+        unidades: filasUnidades
+          .filter((u) => enNivel(u, n.codigo))
+          .map(({ nivel: _, otros: __, ...u }) => ({
+            ...u,
+            n_materiales: deUnidad(u.id),
+            oas: filasOas.filter((o) => o.unidad === u.id).map(({ unidad: _, ...o }) => ({ ...o, n_materiales: deOa(o.id) })),
+          })),
+      })),
+    };
+  }
+
+  return { cobertura, areasDelMapa: (actor: Actor) => areasDelMapa(db, actor) };
 }
 
 export interface AreaDelMapa {
@@ -180,7 +215,7 @@ export interface AreaDelMapa {
  * Every area, by name, each saying whether it has units; and the map's default: the person's first
  * profile area that has units, else the first area that has them (undefined when none has).
  */
-export async function areasDelMapa(db: Db, actor: Actor): Promise<{ areas: AreaDelMapa[]; predeterminada: number | undefined }> {
+async function areasDelMapa(db: Db, actor: Actor): Promise<{ areas: AreaDelMapa[]; predeterminada: number | undefined }> {
   const [todas, conUnidades, delPerfil] = await Promise.all([
     db.select({ id: areas.id, nombre: areas.nombre }).from(areas).orderBy(asc(areas.nombre)),
     db.selectDistinct({ id: unidades.id_area }).from(unidades).where(eq(unidades.vigente, true)),
