@@ -107,6 +107,13 @@ export function createComunidadService(ctx: ServiceContext) {
     now: ctx.now,
   });
 
+  /** Whether moderation hid this person: only then does their own hidden profile count in their directory totals. */
+  const oculto = db
+    .select({ oculto: usuarios.oculto })
+    .from(usuarios)
+    .where(eq(usuarios.id, sql.placeholder('id')))
+    .prepare('usuario_oculto');
+
   /** An active account whose profile this person sees (a hidden profile is its owner's and admins' only). */
   async function usuarioActivo(id: number, actor: Actor) {
     const [row] = await db
@@ -145,10 +152,11 @@ export function createComunidadService(ctx: ServiceContext) {
       );
       const docentes = eq(perfilesDocentes.id_usuario, usuarios.id);
       const partes = partesVisibles(actor, usuarios);
+      const propio = partes && (await oculto.execute({ id: actor.id }))[0]?.oculto ? and(partes.propio, filtro) : undefined;
       const [num_results, filas] = await Promise.all([
         totalEnDosPartes(
           (where) => db.select({ n: count() }).from(usuarios).innerJoin(perfilesDocentes, docentes).where(where),
-          { comun: and(partes?.comun, filtro), propio: partes && and(partes.propio, filtro) },
+          { comun: and(partes?.comun, filtro), propio },
           (clave, contar) => totales.leer(clave, contar),
         ),
         db
