@@ -42,6 +42,22 @@ export async function reservarId(db: Pick<Db, 'execute'>, tabla: PgTable): Promi
   return fila.id;
 }
 
+/**
+ * A statement built and prepared once per database handle (the server's, a test's, a
+ * transaction's) from `preparar`, for module-level functions that take the handle as an argument.
+ */
+export function preparadaPorBase<P>(preparar: (db: Db) => P): (db: Db) => P {
+  const hechas = new WeakMap<Db, P>();
+  return (db) => {
+    let preparada = hechas.get(db);
+    if (!preparada) {
+      preparada = preparar(db);
+      hechas.set(db, preparada);
+    }
+    return preparada;
+  };
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -208,7 +224,11 @@ function nombrarPreparadas(db: Db, sentencias: Sentencias): void {
   };
 }
 
-/** The same for PGlite: its queries, and each transaction's statements counted at its end. */
+/**
+ * The same for PGlite: its queries, and each transaction's statements counted at its end. The
+ * wrappers that report them are also where each statement is sent through `sentencias` (decision
+ * 0089), the one place that sees both kinds of call.
+ */
 function informarPglite(client: PGlite, cambios: Cambios, sentencias: Sentencias): void {
   const suelta = cambios.conexion();
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;

@@ -2,7 +2,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
-import type { Db } from '../db/client.server.ts';
+import { type Db, preparadaPorBase } from '../db/client.server.ts';
 import { calificada, listaJson, unoDe } from '../db/fragmentos.server.ts';
 import {
   areas,
@@ -90,13 +90,13 @@ const columnasPerfil = {
   nivel: nivelesDelPerfil<string>(calificada(niveles.nombre)),
 };
 
-const prepararPerfiles = (db: Db) =>
+const perfilesDe = preparadaPorBase((db) =>
   db
     .select({ id_usuario: perfilesDocentes.id_usuario, ...columnasPerfil })
     .from(perfilesDocentes)
     .where(unoDe(perfilesDocentes.id_usuario, 'ids'))
-    .prepare('cargar_perfiles');
-const perfilesPreparados = new WeakMap<Db, ReturnType<typeof prepararPerfiles>>();
+    .prepare('cargar_perfiles'),
+);
 
 /**
  * The teacher profiles of `ids`, each with its schools, specialties, areas and levels: one
@@ -107,12 +107,7 @@ const perfilesPreparados = new WeakMap<Db, ReturnType<typeof prepararPerfiles>>(
 export async function cargarPerfiles(db: Db, ids: number[]): Promise<Map<number, PerfilDocente>> {
   const result = new Map<number, PerfilDocente>();
   if (ids.length === 0) return result;
-  let preparada = perfilesPreparados.get(db);
-  if (!preparada) {
-    preparada = prepararPerfiles(db);
-    perfilesPreparados.set(db, preparada);
-  }
-  for (const { id_usuario, ...perfil } of await preparada.execute({ ids })) result.set(id_usuario, perfil);
+  for (const { id_usuario, ...perfil } of await perfilesDe(db).execute({ ids })) result.set(id_usuario, perfil);
   return result;
 }
 
@@ -156,7 +151,7 @@ export const TABLAS_USUARIO = [
  * A person and their teacher profile, if any, and whether they confirmed a second factor (the
  * pages' reader, usuario-actual.server.ts), in one statement, prepared once per database (issue 36).
  */
-const prepararUsuario = (db: Db) =>
+const usuarioDe = preparadaPorBase((db) =>
   db
     .select({
       usuario: usuarios,
@@ -166,8 +161,8 @@ const prepararUsuario = (db: Db) =>
     .from(usuarios)
     .leftJoin(perfilesDocentes, eq(perfilesDocentes.id_usuario, usuarios.id))
     .where(eq(usuarios.id, sql.placeholder('id')))
-    .prepare('obtener_usuario');
-const usuarioPreparado = new WeakMap<Db, ReturnType<typeof prepararUsuario>>();
+    .prepare('obtener_usuario'),
+);
 
 /**
  * A person as the contract shows them, with their profile. Every signed-in page whose reader is not
@@ -180,12 +175,7 @@ export async function obtenerUsuario(db: Db, id: number): Promise<Usuario | null
 
 /** The same, with the row it was made of and whether the person confirmed a second factor. */
 export async function leerUsuario(db: Db, id: number): Promise<{ usuario: Usuario; row: UsuarioRow; segundo_factor: boolean } | null> {
-  let consulta = usuarioPreparado.get(db);
-  if (!consulta) {
-    consulta = prepararUsuario(db);
-    usuarioPreparado.set(db, consulta);
-  }
-  const [fila] = await consulta.execute({ id });
+  const [fila] = await usuarioDe(db).execute({ id });
   if (!fila) return null;
   // The title is never null on a profile's row: null is the left join finding no profile.
   const { usuario: row, titulo_profesional, segundo_factor, ...listas } = fila;
