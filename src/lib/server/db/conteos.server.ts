@@ -35,6 +35,9 @@ export interface PartesDelTotal {
 /** A table whose count version triggers keep (drizzle/0021). */
 export type TablaContada = 'materiales';
 
+/** A table's version in `versiones_conteo` (null before its first write). */
+type Version = string | null;
+
 /** Each counted table, with the column naming the author of its rows (whose hidden rows they still see). */
 const MODERADAS = { materiales: { tabla: materiales, autor: materiales.id_usuario } } as const;
 
@@ -48,16 +51,16 @@ const MODERADAS = { materiales: { tabla: materiales, autor: materiales.id_usuari
  * filter made its first answers take a second).
  */
 export function crearConteos(db: Db, max = 2_000) {
-  const guardados = new Map<string, { version: string | null; valor: Promise<unknown> }>();
+  const guardados = new Map<string, { version: Version; valor: Promise<unknown> }>();
   const leerVersion = db
     .select({ version: versionesConteo.version })
     .from(versionesConteo)
     .where(eq(versionesConteo.tabla, sql.placeholder('tabla')))
     .prepare('version_conteo');
-  const versionDe = async (tabla: TablaContada) => (await leerVersion.execute({ tabla }))[0]?.version ?? null;
+  const versionDe = async (tabla: TablaContada): Promise<Version> => (await leerVersion.execute({ tabla }))[0]?.version ?? null;
 
   /** The value kept under `clave` for `version`, or `contar`'s, kept under it. */
-  function conVersion<T>(version: string | null, clave: string, contar: () => Promise<T>): Promise<T> {
+  function conVersion<T>(version: Version, clave: string, contar: () => Promise<T>): Promise<T> {
     const guardado = guardados.get(clave);
     guardados.delete(clave);
     const valor = guardado?.version === version ? (guardado.valor as Promise<T>) : contar();
@@ -76,9 +79,9 @@ export function crearConteos(db: Db, max = 2_000) {
    * version: most readers have none, and their own part of a total or of the map is then 0
    * without counting it.
    */
-  async function tieneOcultos(tabla: TablaContada, autor: number, version?: string | null): Promise<boolean> {
+  async function tieneOcultos(tabla: TablaContada, version: Version, autor: number): Promise<boolean> {
     const { tabla: t, autor: columna } = MODERADAS[tabla];
-    const autores = await conVersion(version === undefined ? await versionDe(tabla) : version, `${tabla} autores de ocultos`, async () => {
+    const autores = await conVersion(version, `${tabla} autores de ocultos`, async () => {
       const filas = await db.selectDistinct({ id: columna }).from(t).where(eq(t.oculto, true));
       return new Set(filas.map((f) => f.id));
     });
@@ -86,7 +89,10 @@ export function crearConteos(db: Db, max = 2_000) {
   }
 
   return {
-    /** `contar`'s value for `clave`, counted again only when `tabla`'s version moved. */
+    /** The table's version now: read it once per request, then ask `conVersion` and `tieneOcultos` under it. */
+    version: versionDe,
+    conVersion,
+    /** `contar`'s value for `clave`, counted again only when `tabla`'s version moved (one count's own read of the version). */
     porVersion: async <T>(tabla: TablaContada, clave: string, contar: () => Promise<T>) =>
       conVersion(await versionDe(tabla), clave, contar),
     tieneOcultos,
@@ -112,7 +118,7 @@ export function crearConteos(db: Db, max = 2_000) {
         },
       };
       const version = await versionDe(nombre);
-      const propios = async () => (propio && (await tieneOcultos(nombre, propio.autor, version)) ? contar(propio.filas) : 0);
+      const propios = async () => (propio && (await tieneOcultos(nombre, version, propio.autor)) ? contar(propio.filas) : 0);
       const [a, b] = await Promise.all([conVersion(version, clave, contarComun), propios()]);
       return a + b;
     },

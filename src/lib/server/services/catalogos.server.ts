@@ -61,15 +61,23 @@ function memoria() {
   };
 }
 
-export function createCatalogosService(db: Db, now: () => Date = () => new Date()) {
-  const leidas = memoria();
-  const curriculo = cacheDeLecturas<readonly unknown[]>(db, {
+/**
+ * A read cache of answers read from the curriculum's tables (areas, levels, units, OAs): read again
+ * as soon as this process writes one of them, within 30 s of another server's write, and at most
+ * an hour old otherwise; up to `max` answers.
+ */
+export const cacheDelCurriculo = <T>(db: Db, now: () => Date, max: number) =>
+  cacheDeLecturas<T>(db, {
     tablas: [areas, areasNiveles, niveles, unidades, unidadesNiveles, oas],
     segundos: 30,
     maxSegundos: 3600,
-    max: 5000,
+    max,
     now,
   });
+
+export function createCatalogosService(db: Db, now: () => Date = () => new Date()) {
+  const leidas = memoria();
+  const curriculo = cacheDelCurriculo<readonly unknown[]>(db, now, 5000);
   /** A curriculum answer, frozen because every caller shares the one array. */
   const delCurriculo = <T>(clave: string, leer: () => PromiseLike<T[]>) =>
     curriculo.leer(clave, async () => Object.freeze(await leer())) as Promise<T[]>;

@@ -10,22 +10,12 @@
 import { and, asc, count, countDistinct, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { CoberturaInput } from '../../validation/biblioteca.ts';
-import { cacheDeLecturas } from '../db/cache.server.ts';
 import type { Db } from '../db/client.server.ts';
 import type { Conteos } from '../db/conteos.server.ts';
-import {
-  areas,
-  areasNiveles,
-  materiales,
-  materialesOas,
-  niveles,
-  oas,
-  perfilAreas,
-  unidades,
-  unidadesNiveles,
-} from '../db/schema.server.ts';
+import { areas, areasNiveles, materiales, materialesOas, niveles, oas, perfilAreas, unidades } from '../db/schema.server.ts';
 import { ErrorDeDominio } from '../errores.server.ts';
 import type { Actor } from './actor.server.ts';
+import { cacheDelCurriculo } from './catalogos.server.ts';
 import { otrosNivelesSql, unidadEnNivel } from './curriculo/niveles.server.ts';
 import { partesVisibles } from './recursos.server.ts';
 
@@ -155,33 +145,29 @@ type Estructura = Awaited<ReturnType<typeof estructura>>;
 
 /**
  * The curriculum map of one database. The area's levels, units and OAs are kept until the
- * curriculum changes (the read cache of db/cache.server.ts over its tables, as the catalogues'):
+ * curriculum changes (the catalogues' read cache, cacheDelCurriculo):
  * an area's OAs are hundreds of rows with their texts, the same for every reader. The counts of
  * what every reader sees are kept per area and level while no material or alignment changes
  * (decision 0081); the reader's own hidden materials are counted on each request, when they have any.
  */
 export function crearCobertura(db: Db, cuentas: Conteos, now: () => Date) {
-  const estructuras = cacheDeLecturas<Estructura>(db, {
-    tablas: [areas, areasNiveles, niveles, unidades, unidadesNiveles, oas],
-    segundos: 30,
-    maxSegundos: 3600,
-    max: 500,
-    now,
-  });
+  const estructuras = cacheDelCurriculo<Estructura>(db, now, 500);
 
   /** The area's levels, units and OAs with their counts; 404 when the area does not exist. */
   async function cobertura(actor: Actor, input: CoberturaInput): Promise<Cobertura> {
     const { area, nivel } = input;
     const partes = partesVisibles(actor, materiales);
-    const [[[fila], filasNiveles, filasUnidades, filasOas], comunes, propios] = await Promise.all([
+    const version = await cuentas.version('materiales');
+    const propios = async () =>
+      partes && (await cuentas.tieneOcultos('materiales', version, actor.id)) ? contarMateriales(db, input, partes.propio) : [[], [], []];
+    const [[[fila], filasNiveles, filasUnidades, filasOas], comunes, [propiosNivel, propiosUnidad, propiosOa]] = await Promise.all([
       estructuras.leer(`${area} ${nivel ?? ''}`, () => estructura(db, input)),
-      cuentas.porVersion('materiales', `cobertura ${area} ${nivel ?? ''} ${partes ? 'comun' : 'todo'}`, () =>
+      cuentas.conVersion(version, `cobertura ${area} ${nivel ?? ''} ${partes ? 'comun' : 'todo'}`, () =>
         contarVisibles(db, input, !partes),
       ),
-      partes && (await cuentas.tieneOcultos('materiales', actor.id)) ? contarMateriales(db, input, partes.propio) : [[], [], []],
+      propios(),
     ]);
     const [porNivel, porUnidad, porOa] = comunes;
-    const [propiosNivel, propiosUnidad, propiosOa] = propios;
     if (!fila) throw new ErrorDeDominio(404, AREA_NO_ENCONTRADA);
     const enNivel = (u: (typeof filasUnidades)[number], nivel: string) => u.nivel === nivel || (u.otros?.includes(nivel) ?? false);
     const [deNivel, deUnidad, deOa] = [conteos(porNivel, propiosNivel), conteos(porUnidad, propiosUnidad), conteos(porOa, propiosOa)];
