@@ -120,9 +120,10 @@ export function crearSentencias(client: PGlite, maximo = MAXIMO): Sentencias {
       try {
         return await una();
       } catch (error) {
-        if (caducada(error)) olvidar(texto);
+        const vieja = caducada(error);
+        if (vieja) olvidar(texto);
         // Inside a transaction the failed bind aborted it: the caller sees the error, as from `query`.
-        if (!caducada(error) || enTransaccion) throw Object.assign(error as object, { query: texto, params, queryOptions: options });
+        if (!vieja || enTransaccion) throw Object.assign(error as object, { query: texto, params, queryOptions: options });
         return await una();
       }
     },
