@@ -1,5 +1,5 @@
 /**
- * The materials list's total (`num_results`) and the curriculum map's counts stay exact while the
+ * The materials' and manuals' list totals (`num_results`) and the curriculum map's counts stay exact while the
  * part every reader sees is kept between requests (issue 36, decision 0081): after uploads, a delete, moderation hiding and
  * restoring, an edit that moves a material out of a filter, a change of its OAs, and writes made
  * straight to the database as another server would make them. A visit or a comment, which write
@@ -9,9 +9,9 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crearConteos } from '../../src/lib/server/db/conteos.server.ts';
-import { materiales, materialesOas, oas, versionesConteo } from '../../src/lib/server/db/schema.server.ts';
+import { areas, manuales, materiales, materialesOas, oas, versionesConteo } from '../../src/lib/server/db/schema.server.ts';
 import { createTestApi, type TestApi } from '../support/api.ts';
-import { camposDeMaterial, publicarMaterial, type Sesion, unidadDe } from '../support/contenido.ts';
+import { camposDeMaterial, insertarManual, publicarMaterial, type Sesion, unidadDe } from '../support/contenido.ts';
 import { formData } from '../support/form.ts';
 import { pdf } from '../support/pdf.ts';
 
@@ -44,16 +44,16 @@ const subir = async (token: string, extra: Record<string, string | string[]> = {
   return (await res.json()) as { id: number };
 };
 
-const total = async (s: Sesion, query = '') => {
-  const res = await t.call('GET', `/api/bdocente/?${query}`, { token: s.token });
+const total = async (s: Sesion, query = '', lista = '/api/bdocente/') => {
+  const res = await t.call('GET', `${lista}?${query}`, { token: s.token });
   expect(res.status).toBe(200);
   return ((await res.json()) as { num_results: number }).num_results;
 };
 
 /** What the reader may see, counted from the rows: everything for an admin, else what is not hidden and their own. */
-async function contados(s: Sesion, filtro = sql`true`) {
-  const visible = s === admin ? sql`true` : or(eq(materiales.oculto, false), eq(materiales.id_usuario, s.id));
-  const [fila] = await t.db.select({ n: sql<number>`count(*)::int` }).from(materiales).where(and(visible, filtro));
+async function contados(s: Sesion, filtro = sql`true`, tabla: typeof materiales | typeof manuales = materiales) {
+  const visible = s === admin ? sql`true` : or(eq(tabla.oculto, false), eq(tabla.id_usuario, s.id));
+  const [fila] = await t.db.select({ n: sql<number>`count(*)::int` }).from(tabla).where(and(visible, filtro));
   return fila?.n ?? 0;
 }
 
@@ -189,5 +189,73 @@ describe('the materials list total', () => {
     });
     await expect(fallida).rejects.toThrow('sin conexión');
     expect(await conteos.porVersion('materiales', 'fallida', async () => 3)).toBe(3);
+  });
+});
+
+describe('the manuals list total', () => {
+  const totalManuales = (s: Sesion, query = '') => total(s, query, '/api/manuales/');
+  const contadosManuales = (s: Sesion, filtro = sql`true`) => contados(s, filtro, manuales);
+  const versionManuales = async () =>
+    (await t.db.select().from(versionesConteo).where(eq(versionesConteo.tabla, 'manuales')))[0]?.version ?? null;
+  const areasDe = async () => {
+    const [ma, le] = await Promise.all(
+      ['MA', 'LE'].map(async (codigo) => (await t.db.select().from(areas).where(eq(areas.codigo, codigo)))[0]?.id ?? 0),
+    );
+    return { ma: ma ?? 0, le: le ?? 0 };
+  };
+  async function exactosManuales() {
+    const { ma, le } = await areasDe();
+    for (const s of [ana, luis, admin]) {
+      expect(await totalManuales(s), 'sin filtro').toBe(await contadosManuales(s));
+      for (const area of [ma, le])
+        expect(await totalManuales(s, `area=${area}`), `área ${area}`).toBe(await contadosManuales(s, eq(manuales.id_area, area)));
+      expect(await totalManuales(s, 'titulo=didactica'), 'título').toBe(
+        await contadosManuales(s, sql`${manuales.titulo} ilike '%didáctica%'`),
+      );
+    }
+  }
+  const subirManual = async (titulo: string, area: number) => {
+    const body = formData(
+      { titulo, descripcion: 'Estrategias de aula', id_area: String(area) },
+      { data: pdf(), name: 'm.pdf', type: 'application/pdf' },
+    );
+    const res = await t.call('POST', '/api/manuales/', { token: admin.token, body });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: number }).id;
+  };
+
+  it('stays exact through uploads, edits, moderation, deletes and rows another server wrote; visits do not move it', async () => {
+    const { ma, le } = await areasDe();
+    const primero = await subirManual('Didáctica de la Matemática', ma);
+    await subirManual('Lectura en voz alta', le);
+    await exactosManuales();
+    expect(await totalManuales(luis)).toBe(2);
+
+    // Ana's manual, written straight to the database as another server would (she was an admin then).
+    const deAna = await insertarManual(t, ana, 'Didáctica de la lectura', { id_area: le });
+    await exactosManuales();
+    expect(await totalManuales(luis)).toBe(3);
+
+    // Hidden by moderation: gone from Luis's total, still in its author's and the admin's.
+    await t.db.update(manuales).set({ oculto: true }).where(eq(manuales.id, deAna));
+    await exactosManuales();
+    expect([await totalManuales(ana), await totalManuales(luis), await totalManuales(admin)]).toEqual([3, 2, 3]);
+
+    // An edit that moves a manual to another area.
+    const edicion = formData({ id: String(primero), titulo: 'Didáctica de la Matemática', descripcion: 'Otra', id_area: String(le) });
+    expect((await t.call('PUT', '/api/manuales/', { token: admin.token, body: edicion })).status).toBe(204);
+    await exactosManuales();
+    expect(await totalManuales(luis, `area=${ma}`)).toBe(0);
+
+    // A visit writes only the row's counter: the kept total stands.
+    const antes = await versionManuales();
+    expect(antes).not.toBeNull();
+    expect((await t.call('GET', `/api/manuales/${primero}/`, { token: luis.token })).status).toBe(200);
+    expect(await versionManuales()).toBe(antes);
+
+    // A delete.
+    expect((await t.call('DELETE', `/api/manuales/${primero}/`, { token: admin.token })).status).toBe(204);
+    await exactosManuales();
+    expect(await totalManuales(luis)).toBe(1);
   });
 });

@@ -1,30 +1,26 @@
 /**
- * Counts kept between requests and still exact (issue 36, decision 0081): the materials list's
- * total (db/paginar.server.ts takes it as its count) and the curriculum map's grouped counts
- * (services/cobertura.server.ts), each checked against its table's version in `versiones_conteo`,
- * which triggers move (drizzle/0021).
+ * Counts kept between requests and still exact (issue 36, decision 0081): the materials' and the
+ * manuals' list totals (db/paginar.server.ts takes them as its count) and the curriculum map's
+ * grouped counts (services/cobertura.server.ts), each checked against its table's version in
+ * `versiones_conteo`, which triggers move (drizzle/0021, drizzle/0029).
  */
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client.server.ts';
-import { materiales, versionesConteo } from './schema.server.ts';
+import { manuales, materiales, versionesConteo } from './schema.server.ts';
 
 /** A list's total in two parts (decision 0081). */
 export interface PartesDelTotal {
-  /** The table's entry in `versiones_conteo` (drizzle/0021). */
+  /** The table's entry in `versiones_conteo` (drizzle/0021, drizzle/0029). */
   tabla: TablaContada;
   /** The list's filter (undefined: none). */
   filtro: SQL | undefined;
   /**
-   * Whether what every reader sees leaves out what moderation hid (`oculto`): everyone but an
-   * admin. Counted once per version of the table, for all of them.
+   * Who reads, unless an admin (undefined), who sees everything. Anyone else sees what moderation
+   * did not hide (`oculto`), counted once per version of the table for all of them, and their own
+   * hidden rows besides, counted on each request when they have any.
    */
-  sinOcultos: boolean;
-  /**
-   * What only this reader sees besides: their own hidden items (`filas`, already filtered), counted
-   * on each request when `autor` has any; none for an admin.
-   */
-  propio?: { autor: number; filas: SQL } | undefined;
+  lector: number | undefined;
   /**
    * What every reader sees, counted some cheaper way than from `tabla` (an OA's links): its key
    * among the kept counts and how to count it. Without it, the filter's rows less the hidden ones.
@@ -32,14 +28,17 @@ export interface PartesDelTotal {
   comun?: { clave: string; contar: () => Promise<number> };
 }
 
-/** A table whose count version triggers keep (drizzle/0021). */
-export type TablaContada = 'materiales';
+/** A table whose count version triggers keep (drizzle/0021, drizzle/0029). */
+export type TablaContada = keyof typeof MODERADAS;
 
 /** A table's version in `versiones_conteo` (null before its first write). */
 type Version = string | null;
 
 /** Each counted table, with the column naming the author of its rows (whose hidden rows they still see). */
-const MODERADAS = { materiales: { tabla: materiales, autor: materiales.id_usuario } } as const;
+const MODERADAS = {
+  materiales: { tabla: materiales, autor: materiales.id_usuario },
+  manuales: { tabla: manuales, autor: manuales.id_usuario },
+} as const;
 
 /**
  * Counts of a table kept between requests and still exact (issue 36, decision 0081): each is kept
@@ -104,10 +103,9 @@ export function crearConteos(db: Db, max = 2_000) {
      * checking each row's `oculto`), the second through the partial index of hidden rows (decision
      * 0081 amended).
      */
-    async total(
-      tabla: PgTable & { oculto: PgColumn },
-      { tabla: nombre, filtro, sinOcultos, propio, comun }: PartesDelTotal,
-    ): Promise<number> {
+    async total({ tabla: nombre, filtro, lector, comun }: PartesDelTotal): Promise<number> {
+      const { tabla, autor } = MODERADAS[nombre] as { tabla: PgTable & { oculto: PgColumn }; autor: PgColumn };
+      const sinOcultos = lector !== undefined;
       const contar = async (where: SQL | undefined) => (await db.select({ n: count() }).from(tabla).where(where))[0]?.n ?? 0;
       const todos = db.select({ n: count() }).from(tabla).where(filtro).toSQL();
       const { clave, contar: contarComun } = comun ?? {
@@ -118,7 +116,10 @@ export function crearConteos(db: Db, max = 2_000) {
         },
       };
       const version = await versionDe(nombre);
-      const propios = async () => (propio && (await tieneOcultos(nombre, version, propio.autor)) ? contar(propio.filas) : 0);
+      const propios = async () =>
+        lector !== undefined && (await tieneOcultos(nombre, version, lector))
+          ? contar(and(eq(tabla.oculto, true), eq(autor, lector), filtro))
+          : 0;
       const [a, b] = await Promise.all([conVersion(version, clave, contarComun), propios()]);
       return a + b;
     },

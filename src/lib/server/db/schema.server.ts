@@ -471,11 +471,13 @@ export const manuales = pgTable(
     ...publicacion(),
     fecha_creacion: creado(),
   },
-  // Issue 36: the lists' two orders with their id tie-break; the home's newest of a profile's areas.
+  // Issue 36: the lists' two orders with their id tie-break; the home's newest of a profile's areas;
+  // the hidden ones, which the list's kept total subtracts (decision 0081, drizzle/0029).
   (t) => [
     index('manuales_fecha_idx').on(t.fecha_creacion, t.id),
     index('manuales_visitas_idx').on(t.n_visitas, t.id),
     index('manuales_area_idx').on(t.id_area, t.fecha_creacion, t.id),
+    index('manuales_ocultos_idx').on(t.id).where(sql`${t.oculto}`),
   ],
 );
 

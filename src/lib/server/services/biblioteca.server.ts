@@ -4,7 +4,7 @@
  * author (and admins) edit and delete; everyone searches by text, type, level, area, unit and OA.
  */
 import path from 'node:path';
-import { and, eq, exists, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Esquema } from '../../api/contrato.ts';
 import { NOMBRES_FAMILIA } from '../../validation/archivos.ts';
@@ -19,7 +19,7 @@ import {
 } from '../../validation/biblioteca.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { filasDe, reservarId } from '../db/client.server.ts';
-import { crearConteos } from '../db/conteos.server.ts';
+import type { Conteos } from '../db/conteos.server.ts';
 import { calificada, enAlias, listaJson, unoDe } from '../db/fragmentos.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, materiales, materialesOas, niveles, oas, tiposMaterial, unidades, usuarios } from '../db/schema.server.ts';
@@ -30,14 +30,14 @@ import { contarPaginas } from '../media/pdf.server.ts';
 import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
-import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
+import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { coherencia } from './biblioteca/coherencia.server.ts';
 import { crearCobertura } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { nivelParaDocente, nombreDeNiveles } from './curriculo/niveles.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
-import { autorColumns, createRecursosService, likesEnFila, partesVisibles, toAutor, visibleA } from './recursos.server.ts';
+import { autorColumns, createRecursosService, likesEnFila, toAutor, visibleA } from './recursos.server.ts';
 import { avisarNovedad } from './seguimientos/avisos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
@@ -80,10 +80,12 @@ const oasEnFila = (id: PgColumn) => {
   );
 };
 
-export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { publicacion: PublicacionService }) {
+export function createBibliotecaService(
+  ctx: ServiceContext,
+  { publicacion, conteos }: { publicacion: PublicacionService; conteos: Conteos },
+) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
-  const conteos = crearConteos(db);
   const mapa = crearCobertura(db, conteos, ctx.now);
 
   /**
@@ -201,15 +203,13 @@ export function createBibliotecaService(ctx: ServiceContext, { publicacion }: { 
           )
         : undefined;
       const filtro = and(otros, porOa);
-      const partes = partesVisibles(actor, materiales);
-      const sinOcultos = partes !== undefined;
+      const lector = esAdmin(actor) ? undefined : actor.id;
       const { ids, num_pages, num_results } = await paginaDeIds(db, materiales, and(visibleA(actor, materiales), filtro), f, () =>
-        conteos.total(materiales, {
+        conteos.total({
           tabla: 'materiales',
           filtro,
-          sinOcultos,
-          propio: partes && { autor: actor.id, filas: and(partes.propio, filtro) as SQL },
-          ...(f.oa && !otros ? { comun: comunDeOa(f.oa, sinOcultos) } : {}),
+          lector,
+          ...(f.oa && !otros ? { comun: comunDeOa(f.oa, lector !== undefined) } : {}),
         }),
       );
       return { material: await componer(ids), num_pages, num_results };

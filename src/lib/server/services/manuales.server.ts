@@ -8,6 +8,7 @@ import type { Esquema } from '../../api/contrato.ts';
 import { MANUAL_INVALIDO, MANUAL_REQUERIDO, type ManualEdicionInput, type ManualInput } from '../../validation/manuales.ts';
 import type { UploadedFile } from '../archivo-recibido.server.ts';
 import { reservarId } from '../db/client.server.ts';
+import type { Conteos } from '../db/conteos.server.ts';
 import { unoDe } from '../db/fragmentos.server.ts';
 import { paginaDeIds } from '../db/paginar.server.ts';
 import { areas, manuales, usuarios } from '../db/schema.server.ts';
@@ -17,7 +18,7 @@ import { miniaturasPdf, TRABAJO_MINIATURAS } from '../media/miniaturas.server.ts
 import { contarPaginas } from '../media/pdf.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
-import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
+import { type Actor, esAdmin, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
@@ -43,7 +44,10 @@ const clave = (id: number) => ({
   carpeta: `manuales/${id}`,
 });
 
-export function createManualesService(ctx: ServiceContext, { publicacion }: { publicacion: PublicacionService }) {
+export function createManualesService(
+  ctx: ServiceContext,
+  { publicacion, conteos }: { publicacion: PublicacionService; conteos: Conteos },
+) {
   const { db, storage } = ctx;
   const recursos = createRecursosService(db, ctx.now);
 
@@ -125,12 +129,14 @@ export function createManualesService(ctx: ServiceContext, { publicacion }: { pu
     esPublico: (id: number) => esPublicoAhora(db, 'manual', id),
 
     async listar(f: FiltrosManuales, actor: Actor): Promise<Esquema<'ManualLista'>> {
-      const where = and(
-        visibleA(actor, manuales),
+      const filtro = and(
         coincideTexto([manuales.titulo, manuales.descripcion], f.titulo),
         f.area ? eq(manuales.id_area, f.area) : undefined,
       );
-      const { ids, num_pages, num_results } = await paginaDeIds(db, manuales, where, f);
+      // The total kept per version for every reader, plus their own hidden ones (decision 0081).
+      const { ids, num_pages, num_results } = await paginaDeIds(db, manuales, and(visibleA(actor, manuales), filtro), f, () =>
+        conteos.total({ tabla: 'manuales', filtro, lector: esAdmin(actor) ? undefined : actor.id }),
+      );
       return { manuales: await componer(ids), num_pages, num_results };
     },
 

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { createLimitePublico } from '../auth/limite-publico.server.ts';
 import type { ProveedorOidc } from '../auth/oidc-proveedores.server.ts';
+import { crearConteos } from '../db/conteos.server.ts';
 import type { JobHandler, JobRunner } from '../jobs/runner.server.ts';
 import { createAdminOperacionesService } from './admin-operaciones.server.ts';
 import { createAdminUsuariosService } from './admin-usuarios.server.ts';
@@ -71,9 +72,11 @@ export function createServices(entrada: ServicesDeps) {
   const ayuda = createAyudaService(ctx);
   const invitaciones = createInvitacionesService(ctx, cuentas);
   const publicacion = createPublicacionService(ctx);
-  const manuales = createManualesService(ctx, { publicacion });
+  // The list totals kept per version (decision 0081), one set for the materials and the manuals.
+  const conteos = crearConteos(ctx.db);
+  const manuales = createManualesService(ctx, { publicacion, conteos });
   const capsulas = createCapsulasService(ctx, { publicacion });
-  const biblioteca = createBibliotecaService(ctx, { publicacion });
+  const biblioteca = createBibliotecaService(ctx, { publicacion, conteos });
   const comunidad = createComunidadService(ctx);
   const perfiles = createPerfilesService(ctx, { manuales, capsulas, biblioteca });
   const foro = createForoService(ctx);
