@@ -42,12 +42,15 @@ export interface FiltrosProfesores {
   usuario?: number | undefined;
 }
 
-/** Each word must start a word of the full name, accents and case aside ('jose' finds 'José'). */
+/**
+ * Each word must start a word of the full name, accents and case aside ('jose' finds 'José'):
+ * `nombre_busqueda` is the names as searched, stored by the database (drizzle/0030), outside the
+ * Drizzle schema.
+ */
 function coincideNombre(q: string | undefined): SQL | undefined {
   const palabras = terminos(q ?? '');
   if (palabras.length === 0) return undefined;
-  const nombre = sql`' ' || lower(public.f_unaccent(${usuarios.primer_nombre} || ' ' || ${usuarios.segundo_nombre} || ' ' || ${usuarios.apellido_paterno} || ' ' || ${usuarios.apellido_materno}))`;
-  return and(...palabras.map((p) => sql`${nombre} like ${`% ${p}%`}`));
+  return and(...palabras.map((p) => sql`${usuarios}.nombre_busqueda like ${`% ${p}%`}`));
 }
 
 /**
