@@ -251,12 +251,18 @@ describe('the capsule search, title or captions, through both search indexes', (
 });
 
 describe("the directory's name search, through its trigram index", () => {
-  it("is answered by usuarios_nombre_trgm_idx (the query's expression is the index's)", async () => {
+  it('is answered by usuarios_nombre_trgm_idx, over the stored names the search reads (drizzle/0030)', async () => {
     await t.db.execute(sql`analyze usuarios`);
-    const plan = await planSinScan(
-      sql`select id from usuarios where ' ' || lower(public.f_unaccent(primer_nombre || ' ' || segundo_nombre || ' ' || apellido_paterno || ' ' || apellido_materno)) like '% munoz%'`,
-    );
+    const plan = await planSinScan(sql`select id from usuarios where nombre_busqueda like '% munoz%'`);
     expect(plan).toContain('usuarios_nombre_trgm_idx');
+  });
+
+  it('stores the names as the search reads them: accents and case aside, each word after a space', async () => {
+    const { id } = await t.session({ nombre: 'Pepe' });
+    const nombres = { primer_nombre: 'José', segundo_nombre: 'Ángel', apellido_paterno: 'MUÑOZ', apellido_materno: 'Díaz' };
+    await t.db.update(usuarios).set(nombres).where(eq(usuarios.id, id));
+    const [leida] = await filasDe<{ nombre_busqueda: string }>(t.db, sql`select nombre_busqueda from usuarios where id = ${id}`);
+    expect(leida?.nombre_busqueda).toBe(' jose angel munoz diaz');
   });
 });
 
