@@ -57,7 +57,8 @@ async function contados(s: Sesion, filtro = sql`true`, tabla: typeof materiales 
   return fila?.n ?? 0;
 }
 
-const version = async () => (await t.db.select().from(versionesConteo).where(eq(versionesConteo.tabla, 'materiales')))[0]?.version ?? null;
+const version = async (tabla = 'materiales') =>
+  (await t.db.select().from(versionesConteo).where(eq(versionesConteo.tabla, tabla)))[0]?.version ?? null;
 
 interface Mapa {
   niveles: {
@@ -195,16 +196,13 @@ describe('the materials list total', () => {
 describe('the manuals list total', () => {
   const totalManuales = (s: Sesion, query = '') => total(s, query, '/api/manuales/');
   const contadosManuales = (s: Sesion, filtro = sql`true`) => contados(s, filtro, manuales);
-  const versionManuales = async () =>
-    (await t.db.select().from(versionesConteo).where(eq(versionesConteo.tabla, 'manuales')))[0]?.version ?? null;
-  const areasDe = async () => {
-    const [ma, le] = await Promise.all(
-      ['MA', 'LE'].map(async (codigo) => (await t.db.select().from(areas).where(eq(areas.codigo, codigo)))[0]?.id ?? 0),
-    );
-    return { ma: ma ?? 0, le: le ?? 0 };
-  };
+  const areaDe = async (codigo: string) => (await t.db.select().from(areas).where(eq(areas.codigo, codigo)))[0]?.id ?? 0;
+  let ma: number;
+  let le: number;
+  beforeAll(async () => {
+    [ma, le] = [await areaDe('MA'), await areaDe('LE')];
+  });
   async function exactosManuales() {
-    const { ma, le } = await areasDe();
     for (const s of [ana, luis, admin]) {
       expect(await totalManuales(s), 'sin filtro').toBe(await contadosManuales(s));
       for (const area of [ma, le])
@@ -225,7 +223,6 @@ describe('the manuals list total', () => {
   };
 
   it('stays exact through uploads, edits, moderation, deletes and rows another server wrote; visits do not move it', async () => {
-    const { ma, le } = await areasDe();
     const primero = await subirManual('Didáctica de la Matemática', ma);
     await subirManual('Lectura en voz alta', le);
     await exactosManuales();
@@ -248,10 +245,10 @@ describe('the manuals list total', () => {
     expect(await totalManuales(luis, `area=${ma}`)).toBe(0);
 
     // A visit writes only the row's counter: the kept total stands.
-    const antes = await versionManuales();
+    const antes = await version('manuales');
     expect(antes).not.toBeNull();
     expect((await t.call('GET', `/api/manuales/${primero}/`, { token: luis.token })).status).toBe(200);
-    expect(await versionManuales()).toBe(antes);
+    expect(await version('manuales')).toBe(antes);
 
     // A delete.
     expect((await t.call('DELETE', `/api/manuales/${primero}/`, { token: admin.token })).status).toBe(204);
