@@ -128,6 +128,13 @@ describe('listing and searching', () => {
     expect(visitas.manuales[0].id).toBe(a.id);
     const paginado = await (await t.call('GET', '/api/manuales/?tamano_pagina=5&pagina=99', { token: docente.token })).json();
     expect(paginado).toMatchObject({ manuales: [], num_pages: Math.ceil(todos.num_results / 5) });
+    // A search longer than 200 characters is cut there and searched, not dropped (which would list everything).
+    const largas = ['evaluacion '.repeat(30), `evaluacion ${'x'.repeat(300)}`];
+    const [repetida, sinCoincidencia] = await Promise.all(
+      largas.map(async (q) => (await t.call('GET', `/api/manuales/?titulo=${encodeURIComponent(q)}`, { token: docente.token })).json()),
+    );
+    expect(repetida.manuales.map((m: { id: number }) => m.id)).toEqual([b.id]);
+    expect(sinCoincidencia).toMatchObject({ manuales: [], num_results: 0 });
     // A mistyped page size or order falls back to the defaults instead of failing.
     expect((await t.call('GET', '/api/manuales/?tamano_pagina=7&order=x&pagina=-2', { token: docente.token })).status).toBe(200);
   });

@@ -8,7 +8,7 @@ import { busquedaCapsulasSchema, capsulaSchema } from '../../src/lib/validation/
 import { comentarioSchema } from '../../src/lib/validation/comentarios.ts';
 import { loginSchema } from '../../src/lib/validation/cuentas.ts';
 import { listaConversacionesSchema } from '../../src/lib/validation/foro.ts';
-import { filtroId, filtrosPagina } from '../../src/lib/validation/listas.ts';
+import { filtroId, filtrosPagina, TEXTO_BUSQUEDA_MAX, texto } from '../../src/lib/validation/listas.ts';
 import { manualEdicionSchema } from '../../src/lib/validation/manuales.ts';
 import { TEXTO_NO_PERMITIDO, textoNoPermitidoEn, textoPermitido } from '../../src/lib/validation/texto.ts';
 
@@ -111,6 +111,16 @@ describe('filtrosPagina', () => {
   it('drops only the wrong filters and keeps the rest', () => {
     const f = filtrosPagina(busquedaCapsulasSchema, new URLSearchParams('area=0x10&metodologia=2&pagina=99999999999999999999&nivel=1B'));
     expect(f).toEqual({ titulo: undefined, area: undefined, metodologia: 2, nivel: '1B', pagina: 1, tamano_pagina: 10, order: 'fecha' });
+  });
+
+  it('cuts a search longer than the limit there instead of dropping it, which would list everything', () => {
+    const largo = `${'á'.repeat(TEXTO_BUSQUEDA_MAX - 1)}😀😀 resto`;
+    expect(filtrosPagina(busquedaCapsulasSchema, new URLSearchParams({ titulo: largo, area: '2' }))).toMatchObject({
+      titulo: `${'á'.repeat(TEXTO_BUSQUEDA_MAX - 1)}😀`,
+      area: 2,
+    });
+    expect(texto.parse(`  ${'x'.repeat(TEXTO_BUSQUEDA_MAX - 1)}  y`)).toBe('x'.repeat(TEXTO_BUSQUEDA_MAX - 1));
+    for (const nada of [undefined, '', '   ', 7, ['a']]) expect(texto.parse(nada), String(nada)).toBeUndefined();
   });
 
   it('survives a schema whose cross-field rule fails', () => {

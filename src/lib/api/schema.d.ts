@@ -5959,7 +5959,7 @@ export interface operations {
     adminListarUsuarios: {
         parameters: {
             query?: {
-                /** @description Words to search. */
+                /** @description Words to search; the server cuts a longer one at 200 characters. */
                 q?: string;
                 rol?: "docente" | "admin";
                 estado?: "activa" | "pendiente" | "desactivada" | "eliminada";
@@ -6368,7 +6368,7 @@ export interface operations {
     adminRegistro: {
         parameters: {
             query?: {
-                /** @description Words to search. */
+                /** @description Words to search; the server cuts a longer one at 200 characters. */
                 q?: string;
                 /** @description Page number, from 1. */
                 pagina?: components["parameters"]["Pagina"];
@@ -6398,7 +6398,7 @@ export interface operations {
     adminCurriculo: {
         parameters: {
             query?: {
-                /** @description Words of an OA's code or statement. */
+                /** @description Words of an OA's code or statement; the server cuts a longer one at 200 characters. */
                 q?: string;
                 /** @description An area's id or code ('MA'); empty means all. */
                 area?: string;
@@ -7546,7 +7546,7 @@ export interface operations {
     listCapsulas: {
         parameters: {
             query?: {
-                /** @description Text to search. */
+                /** @description Text to search; the server cuts a longer one at 200 characters. */
                 titulo?: string;
                 /** @description Area id (-1 or 0 = no filter). */
                 area?: components["parameters"]["FiltroArea"];
@@ -8208,7 +8208,7 @@ export interface operations {
     listMateriales: {
         parameters: {
             query?: {
-                /** @description Text to search. */
+                /** @description Text to search; the server cuts a longer one at 200 characters. */
                 titulo?: string;
                 /** @description Material type id (-1 or 0 = no filter). */
                 tipo_material_docente?: number;
@@ -8612,7 +8612,7 @@ export interface operations {
     listManuales: {
         parameters: {
             query?: {
-                /** @description Text to search. */
+                /** @description Text to search; the server cuts a longer one at 200 characters. */
                 titulo?: string;
                 /** @description Area id (-1 or 0 = no filter). */
                 area?: components["parameters"]["FiltroArea"];
@@ -9011,7 +9011,7 @@ export interface operations {
     listProfesores: {
         parameters: {
             query?: {
-                /** @description Text to search in the teacher's names (accent-insensitive). */
+                /** @description Text to search in the teacher's names (accent-insensitive); the server cuts a longer one at 200 characters. */
                 profesor?: string;
                 /** @description School id (-1 or 0 = no filter). */
                 colegio?: number;

@@ -19,12 +19,17 @@ export const tamanoPagina = z.coerce
   .refine((n) => (TAMANOS_PAGINA as readonly number[]).includes(n))
   .catch(10);
 const orden = z.enum(ORDENES).catch('fecha');
+/** The longest search a list takes, in characters. */
+export const TEXTO_BUSQUEDA_MAX = 200;
+/**
+ * A list's search text, trimmed. A longer one is cut at TEXTO_BUSQUEDA_MAX characters and searched
+ * as such, by characters, not halves of one (it finds what starts that way, most often nothing) rather than dropped, which would list
+ * everything as if nothing had been asked; a refused text or a non-string is no search.
+ */
 export const texto = cadena()
-  .trim()
-  .max(200)
   .optional()
   .catch(undefined)
-  .transform((v) => v || undefined);
+  .transform((v) => (v === undefined ? undefined : Array.from(v.trim()).slice(0, TEXTO_BUSQUEDA_MAX).join('').trim() || undefined));
 
 const primero = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
