@@ -7,7 +7,8 @@
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client.server.ts';
-import { manuales, materiales, versionesConteo } from './schema.server.ts';
+import { MODERADAS } from './moderadas.server.ts';
+import { versionesConteo } from './schema.server.ts';
 
 /** A list's total in two parts (decision 0081). */
 export interface PartesDelTotal {
@@ -29,16 +30,10 @@ export interface PartesDelTotal {
 }
 
 /** A table whose count version triggers keep (drizzle/0021, drizzle/0029). */
-export type TablaContada = keyof typeof MODERADAS;
+export type TablaContada = Extract<keyof typeof MODERADAS, 'materiales' | 'manuales'>;
 
 /** A table's version in `versiones_conteo` (null before its first write). */
 type Version = string | null;
-
-/** Each counted table, with the column naming the author of its rows (whose hidden rows they still see). */
-const MODERADAS = {
-  materiales: { tabla: materiales, autor: materiales.id_usuario },
-  manuales: { tabla: manuales, autor: manuales.id_usuario },
-} as const;
 
 /**
  * Counts of a table kept between requests and still exact (issue 36, decision 0081): each is kept

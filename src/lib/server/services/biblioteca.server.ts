@@ -30,14 +30,14 @@ import { contarPaginas } from '../media/pdf.server.ts';
 import type { Etiqueta } from '../media/placeholder.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
-import { type Actor, esAdmin, exigirAutorOAdmin } from './actor.server.ts';
+import { type Actor, exigirAutorOAdmin } from './actor.server.ts';
 import { coherencia } from './biblioteca/coherencia.server.ts';
 import { crearCobertura } from './cobertura.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import { nivelParaDocente, nombreDeNiveles } from './curriculo/niveles.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
-import { autorColumns, createRecursosService, likesEnFila, toAutor, visibleA } from './recursos.server.ts';
+import { autorColumns, createRecursosService, lectorDe, likesEnFila, toAutor, visibleA } from './recursos.server.ts';
 import { avisarNovedad } from './seguimientos/avisos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró material';
@@ -203,7 +203,7 @@ export function createBibliotecaService(
           )
         : undefined;
       const filtro = and(otros, porOa);
-      const lector = esAdmin(actor) ? undefined : actor.id;
+      const lector = lectorDe(actor);
       const { ids, num_pages, num_results } = await paginaDeIds(db, materiales, and(visibleA(actor, materiales), filtro), f, () =>
         conteos.total({
           tabla: 'materiales',

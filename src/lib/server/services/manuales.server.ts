@@ -18,12 +18,12 @@ import { miniaturasPdf, TRABAJO_MINIATURAS } from '../media/miniaturas.server.ts
 import { contarPaginas } from '../media/pdf.server.ts';
 import { sniffFile } from '../media/sniff.server.ts';
 import { conDirectorioTrabajo } from '../media/trabajo.server.ts';
-import { type Actor, esAdmin, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
+import { type Actor, exigirAdmin, exigirAutorOAdmin } from './actor.server.ts';
 import { areaPorNombre } from './catalogos.server.ts';
 import type { ServiceContext } from './context.server.ts';
 import type { PublicacionService } from './publicacion.server.ts';
 import { esPublicoAhora } from './publicos.server.ts';
-import { autorColumns, createRecursosService, likesEnFila, toAutor, visibleA } from './recursos.server.ts';
+import { autorColumns, createRecursosService, lectorDe, likesEnFila, toAutor, visibleA } from './recursos.server.ts';
 import { avisarNovedad } from './seguimientos/avisos.server.ts';
 
 export const NO_ENCONTRADO = 'No se encontró manual';
@@ -135,7 +135,7 @@ export function createManualesService(
       );
       // The total kept per version for every reader, plus their own hidden ones (decision 0081).
       const { ids, num_pages, num_results } = await paginaDeIds(db, manuales, and(visibleA(actor, manuales), filtro), f, () =>
-        conteos.total({ tabla: 'manuales', filtro, lector: esAdmin(actor) ? undefined : actor.id }),
+        conteos.total({ tabla: 'manuales', filtro, lector: lectorDe(actor) }),
       );
       return { manuales: await componer(ids), num_pages, num_results };
     },

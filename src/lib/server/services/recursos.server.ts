@@ -8,11 +8,11 @@ import type { Esquema } from '../../api/contrato.ts';
 import { LIMITE_HILO, type PaginaHilo } from '../../validation/comentarios.ts';
 import type { Db } from '../db/client.server.ts';
 import { calificada, enAlias, listaJson } from '../db/fragmentos.server.ts';
+import { MODERADAS, type Moderable } from '../db/moderadas.server.ts';
 import {
   capsulas,
   comentarios,
   foroCategorias,
-  foroComentarios,
   foroConversaciones,
   likesCapsulas,
   likesManuales,
@@ -41,17 +41,7 @@ const EN_RECURSO: Record<TipoRecurso, string> = { capsula: 'en la cápsula', mat
 export type Persona = Actor | number;
 const comoActor = (p: Persona | undefined): Actor => (typeof p === 'object' ? p : { id: p ?? 0, groups: [] });
 
-/** What moderation may hide (issue 17), each with the column that names its author. */
-const moderables = [
-  { tabla: capsulas, autor: capsulas.id_usuario },
-  { tabla: materiales, autor: materiales.id_usuario },
-  { tabla: manuales, autor: manuales.id_usuario },
-  { tabla: comentarios, autor: comentarios.id_usuario },
-  { tabla: foroConversaciones, autor: foroConversaciones.id_usuario_creador },
-  { tabla: foroComentarios, autor: foroComentarios.id_usuario },
-  { tabla: usuarios, autor: usuarios.id },
-] as const;
-export type Moderable = (typeof moderables)[number]['tabla'];
+const moderables: readonly { tabla: Moderable; autor: PgColumn }[] = Object.values(MODERADAS);
 
 /**
  * What of a moderated table this person sees, in two parts that never overlap: what everyone
@@ -64,6 +54,9 @@ export function partesVisibles(actor: Actor, tabla: Moderable): { comun: SQL; pr
   if (!moderable) throw new Error('not a moderated table');
   return { comun: eq(tabla.oculto, false), propio: and(eq(tabla.oculto, true), eq(moderable.autor, actor.id)) as SQL };
 }
+
+/** Who reads a list's kept total (db/conteos.server.ts): the person, or undefined for an admin, who sees every row. */
+export const lectorDe = (actor: Actor): number | undefined => (esAdmin(actor) ? undefined : actor.id);
 
 /**
  * An item hidden by moderation (`oculto`) is its author's and admins' only: for everyone else it
