@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatearFecha,
   formatearFechaHora,
+  formatearNumero,
   formatearRut,
   formatearTamano,
   formatearVisitas,
@@ -30,6 +31,14 @@ describe('dates and sizes', () => {
   it('writes a moment in Chilean time, 24-hour clock (the admin console)', () => {
     expect(formatearFechaHora('2026-03-05T17:07:00Z')).toBe('5 mar 2026, 14:07');
     expect(formatearFechaHora('2026-01-01T02:30:00Z')).toBe('31 dic 2025, 23:30');
+  });
+  it('writes numbers as toLocaleString in es-CL does, from formatters made once', () => {
+    for (const n of [0, 7, 999, 1234, 12_345, 1_234_567, 2.25, 0.04, 1536.78]) {
+      expect(formatearNumero(n)).toBe(n.toLocaleString('es-CL', { maximumFractionDigits: 1 }));
+      expect(formatearNumero(n, 0)).toBe(n.toLocaleString('es-CL', { maximumFractionDigits: 0 }));
+    }
+    expect(formatearNumero(12_345)).toBe('12.345');
+    expect(formatearNumero(2.25)).toBe('2,3');
   });
   it('writes file sizes', () => {
     expect(formatearTamano(512)).toBe('512 B');

@@ -5,6 +5,7 @@
  * this process opens the database itself (PostgreSQL, or a stopped installation).
  */
 import path from 'node:path';
+import { formatearNumero } from '../../format/index.ts';
 import { ADMIN_KEY_HEADER } from '../api/acceso-admin.server.ts';
 import { ApiError } from '../api/errors.server.ts';
 import { loadConfig } from '../config.server.ts';
@@ -15,7 +16,7 @@ import { createRuntime } from '../runtime.server.ts';
 import { dirRespaldos, type Respaldo } from '../services/respaldos.server.ts';
 import { servidorEnEjecucion } from './servidor.server.ts';
 
-const megas = (bytes: number) => `${(bytes / 1024 / 1024).toLocaleString('es-CL', { maximumFractionDigits: 1 })} MB`;
+const megas = (bytes: number) => `${formatearNumero(bytes / 1024 / 1024)} MB`;
 
 async function porElServidor(url: string, adminKey: string): Promise<Respaldo> {
   let response: Response;
