@@ -21,6 +21,7 @@ import {
   visitasInicio,
 } from '../../src/lib/server/db/schema.server.ts';
 import type { Actor } from '../../src/lib/server/services/actor.server.ts';
+import { RECIENTES_FORO } from '../../src/lib/server/services/inicio/cuentas.server.ts';
 import { RECIENTES_INICIO } from '../../src/lib/server/services/inicio/recientes.server.ts';
 import { CUENTA_TOPE, FILAS_BLOQUE, siguienteVisita } from '../../src/lib/server/services/inicio.server.ts';
 import { cuentasVisita, LISTAS, lineaPerfil, notaBloque, verMas } from '../../src/pages/_inicio/textos.ts';
@@ -396,6 +397,55 @@ describe('Desde tu última visita', () => {
     const { visita } = await abrir(docente);
     expect(visita.anterior).toBe(hace(2 * HORA).toISOString());
     expect(visita.cuentas).toMatchObject({ conversaciones: 1, comentarios: 1 });
+  });
+
+  it("reads the forum's counts from lists shared by everyone, and asks the database for whoever sees more or where the lists end too soon (issue 36)", async () => {
+    const [abierta, cerrada] = [await insertarCategoria(t), await insertarCategoria(t, { nombre: 'Archivo', activa: false })];
+    const vieja = await insertarConversacion(t, abierta, autor, 'Vieja', { fecha_creacion: hace(10 * DIA) });
+    // Ana's own conversation, hidden by moderation before the week: hers and admins' only, with what others wrote in it since.
+    const suya = await insertarConversacion(t, abierta, docente, 'Suya oculta', { oculto: true, fecha_creacion: hace(10 * DIA) });
+    await insertarConversacion(t, abierta, autor, 'Nueva', { fecha_creacion: hace(HORA) });
+    await insertarConversacion(t, cerrada, autor, 'En una categoría inactiva', { fecha_creacion: hace(HORA) });
+    const comentario = (id_conversacion: number, quien: Sesion, extra: Partial<typeof foroComentarios.$inferInsert> = {}) => ({
+      id_conversacion,
+      id_usuario: quien.id,
+      contenido: 'Aporte',
+      fecha_creacion: hace(HORA),
+      ...extra,
+    });
+    await t.db
+      .insert(foroComentarios)
+      .values([
+        comentario(vieja, autor),
+        comentario(vieja, autor, { fecha_creacion: hace(2 * HORA) }),
+        comentario(vieja, docente),
+        comentario(vieja, autor, { oculto: true }),
+        comentario(vieja, autor, { eliminado: true }),
+        comentario(suya, autor),
+      ]);
+    const eva = await t.session({ nombre: 'Eva' });
+    const admin = await t.session({ nombre: 'Admin' });
+    // The week of a first visit: the new conversation, and the visible comments of the old one.
+    expect((await abrir(eva)).visita.cuentas).toMatchObject({ conversaciones: 1, comentarios: 3 });
+    // Ana's own comment is not news to her; Rosa's in her hidden conversation is.
+    expect((await abrir(docente)).visita.cuentas).toMatchObject({ conversaciones: 1, comentarios: 3 });
+    // Rosa's own are not news to her: Ana's is.
+    expect((await abrir(autor)).visita.cuentas).toMatchObject({ conversaciones: 0, comentarios: 1 });
+    // An admin sees every category, hidden conversation and hidden comment.
+    expect((await abrir(admin, ['admin'])).visita.cuentas).toMatchObject({ conversaciones: 2, comentarios: 5 });
+
+    // RECIENTES_FORO comments of Luz's, newer than three more of Rosa's: the shared list ends before
+    // it can tell Luz's count, and the database tells it; Eva's next visit counts past the cap from the list.
+    t.clock.now = new Date(t.clock.now.getTime() + 2 * HORA);
+    const luz = await t.session({ nombre: 'Luz' });
+    await t.db
+      .insert(foroComentarios)
+      .values([
+        ...Array.from({ length: RECIENTES_FORO }, (_, i) => comentario(vieja, luz, { fecha_creacion: hace(MINUTO + i) })),
+        ...Array.from({ length: 3 }, (_, i) => comentario(vieja, autor, { fecha_creacion: hace(10 * MINUTO + i) })),
+      ]);
+    expect((await abrir(luz)).visita.cuentas).toMatchObject({ comentarios: 3 + 3 });
+    expect((await abrir(eva)).visita.cuentas).toMatchObject({ comentarios: CUENTA_TOPE + 1 });
   });
 });
 

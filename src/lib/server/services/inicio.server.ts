@@ -26,7 +26,7 @@ import {
 } from '../db/schema.server.ts';
 import { type Actor, esAdmin } from './actor.server.ts';
 import type { ServiceContext } from './context.server.ts';
-import { createConversacionesActivas, type ItemConversacion } from './inicio/actividad.server.ts';
+import { autoresConOcultos, createConversacionesActivas, type ItemConversacion } from './inicio/actividad.server.ts';
 import { type Cuentas, createCuentas } from './inicio/cuentas.server.ts';
 import { type Contenido, createRecientes, type FilaReciente } from './inicio/recientes.server.ts';
 import { siguienteVisita } from './inicio/visitas.server.ts';
@@ -143,8 +143,10 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     return filas.map((f) => ({ ...f, href: `${ruta}${f.id}`, fecha: f.fecha.toISOString() }));
   }
   const recientes = createRecientes({ db, now: ctx.now, leer: (tipo, actor, limite) => leerContenido(tipo, actor, undefined, limite) });
-  const desdeLaVisita = createCuentas({ db, contenidos, recientes });
-  const conversacionesActivas = createConversacionesActivas(ctx, FILAS_BLOQUE);
+  /** Whoever has a hidden conversation of their own: the forum's block and counts are then theirs alone. */
+  const foroOcultos = autoresConOcultos(db, ctx.now, foroConversaciones, foroConversaciones.id_usuario_creador);
+  const desdeLaVisita = createCuentas({ db, now: ctx.now, foroOcultos, contenidos, recientes });
+  const conversacionesActivas = createConversacionesActivas(ctx, FILAS_BLOQUE, foroOcultos);
 
   /**
    * A block: the newest of a kind within the profile (`areas`, `niveles`; none of a kind means any),

@@ -78,7 +78,11 @@ export function autoresConOcultos(db: Db, now: () => Date, tabla: PgTable & { oc
     });
 }
 
-export function createConversacionesActivas(ctx: ServiceContext, filas: number) {
+/**
+ * `leerAutoresOcultos`: whoever has a hidden conversation of their own (foro_conversaciones_ocultas_idx),
+ * as autoresConOcultos reads them; the home's forum counts share it.
+ */
+export function createConversacionesActivas(ctx: ServiceContext, filas: number, leerAutoresOcultos: () => Promise<Set<number>>) {
   const { db } = ctx;
 
   async function leer(actor: Actor): Promise<ItemConversacion[]> {
@@ -115,12 +119,10 @@ export function createConversacionesActivas(ctx: ServiceContext, filas: number) 
     }));
   }
 
-  const opciones = { segundos: 2, now: ctx.now };
-  /** Whoever has a hidden conversation of their own (foro_conversaciones_ocultas_idx). */
-  const leerAutoresOcultos = autoresConOcultos(db, ctx.now, foroConversaciones, foroConversaciones.id_usuario_creador);
   /** One block per group of people who see the same conversations. */
   const bloques = cacheDeLecturas<ItemConversacion[]>(db, {
-    ...opciones,
+    segundos: 2,
+    now: ctx.now,
     tablas: [foroCategorias, foroConversaciones, foroComentarios],
     max: 1_000,
   });

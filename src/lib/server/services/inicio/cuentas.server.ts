@@ -4,6 +4,7 @@
  * conversations and comments. Their own work is not news to them.
  */
 import { and, desc, eq, gt, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { cacheDeLecturas } from '../../db/cache.server.ts';
 import { type Db, filasDe } from '../../db/client.server.ts';
 import {
   type capsulas,
@@ -13,10 +14,11 @@ import {
   type manuales,
   type materiales,
 } from '../../db/schema.server.ts';
-import type { Actor } from '../actor.server.ts';
+import { type Actor, esAdmin } from '../actor.server.ts';
+import { iso } from '../foro/comun.server.ts';
 import { visibleA } from '../recursos.server.ts';
-import { conversacionesVisibles } from './actividad.server.ts';
-import type { Contenido, createRecientes } from './recientes.server.ts';
+import { conversacionesVisibles, NADIE } from './actividad.server.ts';
+import { type Contenido, contarDesde, type createRecientes, type FilaContada } from './recientes.server.ts';
 
 /**
  * The counts stop past this (issue 36): 'Más de 99' says as much as the exact figure, and each
@@ -34,8 +36,20 @@ export interface Cuentas {
   comentarios: number;
 }
 
+/** Rows per shared forum list: the counts stop at CUENTA_TOPE + 1, and the person's own rows are skipped. */
+export const RECIENTES_FORO = 200;
+
+/** The newest conversations and counted comments everyone sees (as nobody's), for the forum's counts. */
+interface ForoReciente {
+  conversaciones: FilaContada[];
+  comentarios: FilaContada[];
+}
+
 interface Dependencias {
   db: Db;
+  now: () => Date;
+  /** Who has a hidden conversation of their own: they see what others do not, and are counted on their own. */
+  foroOcultos: () => Promise<Set<number>>;
   /** Each kind's table and what a person may open of it, as the home's blocks read them. */
   contenidos: Record<
     Contenido,
@@ -45,7 +59,7 @@ interface Dependencias {
   recientes: Pick<ReturnType<typeof createRecientes>, 'cuenta'>;
 }
 
-export function createCuentas({ db, contenidos, recientes }: Dependencias) {
+export function createCuentas({ db, now, foroOcultos, contenidos, recientes }: Dependencias) {
   /** How many rows each query gives (each brings its own limit), in one statement. */
   async function contarFilas<K extends string>(consultas: Record<K, SQLWrapper>): Promise<Record<K, number>> {
     const nombres = Object.keys(consultas) as K[];
@@ -70,39 +84,71 @@ export function createCuentas({ db, contenidos, recientes }: Dependencias) {
     return n;
   }
 
-  /** The forum's two counts since `desde`, in one statement: new conversations and new comments. */
-  function contarForo(actor: Actor, desde: Date): Promise<Pick<Cuentas, 'conversaciones' | 'comentarios'>> {
+  /**
+   * The forum's rows this person may see, newest first, others' since `desde` when given: the new
+   * conversations, and the comments anyone may see as activity (not deleted, not hidden from them).
+   */
+  function delForo(actor: Actor, limite: number, desde?: Date) {
+    const otro = (autor: SQL | undefined) => (desde ? autor : undefined);
     const conversaciones = db
-      .select({ id: foroConversaciones.id })
+      .select({ fecha: iso(sql`${foroConversaciones.fecha_creacion}`), id_usuario: foroConversaciones.id_usuario_creador })
       .from(foroConversaciones)
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
       .where(
         and(
-          gt(foroConversaciones.fecha_creacion, desde),
+          desde && gt(foroConversaciones.fecha_creacion, desde),
           conversacionesVisibles(actor),
-          ne(foroConversaciones.id_usuario_creador, actor.id),
+          otro(ne(foroConversaciones.id_usuario_creador, actor.id)),
         ),
       )
       .orderBy(desc(foroConversaciones.fecha_creacion))
-      .limit(CUENTA_TOPE + 1);
-    // The comments anyone may see as activity: not deleted, not hidden from this person.
+      .limit(limite);
     const comentarios = db
-      .select({ id: foroComentarios.id })
+      .select({ fecha: iso(sql`${foroComentarios.fecha_creacion}`), id_usuario: foroComentarios.id_usuario })
       .from(foroComentarios)
       .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
       .where(
         and(
-          gt(foroComentarios.fecha_creacion, desde),
+          desde && gt(foroComentarios.fecha_creacion, desde),
           eq(foroComentarios.eliminado, false),
           visibleA(actor, foroComentarios),
           conversacionesVisibles(actor),
-          ne(foroComentarios.id_usuario, actor.id),
+          otro(ne(foroComentarios.id_usuario, actor.id)),
         ),
       )
       .orderBy(desc(foroComentarios.fecha_creacion))
-      .limit(CUENTA_TOPE + 1);
-    return contarFilas({ conversaciones, comentarios });
+      .limit(limite);
+    return { conversaciones, comentarios };
+  }
+
+  /** Read once until the forum changes (2 s for another server's writes), not once per person. */
+  const foroComun = cacheDeLecturas<ForoReciente>(db, {
+    segundos: 2,
+    now,
+    tablas: [foroCategorias, foroConversaciones, foroComentarios],
+    max: 1,
+  });
+  const leerForoComun = async (): Promise<ForoReciente> => {
+    const { conversaciones, comentarios } = delForo(NADIE, RECIENTES_FORO);
+    const [c, m] = await Promise.all([conversaciones, comentarios]);
+    const filas = (l: typeof c) => l.map((f) => ({ fecha: f.fecha ?? '', id_usuario: f.id_usuario }));
+    return { conversaciones: filas(c), comentarios: filas(m) };
+  };
+
+  /**
+   * The forum's two counts since `desde`: from the shared lists when this person sees what everyone
+   * does (their own hidden comments are never counted, their own hidden conversations would be),
+   * else in one statement of their own.
+   */
+  async function contarForo(actor: Actor, desde: Date): Promise<Pick<Cuentas, 'conversaciones' | 'comentarios'>> {
+    if (!esAdmin(actor) && !(await foroOcultos()).has(actor.id)) {
+      const l = await foroComun.leer('', leerForoComun);
+      const contar = (filas: FilaContada[]) => contarDesde(filas, desde, actor.id, CUENTA_TOPE + 1, filas.length < RECIENTES_FORO);
+      const [conversaciones, comentarios] = [contar(l.conversaciones), contar(l.comentarios)];
+      if (conversaciones !== undefined && comentarios !== undefined) return { conversaciones, comentarios };
+    }
+    return contarFilas(delForo(actor, CUENTA_TOPE + 1, desde));
   }
 
   return {

@@ -43,6 +43,23 @@ interface Dependencias {
 
 const TABLAS = { capsulas, materiales, manuales } as const;
 
+/** A row of a shared list as a count reads it: when, and by whom. */
+export type FilaContada = Pick<FilaReciente, 'fecha' | 'id_usuario'>;
+
+/**
+ * How many rows of a shared list (newest first) others than `idUsuario` wrote after `desde`, up to
+ * `tope`; undefined when the list ends before it can tell, unless it is `completa` (it holds every
+ * row there is, not only as many as it may).
+ */
+export function contarDesde(lista: readonly FilaContada[], desde: Date, idUsuario: number, tope: number, completa: boolean) {
+  let n = 0;
+  for (const f of lista) {
+    if (Date.parse(f.fecha) <= desde.getTime()) return n;
+    if (f.id_usuario !== idUsuario && ++n === tope) return n;
+  }
+  return completa ? n : undefined;
+}
+
 export function createRecientes({ db, now, leer }: Dependencias) {
   // Per kind: a new material re-reads the materials' lists, not the capsules' or the manuals'.
   const porTipo = (tipo: Contenido) => {
@@ -79,13 +96,7 @@ export function createRecientes({ db, now, leer }: Dependencias) {
     /** How many rows others wrote after `desde`, up to `tope`; undefined when the list cannot tell. */
     async cuenta(tipo: Contenido, actor: Actor, desde: Date, tope: number) {
       const l = await lista(tipo, actor);
-      if (!l) return undefined;
-      let n = 0;
-      for (const f of l) {
-        if (Date.parse(f.fecha) <= desde.getTime()) return n;
-        if (f.id_usuario !== actor.id && ++n === tope) return n;
-      }
-      return l.length < RECIENTES_INICIO ? n : undefined;
+      return l && contarDesde(l, desde, actor.id, tope, l.length < RECIENTES_INICIO);
     },
   };
 }
