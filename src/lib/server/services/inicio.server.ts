@@ -178,18 +178,25 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     siguiente: ReturnType<typeof siguienteVisita>,
   ) {
     if (!siguiente.escribir) return;
-    const valores = { visita_ultima: siguiente.visita_ultima, visita_anterior: siguiente.visita_anterior };
-    if (!leida.visita_ultima)
-      await db
-        .insert(visitasInicio)
-        .values({ id_usuario: idUsuario, ...valores })
-        .onConflictDoNothing();
-    else
-      await db
-        .update(visitasInicio)
-        .set(valores)
-        .where(and(eq(visitasInicio.id_usuario, idUsuario), eq(visitasInicio.visita_ultima, leida.visita_ultima)));
+    const valores = { id: idUsuario, ultima: siguiente.visita_ultima, anterior: siguiente.visita_anterior };
+    if (!leida.visita_ultima) await primeraVisita.execute(valores);
+    else await otraVisita.execute({ ...valores, leida: leida.visita_ultima });
   }
+  /**
+   * The visit's two writes, prepared once (issue 36): a first opening of the home writes one of them.
+   * The times go to the driver as they are (a Date, or null), not through the column's encoder, which takes no null.
+   */
+  const nuevos = { visita_ultima: sql`${sql.placeholder('ultima')}`, visita_anterior: sql`${sql.placeholder('anterior')}` };
+  const primeraVisita = db
+    .insert(visitasInicio)
+    .values({ id_usuario: sql.placeholder('id'), ...nuevos })
+    .onConflictDoNothing()
+    .prepare('inicio_primera_visita');
+  const otraVisita = db
+    .update(visitasInicio)
+    .set(nuevos)
+    .where(and(eq(visitasInicio.id_usuario, sql.placeholder('id')), eq(visitasInicio.visita_ultima, sql.placeholder('leida'))))
+    .prepare('inicio_otra_visita');
 
   /** Whether the profile has anything to filter this kind of content by. */
   const alcance = (filtra: boolean, items: ItemContenido[]): Alcance =>

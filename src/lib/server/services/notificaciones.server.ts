@@ -6,7 +6,7 @@
  * sends both under a lock on the person's row: a 'cada vez' notification goes once (`enviada_en`),
  * and the digest once a local day (`usuarios.resumen_enviado`).
  */
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Esquema } from '../../api/contrato.ts';
 import type { PreferenciaCorreo } from '../../validation/notificaciones.ts';
 import { cacheDeLecturas } from '../db/cache.server.ts';
@@ -54,7 +54,9 @@ const toAutor = (u: { id: number; primer_nombre: string; apellido_paterno: strin
 
 export function createNotificacionesService(ctx: ServiceContext) {
   const { db } = ctx;
-  const noLeida = (idUsuario: number) => and(eq(notificaciones.id_usuario, idUsuario), isNull(notificaciones.leida_en));
+  const noLeida = (idUsuario: number | SQLWrapper) => and(eq(notificaciones.id_usuario, idUsuario), isNull(notificaciones.leida_en));
+  /** The person of the statements prepared once below (every page's bell, the home's first opening). */
+  const ID = sql.placeholder('id');
   const urlBaja = (idUsuario: number) => `${ctx.config.PUBLIC_URL}/api/notificaciones/baja/${tokenBaja(ctx.jwtSecret, idUsuario)}/`;
 
   /** Unread entries as the list counts them: one per (tipo, recurso_tipo, id_recurso). */
@@ -64,27 +66,31 @@ export function createNotificacionesService(ctx: ServiceContext) {
    * two seconds (decision 0040: it was a quarter of a signed-in page's time).
    */
   const cuentas = cacheDeLecturas<number>(db, { tablas: [notificaciones], segundos: 2, max: 5_000, now: ctx.now });
+  const grupos = db
+    .selectDistinct({ t: notificaciones.tipo, r: notificaciones.recurso_tipo, i: notificaciones.id_recurso })
+    .from(notificaciones)
+    .where(noLeida(ID))
+    .as('grupos');
+  const contarNoLeidas = db.select({ n: count() }).from(grupos).prepare('notificaciones_no_leidas');
   function noLeidas(idUsuario: number): Promise<number> {
-    return cuentas.leer(String(idUsuario), async () => {
-      const grupos = db
-        .selectDistinct({ t: notificaciones.tipo, r: notificaciones.recurso_tipo, i: notificaciones.id_recurso })
-        .from(notificaciones)
-        .where(noLeida(idUsuario))
-        .as('grupos');
-      const [fila] = await db.select({ n: count() }).from(grupos);
-      return fila?.n ?? 0;
-    });
+    return cuentas.leer(String(idUsuario), async () => (await contarNoLeidas.execute({ id: idUsuario }))[0]?.n ?? 0);
   }
 
-  /** The entries (grouped: unread ones of one kind on one item are one entry), newest first. */
-  async function agrupadas(idUsuario: number, soloNoLeidas: boolean): Promise<EntradaNotificacion[]> {
-    const filas = await db
+  /** A person's newest notifications, or their newest unread ones: prepared once each. */
+  const listaDe = (soloNoLeidas: boolean) =>
+    db
       .select({ n: notificaciones, actor: autorColumns })
       .from(notificaciones)
       .leftJoin(usuarios, eq(usuarios.id, notificaciones.id_actor))
-      .where(soloNoLeidas ? noLeida(idUsuario) : eq(notificaciones.id_usuario, idUsuario))
+      .where(soloNoLeidas ? noLeida(ID) : eq(notificaciones.id_usuario, ID))
       .orderBy(desc(notificaciones.fecha), desc(notificaciones.id))
-      .limit(LIMITE_LISTA);
+      .limit(LIMITE_LISTA)
+      .prepare(soloNoLeidas ? 'notificaciones_lista_no_leidas' : 'notificaciones_lista');
+  const [listaNoLeidas, listaTodas] = [listaDe(true), listaDe(false)];
+
+  /** The entries (grouped: unread ones of one kind on one item are one entry), newest first. */
+  async function agrupadas(idUsuario: number, soloNoLeidas: boolean): Promise<EntradaNotificacion[]> {
+    const filas = await (soloNoLeidas ? listaNoLeidas : listaTodas).execute({ id: idUsuario });
     type Grupo = { e: EntradaNotificacion; nombres: string[]; titulo: string; detalle: string; cantidad: number };
     const entradas: Grupo[] = [];
     const grupos = new Map<string, Grupo>();
