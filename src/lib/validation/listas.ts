@@ -22,9 +22,10 @@ const orden = z.enum(ORDENES).catch('fecha');
 /** The longest search a list takes, in characters. */
 export const TEXTO_BUSQUEDA_MAX = 200;
 /**
- * A list's search text, trimmed. A longer one is cut at TEXTO_BUSQUEDA_MAX characters and searched
- * as such, by characters, not halves of one (it finds what starts that way, most often nothing) rather than dropped, which would list
- * everything as if nothing had been asked; a refused text or a non-string is no search.
+ * A list's search text, trimmed. A longer one is cut at TEXTO_BUSQUEDA_MAX characters (whole ones,
+ * never half of an emoji) and searched as such: it finds what starts that way, most often nothing.
+ * Dropped, it would list everything as if nothing had been asked (decision 0090). A refused text
+ * or a value that is no text is no search.
  */
 export const texto = cadena()
   .optional()

@@ -89,7 +89,6 @@ export function createCuentas({ db, now, foroOcultos, contenidos, recientes }: D
    * conversations, and the comments anyone may see as activity (not deleted, not hidden from them).
    */
   function delForo(actor: Actor, limite: number, desde?: Date) {
-    const otro = (autor: SQL | undefined) => (desde ? autor : undefined);
     const conversaciones = db
       .select({ fecha: iso(sql`${foroConversaciones.fecha_creacion}`), id_usuario: foroConversaciones.id_usuario_creador })
       .from(foroConversaciones)
@@ -98,7 +97,7 @@ export function createCuentas({ db, now, foroOcultos, contenidos, recientes }: D
         and(
           desde && gt(foroConversaciones.fecha_creacion, desde),
           conversacionesVisibles(actor),
-          otro(ne(foroConversaciones.id_usuario_creador, actor.id)),
+          desde && ne(foroConversaciones.id_usuario_creador, actor.id),
         ),
       )
       .orderBy(desc(foroConversaciones.fecha_creacion))
@@ -114,7 +113,7 @@ export function createCuentas({ db, now, foroOcultos, contenidos, recientes }: D
           eq(foroComentarios.eliminado, false),
           visibleA(actor, foroComentarios),
           conversacionesVisibles(actor),
-          otro(ne(foroComentarios.id_usuario, actor.id)),
+          desde && ne(foroComentarios.id_usuario, actor.id),
         ),
       )
       .orderBy(desc(foroComentarios.fecha_creacion))
