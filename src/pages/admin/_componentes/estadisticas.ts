@@ -70,22 +70,10 @@ export function tablaDe(serie: Serie, e: Estadisticas): TablaDatos {
   }
 }
 
-/** Per statistics object: the service keeps one for a minute, and every page view in it reads the same cells. */
-const celdasDe = new WeakMap<Estadisticas, Map<string, Map<string, number>>>();
-
 /** The count of one area and level (0 when the service sent no cell for it). */
 export function totalesMateriales(e: Estadisticas): (area: string, nivel: string) => number {
-  let celdas = celdasDe.get(e);
-  if (!celdas) {
-    celdas = new Map();
-    for (const c of e.materiales_por_area_nivel.celdas) {
-      const porNivel = celdas.get(c.area) ?? new Map<string, number>();
-      celdas.set(c.area, porNivel.set(c.nivel, c.total));
-    }
-    celdasDe.set(e, celdas);
-  }
-  const tabla = celdas;
-  return (area, nivel) => tabla.get(area)?.get(nivel) ?? 0;
+  const celdas = new Map(e.materiales_por_area_nivel.celdas.map((c) => [`${c.area}\u0000${c.nivel}`, c.total]));
+  return (area, nivel) => celdas.get(`${area}\u0000${nivel}`) ?? 0;
 }
 
 /**

@@ -15,7 +15,6 @@ import {
   type materiales,
 } from '../../db/schema.server.ts';
 import { type Actor, esAdmin } from '../actor.server.ts';
-import { iso } from '../foro/comun.server.ts';
 import { visibleA } from '../recursos.server.ts';
 import { conversacionesVisibles, NADIE } from './actividad.server.ts';
 import { type Contenido, contarDesde, type createRecientes, type FilaContada } from './recientes.server.ts';
@@ -85,25 +84,26 @@ export function createCuentas({ db, now, foroOcultos, contenidos, recientes }: D
   }
 
   /**
-   * The forum's rows this person may see, newest first, others' since `desde` when given: the new
-   * conversations, and the comments anyone may see as activity (not deleted, not hidden from them).
+   * The forum's rows this person may see that others wrote, newest first, since `desde` when given:
+   * the new conversations, and the comments anyone may see as activity (not deleted, not hidden from
+   * them). As nobody's (NADIE), every author's.
    */
   function delForo(actor: Actor, limite: number, desde?: Date) {
     const conversaciones = db
-      .select({ fecha: iso(sql`${foroConversaciones.fecha_creacion}`), id_usuario: foroConversaciones.id_usuario_creador })
+      .select({ fecha: foroConversaciones.fecha_creacion, id_usuario: foroConversaciones.id_usuario_creador })
       .from(foroConversaciones)
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
       .where(
         and(
           desde && gt(foroConversaciones.fecha_creacion, desde),
           conversacionesVisibles(actor),
-          desde && ne(foroConversaciones.id_usuario_creador, actor.id),
+          ne(foroConversaciones.id_usuario_creador, actor.id),
         ),
       )
       .orderBy(desc(foroConversaciones.fecha_creacion))
       .limit(limite);
     const comentarios = db
-      .select({ fecha: iso(sql`${foroComentarios.fecha_creacion}`), id_usuario: foroComentarios.id_usuario })
+      .select({ fecha: foroComentarios.fecha_creacion, id_usuario: foroComentarios.id_usuario })
       .from(foroComentarios)
       .innerJoin(foroConversaciones, eq(foroConversaciones.id, foroComentarios.id_conversacion))
       .innerJoin(foroCategorias, eq(foroCategorias.id, foroConversaciones.id_categoria))
@@ -113,7 +113,7 @@ export function createCuentas({ db, now, foroOcultos, contenidos, recientes }: D
           eq(foroComentarios.eliminado, false),
           visibleA(actor, foroComentarios),
           conversacionesVisibles(actor),
-          desde && ne(foroComentarios.id_usuario, actor.id),
+          ne(foroComentarios.id_usuario, actor.id),
         ),
       )
       .orderBy(desc(foroComentarios.fecha_creacion))
@@ -131,7 +131,7 @@ export function createCuentas({ db, now, foroOcultos, contenidos, recientes }: D
   const leerForoComun = async (): Promise<ForoReciente> => {
     const { conversaciones, comentarios } = delForo(NADIE, RECIENTES_FORO);
     const [c, m] = await Promise.all([conversaciones, comentarios]);
-    const filas = (l: typeof c) => l.map((f) => ({ fecha: f.fecha ?? '', id_usuario: f.id_usuario }));
+    const filas = (l: typeof c) => l.map((f) => ({ fecha: f.fecha.toISOString(), id_usuario: f.id_usuario }));
     return { conversaciones: filas(c), comentarios: filas(m) };
   };
 
