@@ -16,6 +16,11 @@ import type { Db } from './client.server.ts';
 export interface OpcionesCache {
   /** The tables the answers are read from; null: none is followed, an entry lasts `segundos` whatever is written. */
   tablas: readonly Table[] | null;
+  /**
+   * Tables among `tablas` none of whose counters (CONTADORES: views, comments) the answers show:
+   * a write of only those counters leaves the entries as they are.
+   */
+  sinContadores?: readonly Table[];
   /** Longest age of an entry when other processes may write the database (with `tablas: null`, always). */
   segundos: number;
   /** Longest age otherwise (not with `tablas: null`). */
@@ -30,6 +35,7 @@ export function cacheDeLecturas<T>(db: Db, opciones: OpcionesCache) {
   const cambios = porEdad ? undefined : cambiosDe(db);
   const edad = 1000 * (porEdad || cambios?.compartida ? opciones.segundos : (opciones.maxSegundos ?? 300));
   const tablas = (opciones.tablas ?? []).map((t) => getTableName(t));
+  const sinContadores = new Set((opciones.sinContadores ?? []).map((t) => getTableName(t)));
   const entradas = new Map<string, { version: number; hasta: number; valor: Promise<T> }>();
   return {
     /** The answer of `leer` for `clave`, read again when its tables changed or it aged out. */
@@ -37,7 +43,7 @@ export function cacheDeLecturas<T>(db: Db, opciones: OpcionesCache) {
       // Without a write tracker a followed answer could never be known to be current.
       if (!porEdad && !cambios) return leer();
       cambios?.leyo(tablas);
-      const version = cambios?.version(tablas) ?? 0;
+      const version = cambios?.version(tablas, sinContadores) ?? 0;
       const t = opciones.now().getTime();
       const entrada = entradas.get(clave);
       if (entrada && entrada.version === version && entrada.hasta > t) return entrada.valor;

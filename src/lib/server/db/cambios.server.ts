@@ -5,6 +5,10 @@
  * tables it was read from when the read began, and is used only while none of them moved, so
  * a change made here is seen by the very next read. Changes made by another process (several
  * servers on one PostgreSQL) are not seen here: caches bound their age for that (`compartida`).
+ *
+ * An item's counters (CONTADORES: its views and comments) move apart from the rest of its row: a
+ * counted view or a comment writes them and nothing else, many times a minute, and the caches whose
+ * answers show no counter (the home's blocks, issue 36) say so (`sinContadores`) and are kept.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './client.server.ts';
@@ -22,11 +26,23 @@ const leida = /\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi;
 /** Every table at once: a statement that wrote and we cannot tell where. */
 const TODAS = '*';
 
+/** The columns that count an item's views and comments, which only the statements below and triggers write. */
+export const CONTADORES = ['n_visitas', 'n_comentarios'] as const;
+
+/** An update of one counter by itself and a number (`set "n_visitas" = "t"."n_visitas" + 1`), as the services write it. */
+const deContador = new RegExp(
+  `^\\s*update\\s+"([^"]+)"\\s+set\\s+"(${CONTADORES.join('|')})"\\s*=\\s*"\\1"\\."\\2"\\s*[-+]\\s*(?:\\d+|\\$\\d+)\\s+where\\s`,
+  'i',
+);
+
+/** What moves when only a table's counters were written. */
+const contadoresDe = (tabla: string) => `${tabla}.contadores`;
+
 /**
- * Tables the database's own triggers write when another is written, which no statement names:
- * a comment moves its item's `n_comentarios` (drizzle/0020), which the lists read without
- * reading the comments. tests/api/cache.test.ts reads the migrated database's triggers and fails
- * when one writes a table this does not name.
+ * Tables whose counters the database's own triggers write when another is written, which no
+ * statement names: a comment moves its item's `n_comentarios` (drizzle/0020), which the lists read
+ * without reading the comments. tests/api/cache.test.ts reads the migrated database's triggers and
+ * fails when one writes a table this does not name, or a column of it that is no counter.
  */
 export const POR_DISPARADOR: Record<string, readonly string[]> = {
   comentarios: ['capsulas', 'materiales', 'manuales'],
@@ -45,8 +61,11 @@ export interface Lectura {
 export interface Cambios {
   /** True when other processes may write the same database (PostgreSQL). */
   readonly compartida: boolean;
-  /** The version of what was read from these tables: it changes whenever one of them is written. */
-  version(tablas: readonly string[]): number;
+  /**
+   * The version of what was read from these tables: it changes whenever one of them is written,
+   * except by a write of only the counters of a table in `sinContadores`.
+   */
+  version(tablas: readonly string[], sinContadores?: ReadonlySet<string>): number;
   /**
    * Tracks one connection's statements; a transaction's writes count at its commit. `filas`: the
    * rows a write changed, when the driver says. A write that changed none changed nothing a read
@@ -78,7 +97,7 @@ export function createCambios(compartida: boolean): Cambios {
     reloj += 1;
     for (const tabla of tablas) {
       escritas.set(tabla, reloj);
-      for (const otra of POR_DISPARADOR[tabla] ?? []) escritas.set(otra, reloj);
+      for (const otra of POR_DISPARADOR[tabla] ?? []) escritas.set(contadoresDe(otra), reloj);
     }
   };
   return {
@@ -89,9 +108,12 @@ export function createCambios(compartida: boolean): Cambios {
       const lectura = seguidas.getStore();
       if (lectura) for (const tabla of tablas) lectura.tablas.add(tabla);
     },
-    version(tablas) {
+    version(tablas, sinContadores) {
       let v = escritas.get(TODAS) ?? 0;
-      for (const tabla of tablas) v = Math.max(v, escritas.get(tabla) ?? 0);
+      for (const tabla of tablas) {
+        v = Math.max(v, escritas.get(tabla) ?? 0);
+        if (!sinContadores?.has(tabla)) v = Math.max(v, escritas.get(contadoresDe(tabla)) ?? 0);
+      }
       return v;
     },
     conexion() {
@@ -113,8 +135,10 @@ export function createCambios(compartida: boolean): Cambios {
         if (neutra.test(sql)) return;
         const tabla = escritura.exec(sql)?.[1];
         if (tabla !== undefined && filas === 0) return;
-        if (enTransaccion) pendientes.add(tabla ?? TODAS);
-        else marcar([tabla ?? TODAS]);
+        const contador = deContador.exec(sql)?.[1];
+        const escrita = contador !== undefined ? contadoresDe(contador) : (tabla ?? TODAS);
+        if (enTransaccion) pendientes.add(escrita);
+        else marcar([escrita]);
       };
     },
   };

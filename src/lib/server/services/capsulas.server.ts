@@ -64,7 +64,13 @@ export function createCapsulasService(ctx: ServiceContext, { publicacion }: { pu
    * Whether a person has ready capsules hidden by moderation: only they (and admins) get a list
    * of their own; everyone else shares the pages without hidden ones.
    */
-  const conOcultas = cacheDeLecturas<boolean>(db, { tablas: [capsulas], segundos: 2, max: 5_000, now: ctx.now });
+  const conOcultas = cacheDeLecturas<boolean>(db, {
+    tablas: [capsulas],
+    sinContadores: [capsulas],
+    segundos: 2,
+    max: 5_000,
+    now: ctx.now,
+  });
   /** Each author's capsules in processing, which /capsulas/ shows them on every visit. */
   const enProceso = cacheDeLecturas<Esquema<'CapsulasProcesando'>>(db, {
     tablas: [capsulas, comentarios, likesCapsulas, usuarios, areas, niveles, metodologias],

@@ -256,6 +256,9 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       perfilAreas,
       perfilNiveles,
     ],
+    // The capsules', materials' and manuals' blocks show none of their views or comments, which
+    // every counted view and comment moves: those keep the entries.
+    sinContadores: [capsulas, materiales, manuales],
     segundos: 2,
     max: 5_000,
     now: ctx.now,

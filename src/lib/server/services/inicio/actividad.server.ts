@@ -70,7 +70,7 @@ export const conversacionesVisibles = (actor: Actor) => and(categoriasVisibles(a
  * own rather than their group's.
  */
 export function autoresConOcultos(db: Db, now: () => Date, tabla: PgTable & { oculto: PgColumn }, autor: PgColumn) {
-  const cache = cacheDeLecturas<Set<number>>(db, { segundos: 2, now, tablas: [tabla], max: 1 });
+  const cache = cacheDeLecturas<Set<number>>(db, { segundos: 2, now, tablas: [tabla], sinContadores: [tabla], max: 1 });
   return () =>
     cache.leer('', async () => {
       const filas = await db.selectDistinct({ id: autor }).from(tabla).where(eq(tabla.oculto, true));

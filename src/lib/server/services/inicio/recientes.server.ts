@@ -65,7 +65,14 @@ export function createRecientes({ db, now, leer }: Dependencias) {
   const porTipo = (tipo: Contenido) => {
     const tabla = TABLAS[tipo];
     return {
-      listas: cacheDeLecturas<FilaReciente[]>(db, { segundos: 2, now, tablas: [tabla, areas, niveles], max: 2 }),
+      listas: cacheDeLecturas<FilaReciente[]>(db, {
+        segundos: 2,
+        now,
+        tablas: [tabla, areas, niveles],
+        // Their rows hold no views or comments, which counted views and comments move all day.
+        sinContadores: [tabla],
+        max: 2,
+      }),
       autoresOcultos: autoresConOcultos(db, now, tabla, tabla.id_usuario),
     };
   };
