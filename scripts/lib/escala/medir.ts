@@ -17,6 +17,8 @@ import { CLAVE_ESCALA, correoDocente, type Generado } from './generador.ts';
 const CLIENTES = 20;
 const DOCENTES_MEDIDOS = 200;
 const MAX_PETICIONES = 4000;
+/** Counted views per second under the home's second row: a few hundred teachers at work. */
+const VISTAS_POR_SEGUNDO = 5;
 
 export const segundosPorConsulta = () => {
   const s = Number(process.env.ESCALA_SEGUNDOS ?? 2);
@@ -41,12 +43,16 @@ interface Peticion {
   cuerpo?: unknown;
 }
 
+/** Who asks: a teacher (Bearer, or cookies for pages), the admin, or nobody. */
+type Como = 'docente' | 'docente-pagina' | 'admin' | 'admin-pagina' | 'anonimo';
+
 interface Consulta {
   nombre: string;
   /** The i-th request of the run. */
   peticion: (i: number) => Peticion;
-  /** Who asks: a teacher (Bearer, or cookies for pages), the admin, or nobody. */
-  como: 'docente' | 'docente-pagina' | 'admin' | 'admin-pagina' | 'anonimo';
+  como: Como;
+  /** Requests others make meanwhile, `porSegundo` of them, which the figures are taken under. */
+  mientras?: { porSegundo: number; como: Como; peticion: (i: number) => Peticion };
 }
 
 /** Search words, with their accents and without, from the generator's topics. */
@@ -114,6 +120,17 @@ export function consultas(g: Generado): Consulta[] {
     },
     { nombre: 'forum categories', como: 'docente', peticion: () => ({ ruta: '/api/foro/categorias/' }) },
     { nombre: 'home feed (page /)', como: 'docente-pagina', peticion: () => ({ ruta: '/' }) },
+    {
+      // Counted views write the items' rows all day; the home shows none of what they change.
+      nombre: `home feed while others open materials (${VISTAS_POR_SEGUNDO}/s)`,
+      como: 'docente-pagina',
+      peticion: () => ({ ruta: '/' }),
+      mientras: {
+        porSegundo: VISTAS_POR_SEGUNDO,
+        como: 'docente',
+        peticion: (i) => ({ ruta: `/api/bdocente/${1 + ((i * 104_729) % materiales)}/` }),
+      },
+    },
     { nombre: 'curriculum map', como: 'docente', peticion: (i) => ({ ruta: `/api/bdocente/cobertura/?area=${de(g.areas, i)}` }) },
     { nombre: 'admin statistics (API)', como: 'admin', peticion: () => ({ ruta: '/api/admin/estadisticas/' }) },
     { nombre: 'admin statistics (page)', como: 'admin-pagina', peticion: () => ({ ruta: '/admin/estadisticas' }) },
@@ -140,6 +157,39 @@ async function ingresar(url: string, n: number): Promise<Session[]> {
   return sesiones;
 }
 
+/** One request of a run: its time, whether it was answered (200, 201), and whether from the per-person cache. */
+async function enviar(url: string, como: Como, pedida: Peticion, i: number, docente: Session, admin: Session) {
+  const { metodo = 'GET', cuerpo } = pedida;
+  // A parameter the server ignores, new on every request: no answer comes from the per-person
+  // cache, so the figures are the database's work (ESCALA_CACHE=1 leaves the cache in play).
+  const ruta =
+    metodo === 'GET' && !process.env.ESCALA_CACHE ? `${pedida.ruta}${pedida.ruta.includes('?') ? '&' : '?'}escala=${i}` : pedida.ruta;
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'br, gzip' };
+  if (como === 'docente') headers.authorization = `Bearer ${docente.access}`;
+  if (como === 'docente-pagina') headers.cookie = docente.cookie;
+  if (como === 'admin') headers.authorization = `Bearer ${admin.access}`;
+  if (como === 'admin-pagina') headers.cookie = admin.cookie;
+  if (cuerpo !== undefined) headers['content-type'] = 'application/json';
+  if (como.endsWith('pagina')) headers.accept = 'text/html';
+  const t = performance.now();
+  try {
+    const respuesta = await fetch(`${url}${ruta}`, {
+      method: metodo,
+      headers,
+      redirect: 'manual',
+      ...(cuerpo === undefined ? {} : { body: JSON.stringify(cuerpo) }),
+    });
+    await respuesta.arrayBuffer();
+    return {
+      ms: performance.now() - t,
+      ok: respuesta.status === 200 || respuesta.status === 201,
+      acierto: /cache;desc="hit"/.test(respuesta.headers.get('server-timing') ?? ''),
+    };
+  } catch {
+    return { ms: performance.now() - t, ok: false, acierto: false };
+  }
+}
+
 async function correr(url: string, consulta: Consulta, docentes: Session[], admin: Session, segundos: number): Promise<Medida> {
   const muestras: number[] = [];
   let aciertos = 0;
@@ -150,41 +200,24 @@ async function correr(url: string, consulta: Consulta, docentes: Session[], admi
   const cliente = async () => {
     while (performance.now() < fin && n < MAX_PETICIONES) {
       const i = n++;
-      const pedida = consulta.peticion(i);
-      const { metodo = 'GET', cuerpo } = pedida;
-      // A parameter the server ignores, new on every request: no answer comes from the per-person
-      // cache, so the figures are the database's work (ESCALA_CACHE=1 leaves the cache in play).
-      const ruta =
-        metodo === 'GET' && !process.env.ESCALA_CACHE ? `${pedida.ruta}${pedida.ruta.includes('?') ? '&' : '?'}escala=${i}` : pedida.ruta;
-      const docente = docentes[i % docentes.length] as Session;
-      const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'br, gzip' };
-      if (consulta.como === 'docente') headers.authorization = `Bearer ${docente.access}`;
-      if (consulta.como === 'docente-pagina') headers.cookie = docente.cookie;
-      if (consulta.como === 'admin') headers.authorization = `Bearer ${admin.access}`;
-      if (consulta.como === 'admin-pagina') headers.cookie = admin.cookie;
-      if (cuerpo !== undefined) headers['content-type'] = 'application/json';
-      if (consulta.como.endsWith('pagina')) headers.accept = 'text/html';
-      const t = performance.now();
-      try {
-        const respuesta = await fetch(`${url}${ruta}`, {
-          method: metodo,
-          headers,
-          redirect: 'manual',
-          ...(cuerpo === undefined ? {} : { body: JSON.stringify(cuerpo) }),
-        });
-        await respuesta.arrayBuffer();
-        if (respuesta.status !== 200 && respuesta.status !== 201) {
-          fallidas++;
-          continue;
-        }
-        muestras.push(performance.now() - t);
-        if (/cache;desc="hit"/.test(respuesta.headers.get('server-timing') ?? '')) aciertos++;
-      } catch {
+      const r = await enviar(url, consulta.como, consulta.peticion(i), i, docentes[i % docentes.length] as Session, admin);
+      if (!r.ok) {
         fallidas++;
+        continue;
       }
+      muestras.push(r.ms);
+      if (r.acierto) aciertos++;
     }
   };
-  await Promise.all(Array.from({ length: CLIENTES }, cliente));
+  /** The other people's requests meanwhile, at their pace, each as the next teacher; not measured, but each must be answered. */
+  const fondo = async ({ porSegundo, como, peticion }: NonNullable<Consulta['mientras']>) => {
+    for (let i = 0; performance.now() < fin; i++) {
+      const siguiente = inicio + (i * 1000) / porSegundo;
+      if (siguiente > performance.now()) await new Promise((listo) => setTimeout(listo, siguiente - performance.now()));
+      if (!(await enviar(url, como, peticion(i), i, docentes[(i * 37) % docentes.length] as Session, admin)).ok) fallidas++;
+    }
+  };
+  await Promise.all([...Array.from({ length: CLIENTES }, cliente), ...(consulta.mientras ? [fondo(consulta.mientras)] : [])]);
   const transcurrido = (performance.now() - inicio) / 1000;
   return {
     consulta: consulta.nombre,
