@@ -307,20 +307,39 @@ describe('Desde tu última visita', () => {
     ]);
   });
 
-  it('reads blocks and counts from a list shared by everyone, and asks the database where the list ends too soon (issue 36)', async () => {
+  it("reads blocks from everyone's newest of each area and level, counts from a shared list, and asks the database where it ends too soon (issue 36)", async () => {
     // RECIENTES_INICIO materials newer than anything of History: 150 of Ana's own, then 60 of Rosa's.
     for (let i = 0; i < 150; i++)
       await insertarMaterial(t, docente, `Propia ${i}`, { id_area: matematica, fecha_creacion: hace((i + 1) * MINUTO) });
     for (let i = 0; i < 60; i++)
       await insertarMaterial(t, autor, `Ajena ${i}`, { id_area: matematica, fecha_creacion: hace((i + 200) * MINUTO) });
-    await insertarMaterial(t, autor, 'Guía antigua de historia', { id_area: historia, fecha_creacion: hace(2 * DIA) });
+    for (let i = 1; i <= FILAS_BLOQUE + 1; i++)
+      await insertarMaterial(t, autor, `Guía antigua de historia ${i}`, { id_area: historia, fecha_creacion: hace((i + 1) * DIA) });
     expect(RECIENTES_INICIO).toBeLessThan(211);
     await perfil(docente, [historia], []);
     const ana = await abrir(docente);
-    // The shared list holds no History and ends before the week: both answers come from the database.
-    expect(titulos(ana.materiales.items)).toEqual(['Guía antigua de historia']);
+    // Far behind the network's newest, History's own newest four, as the database orders them.
+    const historicas = [
+      'Guía antigua de historia 1',
+      'Guía antigua de historia 2',
+      'Guía antigua de historia 3',
+      'Guía antigua de historia 4',
+    ];
+    expect(titulos(ana.materiales.items)).toEqual(historicas);
     expect(ana.materiales.alcance).toBe('perfil');
-    expect(ana.visita.cuentas.materiales).toBe(61);
+    // The shared list ends before the week, and 60 of its rows are Ana's own: the count is the database's.
+    expect(ana.visita.cuentas.materiales).toBe(FILAS_BLOQUE + 61);
+    // Two areas: the newest of both together, interleaved by date.
+    await insertarMaterial(t, autor, 'Historia de esta mañana', { id_area: historia, fecha_creacion: hace(90 * MINUTO) });
+    const dos = await t.session({ nombre: 'Iris' });
+    await perfil(dos, [historia, lenguaje], []);
+    await insertarMaterial(t, autor, 'Lenguaje de anteayer', { id_area: lenguaje, fecha_creacion: hace(2 * DIA + HORA) });
+    expect(titulos((await abrir(dos)).materiales.items)).toEqual([
+      'Historia de esta mañana',
+      'Guía antigua de historia 1',
+      'Lenguaje de anteayer',
+      'Guía antigua de historia 2',
+    ]);
     // Within the list: another teacher's newest four and their count, the same as the database's.
     const otra = await t.session({ nombre: 'Eva' });
     const eva = await abrir(otra);

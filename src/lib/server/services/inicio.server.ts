@@ -119,6 +119,13 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
     manuales: { tabla: manuales, nivel: null, ruta: '/manuales/', visibles: (actor: Actor) => visibleA(actor, manuales) },
   } as const;
 
+  /** A block's row as read with its area's and level's names. */
+  const comoFila = (ruta: string, f: Omit<FilaReciente, 'href' | 'fecha'> & { fecha: Date }): FilaReciente => ({
+    ...f,
+    href: `${ruta}${f.id}`,
+    fecha: f.fecha.toISOString(),
+  });
+
   /** The newest of a kind this person may open, within `filtro`: a block's rows, or a shared list's (`limite`). */
   async function leerContenido(tipo: Contenido, actor: Actor, filtro?: SQL, limite = FILAS_BLOQUE): Promise<FilaReciente[]> {
     const { tabla, nivel, ruta, visibles } = contenidos[tipo];
@@ -140,9 +147,47 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
       .where(and(visibles(actor), filtro))
       .orderBy(desc(tabla.fecha_creacion), desc(tabla.id))
       .limit(limite);
-    return filas.map((f) => ({ ...f, href: `${ruta}${f.id}`, fecha: f.fecha.toISOString() }));
+    return filas.map((f) => comoFila(ruta, f));
   }
-  const recientes = createRecientes({ db, now: ctx.now, leer: (tipo, actor, limite) => leerContenido(tipo, actor, undefined, limite) });
+
+  /**
+   * The newest `porCelda` of a kind this person may open in every area and level (every area, for
+   * manuals), newest first: a block of up to `porCelda` rows of any profile is the first of them
+   * within it. One probe of the kind's area and level index per pair of the catalogues (308 today).
+   */
+  async function leerCeldas(tipo: Contenido, actor: Actor, porCelda: number): Promise<FilaReciente[]> {
+    const { tabla, nivel, ruta, visibles } = contenidos[tipo];
+    const ultimas = db
+      .select({ id: tabla.id, titulo: tabla.titulo, fecha: tabla.fecha_creacion, id_usuario: tabla.id_usuario })
+      .from(tabla)
+      .where(and(eq(tabla.id_area, areas.id), nivel ? eq(nivel, niveles.codigo) : undefined, visibles(actor)))
+      .orderBy(desc(tabla.fecha_creacion), desc(tabla.id))
+      .limit(porCelda)
+      .as('ultimas');
+    const filas = await db
+      .select({
+        id: ultimas.id,
+        titulo: ultimas.titulo,
+        area: areas.nombre,
+        nivel: nivel ? niveles.nombre : sql<null>`null`,
+        fecha: ultimas.fecha,
+        id_area: areas.id,
+        codigo_nivel: nivel ? niveles.codigo : sql<null>`null`,
+        id_usuario: ultimas.id_usuario,
+      })
+      .from(areas)
+      // Every level with every area; for manuals, which have none, one row of nulls per area.
+      .leftJoin(niveles, nivel ? sql`true` : sql`false`)
+      .crossJoinLateral(ultimas)
+      .orderBy(desc(ultimas.fecha), desc(ultimas.id));
+    return filas.map((f) => comoFila(ruta, f));
+  }
+  const recientes = createRecientes({
+    db,
+    now: ctx.now,
+    leer: (tipo, actor, limite) => leerContenido(tipo, actor, undefined, limite),
+    leerCeldas,
+  });
   /** Whoever has a hidden conversation of their own: the forum's block and counts are then theirs alone. */
   const foroOcultos = autoresConOcultos(db, ctx.now, foroConversaciones, foroConversaciones.id_usuario_creador);
   const desdeLaVisita = createCuentas({ db, now: ctx.now, foroOcultos, contenidos, recientes });
@@ -150,7 +195,8 @@ export function createInicioService(ctx: ServiceContext, deps: { notificaciones:
 
   /**
    * A block: the newest of a kind within the profile (`areas`, `niveles`; none of a kind means any),
-   * from the shared list when it can tell, else from the database.
+   * from the shared newest of every area and level, else (a person with hidden items of their own)
+   * from the database.
    */
   async function bloqueDe(tipo: Contenido, actor: Actor, idsAreas: number[] = [], codigosNiveles: string[] = []): Promise<ItemContenido[]> {
     const { tabla, nivel: columnaNivel } = contenidos[tipo];
