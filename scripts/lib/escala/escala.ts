@@ -10,6 +10,7 @@
  * PostgreSQL: BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/test); a
  * database of the run's own is made there and dropped after it (bench-servidor.ts's conBaseNueva).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,7 +94,14 @@ async function correr(tamano: number, base: Base, out: NodeJS.WritableStream): P
   const enServidor = async (env: NodeJS.ProcessEnv, destino: { pgliteDir: string } | { databaseUrl: string }) => {
     log(`Size ${tamano}x on ${base}: generating…`);
     const g = await generar(tamano, destino, log);
-    log(`  generated in ${g.segundos.toFixed(1)} s; starting the server…`);
+    // The generator leaves gigabytes of dirty pages at 100x: flushed first, the kernel's writeback
+    // of them cannot throttle the measured server's writes (every request stalled 53 s once, right
+    // after a generation).
+    const antes = performance.now();
+    execFileSync('sync');
+    log(
+      `  generated in ${g.segundos.toFixed(1)} s, flushed to disk in ${((performance.now() - antes) / 1000).toFixed(1)} s; starting the server…`,
+    );
     const server = await startServer({ dataDir, env });
     try {
       const r = await medir(server.url, server.process.pid, g, log);
