@@ -24,9 +24,11 @@ WORKDIR /app
 # Owned by root and read-only to the server: it writes only to DATA_DIR.
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
-# MALLOC_ARENA_MAX: src/lib/server/entorno-proceso.server.ts (decision 0085).
+# MALLOC_*: src/lib/server/entorno-proceso.server.ts (decision 0085).
 ENV PATH=/app/node_modules/.bin:$PATH \
   MALLOC_ARENA_MAX=2 \
+  MALLOC_MMAP_THRESHOLD_=4194304 \
+  MALLOC_TRIM_THRESHOLD_=4194304 \
   HOST=0.0.0.0 \
   PORT=4321 \
   DATA_DIR=/data
