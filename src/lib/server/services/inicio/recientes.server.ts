@@ -22,7 +22,7 @@ import { type Actor, esAdmin } from '../actor.server.ts';
 import type { ItemContenido } from '../inicio.server.ts';
 import { autoresConOcultos, NADIE } from './actividad.server.ts';
 
-/** Rows per shared list: a block of 4 within a profile, and counts up to 100, are most often found in them. */
+/** Rows per shared list of the counts: counts up to 100 are most often found in them. */
 export const RECIENTES_INICIO = 200;
 
 export type Contenido = 'capsulas' | 'materiales' | 'manuales';
