@@ -94,9 +94,10 @@ async function correr(tamano: number, base: Base, out: NodeJS.WritableStream): P
   const enServidor = async (env: NodeJS.ProcessEnv, destino: { pgliteDir: string } | { databaseUrl: string }) => {
     log(`Size ${tamano}x on ${base}: generating…`);
     const g = await generar(tamano, destino, log);
-    // The generator leaves gigabytes of dirty pages at 100x: flushed first, the kernel's writeback
-    // of them cannot throttle the measured server's writes (every request stalled 53 s once, right
-    // after a generation).
+    // Whatever the generator left unwritten is flushed first, so the kernel's writeback of it cannot
+    // throttle the measured server's writes. Every PGlite request stalled 53 s once, right after a
+    // generation; the flush takes 0.3 s at 100x, so that was most likely something else, not seen
+    // again since.
     const antes = performance.now();
     execFileSync('sync');
     log(
