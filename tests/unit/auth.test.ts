@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { forwardedAddress } from '../../src/lib/server/api/env.server.ts';
-import { hashPassword, needsRehash, verifyPassword } from '../../src/lib/server/auth/password.server.ts';
+import { HASHES_A_LA_VEZ, hashesEnCurso, hashPassword, needsRehash, verifyPassword } from '../../src/lib/server/auth/password.server.ts';
 import { backoffWait, fixedWait } from '../../src/lib/server/auth/rate-limit.server.ts';
 import { hashToken, randomToken, signAccessToken, verifyAccessToken } from '../../src/lib/server/auth/tokens.server.ts';
 import { loadConfig } from '../../src/lib/server/config.server.ts';
@@ -18,6 +18,19 @@ describe('passwords', () => {
     expect(await hashPassword('x')).not.toBe(await hashPassword('x'));
     expect(await verifyPassword('x', 'plain-text')).toBe(false);
     expect(needsRehash('$argon2id$v=19$m=4096,t=1,p=1$c2FsdHNhbHQ$aGFzaA')).toBe(true);
+  });
+  it('runs at most one hash per core at once, the rest in turn, and a failed one frees its turn', async () => {
+    expect(HASHES_A_LA_VEZ).toBeGreaterThanOrEqual(1);
+    const claves = Array.from({ length: HASHES_A_LA_VEZ + 3 }, (_, i) => `Clave${i}`);
+    const hashes = Promise.all(claves.map((c) => hashPassword(c)));
+    expect(hashesEnCurso()).toBe(HASHES_A_LA_VEZ);
+    const hechos = await hashes;
+    expect(hashesEnCurso()).toBe(0);
+    expect(await Promise.all(hechos.map((h, i) => verifyPassword(`Clave${i}`, h)))).toEqual(claves.map(() => true));
+    // Parameters argon2 refuses (a stored value no release wrote): the hash fails, its turn is freed.
+    await expect(verifyPassword('x', '$argon2id$v=19$m=1,t=2,p=1$c2FsdHNhbHQ$aGFzaA')).rejects.toThrow();
+    expect(hashesEnCurso()).toBe(0);
+    expect(await verifyPassword('Clave0', hechos[0] as string)).toBe(true);
   });
 });
 

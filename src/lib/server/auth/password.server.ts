@@ -4,13 +4,45 @@
  * with older parameters still verifies, and `needsRehash` tells when to upgrade it.
  */
 import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 const params = { memory: 19_456, passes: 2, parallelism: 1, tagLength: 32 } as const;
 
+/**
+ * Hashes that run at once (decision 0092): one per core, and always at least one of libuv's
+ * threads (4 unless UV_THREADPOOL_SIZE says otherwise) left for files and compression. A hash is
+ * pure CPU, so more at once on two cores only share them, each holding its 19 MiB the longer, and
+ * leave no thread to read a file: twenty teachers signing in at once put the server's memory 80 MB
+ * over its steady figure at 100x (issue 36).
+ */
+export const HASHES_A_LA_VEZ = Math.max(1, Math.min(availableParallelism(), (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1));
+let enCurso = 0;
+const enEspera: (() => void)[] = [];
+
+/** Hashes running now (for tests). */
+export const hashesEnCurso = () => enCurso;
+
+/** `f` once fewer than HASHES_A_LA_VEZ run; the ones waiting go in the order they came. */
+async function porTurno<T>(f: () => Promise<T>): Promise<T> {
+  if (enCurso < HASHES_A_LA_VEZ) enCurso++;
+  else await new Promise<void>((listo) => enEspera.push(listo));
+  try {
+    return await f();
+  } finally {
+    // The turn passes straight to the next one waiting, so no newcomer takes it in between.
+    const siguiente = enEspera.shift();
+    if (siguiente) siguiente();
+    else enCurso--;
+  }
+}
+
 function derive(password: string, nonce: Buffer, p: { memory: number; passes: number; parallelism: number; tagLength: number }) {
-  return new Promise<Buffer>((resolve, reject) => {
-    argon2('argon2id', { message: password, nonce, ...p }, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return porTurno(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        argon2('argon2id', { message: password, nonce, ...p }, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
