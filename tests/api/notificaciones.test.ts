@@ -216,6 +216,29 @@ describe('reading', () => {
     expect(todas.notificaciones.slice(0, 2).every((n) => n.leida && n.ids.length === 1)).toBe(true);
   });
 
+  it("the unread tab's count is its entries while it lists every unread row, and counted past its 500", async () => {
+    const pia = await t.session({ nombre: 'Pía' });
+    const fila = (id_recurso: number) => ({
+      id_usuario: pia.id,
+      tipo: 'comentario' as const,
+      recurso_tipo: 'manual',
+      id_recurso,
+      titulo: `Manual ${id_recurso}`,
+      enlace: `/manuales/${id_recurso}`,
+    });
+    // Three unread on two items: two entries, two unread.
+    await t.db.insert(notificaciones).values([fila(1), fila(1), fila(2)]);
+    let noLeidas = await lista(pia, '?no_leidas=true');
+    expect([noLeidas.num_results, noLeidas.no_leidas]).toEqual([2, 2]);
+    // 510 more, each on an item of its own: the tab lists the newest 500 rows, the count has all.
+    await t.db.insert(notificaciones).values(Array.from({ length: 510 }, (_, i) => fila(1_000 + i)));
+    noLeidas = await lista(pia, '?no_leidas=true');
+    expect([noLeidas.num_results, noLeidas.no_leidas]).toEqual([500, 512]);
+    expect((await lista(pia)).no_leidas).toBe(512);
+    // Out of the way of the digest tests below, which mail everyone with unread notifications.
+    await t.db.delete(notificaciones).where(eq(notificaciones.id_usuario, pia.id));
+  });
+
   it('answers 401 without a token and 400 for a bad body', async () => {
     expect((await t.call('GET', '/api/notificaciones/')).status).toBe(401);
     expect((await t.call('POST', '/api/notificaciones/leidas/', { json: {} })).status).toBe(401);

@@ -88,8 +88,11 @@ export function createNotificacionesService(ctx: ServiceContext) {
       .prepare(soloNoLeidas ? 'notificaciones_lista_no_leidas' : 'notificaciones_lista');
   const [listaNoLeidas, listaTodas] = [listaDe(true), listaDe(false)];
 
-  /** The entries (grouped: unread ones of one kind on one item are one entry), newest first. */
-  async function agrupadas(idUsuario: number, soloNoLeidas: boolean): Promise<EntradaNotificacion[]> {
+  /**
+   * The entries (grouped: unread ones of one kind on one item are one entry), newest first, and
+   * whether they are all of them (fewer rows than the list's limit).
+   */
+  async function agrupadas(idUsuario: number, soloNoLeidas: boolean): Promise<{ entradas: EntradaNotificacion[]; completas: boolean }> {
     const filas = await (soloNoLeidas ? listaNoLeidas : listaTodas).execute({ id: idUsuario });
     type Grupo = { e: EntradaNotificacion; nombres: string[]; titulo: string; detalle: string; cantidad: number };
     const entradas: Grupo[] = [];
@@ -127,10 +130,13 @@ export function createNotificacionesService(ctx: ServiceContext) {
         g.nombres.push(actor.primer_nombre);
       }
     }
-    return entradas.map((g) => ({
-      ...g.e,
-      texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle, cantidad: g.cantidad }, g.nombres),
-    }));
+    return {
+      entradas: entradas.map((g) => ({
+        ...g.e,
+        texto: textoNotificacion({ ...g.e, titulo: g.titulo, detalle: g.detalle, cantidad: g.cantidad }, g.nombres),
+      })),
+      completas: filas.length < LIMITE_LISTA,
+    };
   }
 
   const correo = createCorreosNotificaciones(ctx, { noLeida, urlBaja });
@@ -141,13 +147,15 @@ export function createNotificacionesService(ctx: ServiceContext) {
     trabajos: { [TRABAJO_CORREOS]: correo.trabajo },
 
     async listar(idUsuario: number, f: { no_leidas: boolean; pagina: number }) {
-      const todas = await agrupadas(idUsuario, f.no_leidas);
+      const { entradas: todas, completas } = await agrupadas(idUsuario, f.no_leidas);
       const num_results = todas.length;
       return {
         notificaciones: todas.slice((f.pagina - 1) * TAMANO_PAGINA, f.pagina * TAMANO_PAGINA),
         num_results,
         num_pages: Math.max(1, Math.ceil(num_results / TAMANO_PAGINA)),
-        no_leidas: await noLeidas(idUsuario),
+        // Every unread one listed, grouped as the count groups them: the count is the list's length
+        // (the home's first opening and the unread tab save a statement).
+        no_leidas: f.no_leidas && completas ? num_results : await noLeidas(idUsuario),
       };
     },
 
