@@ -2,8 +2,11 @@
  * Every screen, at desktop width and at 375px: axe-core finds no serious or critical violation;
  * loading it moves nothing on screen (layout shifts without recent input add up to at most 0.02,
  * issue 15's CLS) and asks for nothing that fails (no answer of 400 or more but those the screen
- * is about, such as a 404 page or an expired token).
+ * is about, such as a 404 page or an expired token). The detail pages stay within that budget
+ * when a browser paints them halfway through their HTML, where Astro's island scripts begin.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page, Request, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { crearMuestras, type Muestras } from '../../scripts/lib/muestras.ts';
@@ -244,9 +247,13 @@ async function vigilarDesplazamientos(page: Page): Promise<void> {
     new PerformanceObserver((lista) => {
       for (const e of lista.getEntries()) {
         if (Reflect.get(e, 'hadRecentInput')) continue;
-        const fuentes: { node?: Node | null }[] = Reflect.get(e, 'sources') ?? [];
-        const nodos = fuentes.map((f) =>
-          f.node instanceof Element ? `${f.node.localName}.${f.node.className}` : String(f.node?.nodeName),
+        const fuentes: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] =
+          Reflect.get(e, 'sources') ?? [];
+        // Each node and where it went (x,y from → to), so a failure says how far it moved.
+        const donde = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+        const nodos = fuentes.map(
+          (f) =>
+            `${f.node instanceof Element ? `${f.node.localName}.${f.node.className}` : String(f.node?.nodeName)} (${donde(f.previousRect)} → ${donde(f.currentRect)})`,
         );
         desplazamientos.push(`${Reflect.get(e, 'value')} ${nodos.join(' ')}`);
       }
@@ -289,4 +296,96 @@ describe.each(ANCHOS)('accessibility (%s)', (_ancho, viewport) => {
       expect(await violacionesGraves(page)).toEqual([]);
     },
   );
+});
+
+/** How long the second part of a page waits: long enough for any browser to paint the first. */
+const PAUSA_MS = 600;
+
+/**
+ * A proxy to the test server that sends each page's HTML in two parts, PAUSA_MS apart, cut before
+ * the body's first inline script: Astro writes its island scripts there, just before a page's first
+ * island, and a busy browser stops reading at a script to paint what it has (the CI run where a
+ * profile's header moved 0.07 when its 'Denunciar' arrived). Everything else passes through.
+ */
+async function enDosPartes(
+  destino: string,
+): Promise<{ url: string; cortes: string[]; pendientes: () => string[]; cerrar: () => Promise<void> }> {
+  const base = new URL(destino);
+  const cortes: string[] = [];
+  /** Requests not answered in full yet, with when they came: what a page that never settles waits for. */
+  const abiertas = new Map<http.ServerResponse, string>();
+  const desde = Date.now();
+  const proxy = http.createServer((pedido, respuesta) => {
+    abiertas.set(respuesta, `${pedido.method} ${pedido.url} (at ${Date.now() - desde} ms)`);
+    respuesta.on('close', () => abiertas.delete(respuesta));
+    const documento = pedido.headers.accept?.includes('text/html') ?? false;
+    const headers = { ...pedido.headers, host: base.host, ...(documento && { 'accept-encoding': 'identity' }) };
+    const reenvio = http.request({ hostname: base.hostname, port: base.port, path: pedido.url, method: pedido.method, headers }, (r) => {
+      // An answer the server cuts short is cut short here too, piped or held, rather than never ending.
+      r.on('error', () => respuesta.destroy());
+      if (!documento || !r.headers['content-type']?.startsWith('text/html')) {
+        respuesta.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(respuesta);
+        return;
+      }
+      const trozos: Buffer[] = [];
+      r.on('data', (trozo: Buffer) => trozos.push(trozo));
+      r.on('end', () => {
+        const html = Buffer.concat(trozos).toString('utf8');
+        const corte = html.indexOf('<script>', html.indexOf('<body'));
+        const { 'content-length': _largo, ...cabeceras } = r.headers;
+        respuesta.writeHead(r.statusCode ?? 502, cabeceras);
+        if (corte === -1) return respuesta.end(html);
+        cortes.push(pedido.url ?? '');
+        respuesta.write(html.slice(0, corte));
+        setTimeout(() => respuesta.end(html.slice(corte)), PAUSA_MS);
+      });
+    });
+    // A server that hangs up answers 502 here, as a real proxy would, instead of crashing the test run.
+    reenvio.on('error', () => {
+      if (respuesta.headersSent) respuesta.destroy();
+      else respuesta.writeHead(502).end();
+    });
+    pedido.pipe(reenvio);
+  });
+  await new Promise<void>((listo) => proxy.listen(0, '127.0.0.1', listo));
+  const { port } = proxy.address() as AddressInfo;
+  // The page is still open when the test closes the proxy (its context closes after the test), and
+  // Chromium keeps sockets to it, some preconnected with no request: close() alone waits for them
+  // until the headers timeout (a CI run where this test ran out of its 60 s).
+  const cerrar = () =>
+    new Promise<void>((listo) => {
+      proxy.close(() => listo());
+      proxy.closeAllConnections();
+    });
+  return { url: `http://127.0.0.1:${port}`, cortes, pendientes: () => [...abiertas.values()], cerrar };
+}
+
+/** Detail pages whose header holds an island: the first inline script comes in the middle of it. */
+const A_MEDIAS = ['perfil de un colega', 'cápsula', 'material', 'manual', 'conversación del foro'];
+
+describe.each(ANCHOS)('painted halfway (%s)', (_ancho, viewport) => {
+  it.each(A_MEDIAS)('%s stays within the shift budget when the rest of its HTML arrives', async (nombre) => {
+    const pantalla = PANTALLAS.find((p) => p.nombre === nombre);
+    if (!pantalla || typeof pantalla.ruta === 'string') throw new Error(`${nombre}: no such detail screen`);
+    const proxy = await enDosPartes(inject('baseUrl'));
+    try {
+      // Cookies belong to the host, not the port: the session signed in on the server holds here.
+      const page = await abrirComo(browser, ADMIN, viewport);
+      await vigilarDesplazamientos(page);
+      const ruta = pantalla.ruta(muestras);
+      // Bounded well inside the test's own limit, so a page that never settles says what it waits for.
+      await page
+        .goto(`${proxy.url}${ruta}`, { timeout: 20_000 })
+        .then(() => page.waitForLoadState('networkidle', { timeout: 20_000 }))
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\nunanswered through the proxy: ${proxy.pendientes().join(', ') || 'none'}`);
+        });
+      expect(proxy.cortes, 'the page was sent in two parts').toContain(ruta);
+      const { total, detalle } = await desplazamientos(page);
+      expect(total, `desplazamientos: ${detalle.join('; ')}`).toBeLessThanOrEqual(CLS_MAXIMO);
+    } finally {
+      await proxy.cerrar();
+    }
+  });
 });

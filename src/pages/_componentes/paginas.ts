@@ -5,8 +5,10 @@
 import { pedidoAhorro } from '../../lib/conexion.ts';
 import { puedeEditar } from '../../lib/permisos.ts';
 import { ApiError } from '../../lib/server/api/errors.server.ts';
+import { getRuntime } from '../../lib/server/runtime.server.ts';
 import type { Actor } from '../../lib/server/services/foro.server.ts';
 import type { UsuarioPagina } from '../../lib/server/services/usuario-actual.server.ts';
+import type { NuevoSeguimiento } from '../../lib/validation/seguimientos.ts';
 
 /**
  * The signed-in user of a protected page. The middleware redirects to /ingresar/?siguiente=…
@@ -18,6 +20,17 @@ export function usuarioDe(locals: App.Locals): UsuarioPagina {
 }
 
 export const actorDe = (usuario: { id: number; groups: string[] }): Actor => ({ id: usuario.id, groups: usuario.groups });
+
+/**
+ * Whether this person follows `objetivo`: the state a page's 'Seguir' button (BotonSeguir) is
+ * drawn in. Looked up in the page's frontmatter, before any of its markup is sent: a lookup inside
+ * the button paused the streamed page in the middle of its header (on PostgreSQL every time, the
+ * answer coming after the compressor's flush; on a busy PGlite at times), so a browser could paint
+ * the header without the button and move the others aside when it came (a layout shift).
+ */
+export async function sigue(actor: Actor, objetivo: NuevoSeguimiento): Promise<boolean> {
+  return (await getRuntime().api.services.seguimientos.buscar(actor, objetivo)) !== null;
+}
 
 /** A path id, or null when it is not one (the page answers 404). */
 export function idDe(valor: string | undefined): number | null {
