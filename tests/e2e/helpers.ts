@@ -1,13 +1,13 @@
 /**
  * Shared steps of the browser suite: the browser, signing in, inviting a teacher, routes to fake or
- * hold, notifications, axe. Importing it closes every context a test opened once that test ends,
- * passed or failed, and makes every test fail on a Content-Security-Policy violation or an
- * html-validate error in a page the server sent.
+ * hold, notifications, axe. The project's setup file (setup.ts) closes every context a test opened
+ * on `navegador()` once that test ends, passed or failed, and makes every test fail on a
+ * Content-Security-Policy violation or an html-validate error in a page the server sent.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { afterEach, expect, inject, vi } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 import { DESKTOP, launchBrowser, MOBILE, newPage, violacionesCsp } from '../support/browser.ts';
 import { type ApiClient, apiClient, signIn } from '../support/client.ts';
 import { multipart } from '../support/form.ts';
@@ -23,18 +23,18 @@ export const ANCHOS = [
 /** The contexts opened since the last test ended. */
 const abiertos = new Set<BrowserContext>();
 
-// Registered first, so it runs after the other afterEach hooks (vitest runs them as a stack): the
-// checks below still see the pages.
-afterEach(async () => {
+/** Closes the contexts the test that just ended opened on `navegador()`. */
+export async function cerrarContextos(): Promise<void> {
   const contextos = [...abiertos];
   abiertos.clear();
   await Promise.all(contextos.map((c) => c.close()));
-});
+}
 
-afterEach(async () => {
+/** Fails the test that just ended if its pages broke the Content-Security-Policy or sent HTML with errors. */
+export async function revisarPaginas(): Promise<void> {
   expect(violacionesCsp(), 'violaciones de Content-Security-Policy').toEqual([]);
   expect(await erroresHtml(), 'errores de html-validate en el HTML que envió el servidor').toEqual([]);
-});
+}
 
 /** Chromium for a test file: every context a test opens on it (pages included) is closed when that test ends. */
 export async function navegador(): Promise<Browser> {

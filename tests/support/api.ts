@@ -4,18 +4,17 @@
  * `call` helper that checks every response against openapi.yaml.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { inject } from 'vitest';
 import { createApi } from '../../src/lib/server/api/app.server.ts';
 import type { ProveedorOidc } from '../../src/lib/server/auth/oidc-proveedores.server.ts';
 import { hashPassword } from '../../src/lib/server/auth/password.server.ts';
 import { openDatabase } from '../../src/lib/server/db/client.server.ts';
 import { perfilesDocentes, usuarios } from '../../src/lib/server/db/schema.server.ts';
-import { seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
 import { createJobRunner } from '../../src/lib/server/jobs/runner.server.ts';
 import { createHealth } from '../../src/lib/server/jobs/salud.server.ts';
 import { createLogger } from '../../src/lib/server/log.server.ts';
@@ -42,13 +41,18 @@ export const CONFIG_PRUEBA = {
 };
 
 /**
- * With TEST_STORAGE=s3 the files go to a bucket of their own on one s3rver per test file (each
- * file runs in its own worker, so this module's state is the file's), through STORAGE_URL's path.
+ * With TEST_STORAGE=s3 the files go to a bucket of their own on one s3rver per test file, through
+ * STORAGE_URL's path. The API files share their worker's modules (decision 0094): the project's
+ * setup file (tests/api/setup.ts) closes the file's s3rver once the file is done.
  */
 let s3: Promise<TestS3> | undefined;
-afterAll(async () => {
-  if (s3) await (await s3).close();
-});
+
+/** Stops the current test file's s3rver, if it started one; the next file starts its own. */
+export async function cerrarS3DelArchivo(): Promise<void> {
+  const abierto = s3;
+  s3 = undefined;
+  if (abierto) await (await abierto).close();
+}
 
 async function freshStorage(filesDir: string) {
   if (process.env.TEST_STORAGE !== 's3') return { storage: createDiskStorage(filesDir), env: {} };
@@ -58,14 +62,44 @@ async function freshStorage(filesDir: string) {
   return { storage: await createStorage({ url, filesDir }), env: { STORAGE_URL: url, ...S3_CREDENTIALS } };
 }
 
-/** A new, empty database of the kind the tests run on: in-memory PGlite, or a new PostgreSQL database with DATABASE_URL. */
-export async function freshDatabase() {
+/**
+ * PASSWORD's hash, made once per file for the accounts the tests create (argon2id at its real
+ * parameters, 35-120 ms of CPU on this machine): salted once, it signs in like any other. Tests of
+ * hashing itself make their own (tests/unit/auth.test.ts, the password routes).
+ */
+let hashPrueba: Promise<string> | undefined;
+const hashDePrueba = () => {
+  hashPrueba ??= hashPassword(PASSWORD);
+  return hashPrueba;
+};
+
+/** The run's migrated and seeded PGlite dump (tests/api/global-setup.ts), read once per file. */
+let volcado: Blob | undefined;
+
+/**
+ * A new database of the kind the tests run on, migrated and seeded: a copy of the one the API
+ * project's global setup made for this run (a PGlite dump, or a PostgreSQL template).
+ */
+function baseDePrueba() {
+  const plantilla = inject('plantilla');
+  if ('postgres' in plantilla) return freshDatabase({ plantilla: plantilla.postgres });
+  volcado ??= new Blob([readFileSync(plantilla.pglite)]);
+  return freshDatabase({ volcado });
+}
+
+/**
+ * A new database of the kind the tests run on: in-memory PGlite, or a new PostgreSQL database with
+ * DATABASE_URL. Empty, unless it starts as a copy of a PGlite dump (`volcado`) or of a PostgreSQL
+ * template database (`plantilla`).
+ */
+export async function freshDatabase(desde: { volcado?: Blob; plantilla?: string } = {}) {
+  const { volcado, plantilla } = desde;
   const url = process.env.DATABASE_URL;
-  if (!url) return { database: await openDatabase({}), drop: async () => {} };
+  if (!url) return { database: await openDatabase({ volcado }), drop: async () => {} };
   const name = `ed_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${plantilla ? ` template ${plantilla}` : ''}`);
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
@@ -107,9 +141,9 @@ export interface TestApiOptions {
 }
 
 export async function createTestApi(options: TestApiOptions = {}) {
-  const { database, drop } = await freshDatabase();
+  const { database, drop } = await baseDePrueba();
+  // Applied already in the copy: this checks that nothing is left to apply.
   await database.migrate();
-  await seedCatalogos(database.db);
   const filesDir = options.filesDir ?? mkdtempSync(path.join(os.tmpdir(), 'ed-api-files-'));
   const { storage, env: storageEnv } = options.storage
     ? { storage: await options.storage(filesDir), env: {} }
@@ -189,7 +223,7 @@ export async function createTestApi(options: TestApiOptions = {}) {
       .insert(usuarios)
       .values({
         email,
-        password_hash: options.activo === false ? null : await hashPassword(PASSWORD),
+        password_hash: options.activo === false ? null : await hashDePrueba(),
         activo: options.activo ?? true,
         primer_nombre: options.nombre ?? 'Ana',
         apellido_paterno: 'Pérez',
