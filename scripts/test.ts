@@ -4,9 +4,9 @@
  *
  * - in process: the types, then the unit and API projects (PGlite in the test process), then,
  *   when `.ci/run` asks for them, the API suite on PostgreSQL (`TEST_POSTGRES_URL`) and the
- *   storage-heavy API files on an S3 bucket (`TEST_S3_FILES`);
- * - against the built server: the browser files, fuzz and deployment, one file at a time, then a
- *   second group of browser files (decision 0073).
+ *   storage-heavy API files on an S3 bucket (`TEST_S3_FILES`), then a second group of browser
+ *   files against a built server of their own (decision 0073);
+ * - against the built server: the other browser files, fuzz and deployment, one file at a time.
  *
  * A lane's output is printed as it comes, each line prefixed with the lane's name. It installs the
  * Debian packages the browser and media tests need when they are missing and it runs as root.
@@ -130,9 +130,9 @@ if (postgres) enProceso.push(vitestRun('API on PostgreSQL', ['--project', 'api']
 // Lighthouse times the main thread: it runs alone once both lanes are done (decision 0060).
 const LIGHTHOUSE = 'tests/e2e/lighthouse.test.ts';
 /**
- * Browser files run in a vitest run of their own with its own built server, after the main browser
- * run (decision 0073). Chosen by length in a measured run (about 190 s of a quiet run's 1,800), so
- * they can move to whichever lane is shorter.
+ * Browser files run in a vitest run of their own with its own built server (decision 0073). Chosen
+ * by length in a measured run (435 s of a busy run's 3,713), so they can move to whichever lane is
+ * shorter.
  */
 const SEGUNDO_GRUPO = ['accesibilidad', 'pantallas-docente'].map((nombre) => `tests/e2e/${nombre}.test.ts`);
 const servidor: Paso[] = [
@@ -146,18 +146,17 @@ const servidor: Paso[] = [
     ...[LIGHTHOUSE, ...SEGUNDO_GRUPO].flatMap((archivo) => ['--exclude', archivo]),
   ]),
 ];
-/**
- * Which lane takes the second browser group and the S3 run is decided by the last measured run
- * (decision 0073): the in-process lane (2,756 s) and the browser lane's main run (2,925 s) are
- * about even, so the S3 run (about 300 s) ends the first and the second group (about 245 s) the
- * second.
- */
-servidor.push(vitestRun('browser, second group (built server)', ['--project', 'e2e', ...SEGUNDO_GRUPO]));
 const s3 = process.env.TEST_S3_FILES?.split(/\s+/).filter(Boolean) ?? [];
 if (s3.length > 0) {
   const { DATABASE_URL: _pg, ...sinBase } = process.env;
   enProceso.push(vitestRun('storage-heavy API files on S3 (s3rver)', ['--project', 'api', ...s3], { ...sinBase, TEST_STORAGE: 's3' }));
 }
+/**
+ * Which lane takes the second browser group is decided by the last measured run (decision 0073):
+ * with the API files sharing their worker's modules (decision 0094) the in-process lane is the
+ * shorter by more than the group (about 435 s), so the group ends it.
+ */
+enProceso.push(vitestRun('browser, second group (built server)', ['--project', 'e2e', ...SEGUNDO_GRUPO]));
 
 const carriles = await Promise.all([carril('proceso', enProceso), carril('servidor', servidor)]);
 if (carriles.every((c) => c.ok))
