@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { expect, inject, vi } from 'vitest';
 import { DESKTOP, launchBrowser, MOBILE, newPage, violacionesCsp } from '../support/browser.ts';
@@ -247,9 +248,19 @@ export async function invitar(email: string, nombres: string, apellidos: string)
 /** The link of the last mail sent to an address (activation, or `ruta` '/cambiar-contraseña/'), once it arrives. */
 export const enlaceEnviadoA = (email: string, ruta?: string): Promise<string> => lastLinkTo(inject('dataDir'), email, ruta);
 
-/** Invites a teacher and activates the account through the API, as the activation page would. */
+/**
+ * Invites a teacher through the admin endpoint the CLI posts to (with the data directory's admin
+ * key, as `npm run usuarios` sends it) and activates the account through the API, as the
+ * activation page would. `invitar` runs the CLI itself: a process of its own costs about a second.
+ */
 export async function docenteActivo(email: string, password: string): Promise<void> {
-  const enlace = await invitar(email, 'Docente', 'Prueba Activa');
+  const clave = readFileSync(path.join(inject('dataDir'), 'secretos', 'admin-key'), 'utf8').trim();
+  const invitacion = await apiClient(inject('baseUrl')).POST('/api/admin/usuarios/', {
+    body: { email, nombres: 'Docente', apellidos: 'Prueba Activa', admin: false },
+    headers: { 'x-admin-key': clave },
+  });
+  expect(invitacion.response.status).toBe(201);
+  const enlace = await enlaceEnviadoA(email);
   const token = new URL(enlace).pathname.split('/').at(-1) ?? '';
   const { response } = await apiClient(inject('baseUrl')).POST('/api/usuarios/activar-cuenta/', {
     body: { token, password, password_confirmation: password, acepta_privacidad: true },
