@@ -16,7 +16,7 @@ declare module 'vitest' {
 let server: RunningServer | undefined;
 
 export default async function setup(project: TestProject) {
-  server = await startServer();
+  server = await startServer({ clusterNuevo: true });
   project.provide('baseUrl', server.url);
   project.provide('dataDir', server.dataDir);
   project.provide(
