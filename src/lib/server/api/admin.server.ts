@@ -34,8 +34,6 @@ import { idParam } from './schemas.server.ts';
 /** The CLI resends by email (it knows no ids). */
 const reenvioSchema = z.object({ email: invitacionSchema.shape.email });
 
-export { ADMIN_KEY_HEADER } from './acceso-admin.server.ts';
-
 const NO_ES_CSV = 'El archivo no es un CSV';
 
 /** The roster's text: UTF-8, or Windows-1252 as Excel in es-CL saves it. Binary files are refused. */
