@@ -111,10 +111,12 @@ describe('an upload lock across servers', () => {
 
   it('keeps a renewed lock past its lease, and frees the lock of a holder that stops renewing', async () => {
     const id = clave();
-    // Lease 300 ms, renewed every 100 ms: a waiter that gives up after 1.5 s never got it.
-    const a = pedido(locker(0, { leaseMs: 300 }), id);
+    // Lease 1 s, renewed every 100 ms: a waiter that gives up after 3 s, three leases, never got
+    // it. (A 300 ms lease lost the lock once in CI, when the worker's loop stalled past it under
+    // the full run's load; the lease has to outlast a stall, as a server's does.)
+    const a = pedido(locker(0, { leaseMs: 1_000 }), id);
     await a.tomado;
-    const b = pedido(locker(1, { esperaMs: 1_500 }), id);
+    const b = pedido(locker(1, { esperaMs: 3_000 }), id);
     await expect(b.tomado).rejects.toBe(SUBIDA_OCUPADA);
     expect(a.tenido()).toBe(true);
 
