@@ -11,26 +11,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/lib/server/db/client.server.ts';
 import { seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
+import { enServidor } from '../support/postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The migrated, seeded database to start from: a PGlite dump's file, or a PostgreSQL template's name. */
     plantilla: { pglite: string } | { postgres: string };
-  }
-}
-
-/** `sql` on the server of `url`, through its maintenance database. */
-async function enServidor(url: string, sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
   }
 }
 

@@ -10,26 +10,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { conEntornoDelServidor } from '../../src/lib/server/entorno-proceso.server.ts';
+import { enServidor } from '../support/postgres.ts';
 import { freePort, root } from '../support/server.ts';
-
-async function sql(serverUrl: string, query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A new database `ed_despliegue_<random>` on the server DATABASE_URL names; `drop` removes it. */
 export async function baseDeDatos(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `ed_despliegue_${randomBytes(6).toString('hex')}`;
-  await sql(serverUrl, `create database ${name}`);
+  await enServidor(serverUrl, `create database ${name}`);
   const url = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
-  return { url, drop: () => sql(serverUrl, `drop database if exists ${name} with (force)`) };
+  return { url, drop: () => enServidor(serverUrl, `drop database if exists ${name} with (force)`) };
 }
 
 export interface Proceso {

@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ANCHOS_MINIATURA } from '../../src/lib/format/miniaturas.ts';
 import { paths } from '../../src/lib/server/data-dir.server.ts';
@@ -18,6 +17,7 @@ import { areas, capsulas, metodologias, niveles, trabajos, usuarios } from '../.
 import { seedAdmin, seedCatalogos } from '../../src/lib/server/db/seed.server.ts';
 import { conEntornoDelServidor } from '../../src/lib/server/entorno-proceso.server.ts';
 import { claveVariante } from '../../src/lib/server/media/miniaturas.server.ts';
+import { enServidor } from '../support/postgres.ts';
 import { corriendo, esperar, hijos } from '../support/procesos.ts';
 import { root } from '../support/server.ts';
 import { videoFile } from '../support/video.ts';
@@ -29,15 +29,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ed-worker-'));
 const workers: ChildProcess[] = [];
 let database: Database;
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (sql: string) => enServidor(server, sql);
 
 function startWorker(): ChildProcess {
   const child = spawn(process.execPath, ['src/lib/server/worker.server.ts'], {

@@ -24,6 +24,7 @@ import { crearVerificador, type Herramientas, resolverHerramientas } from '../..
 import { createServices, registrarTrabajos } from '../../src/lib/server/services/services.server.ts';
 import { createDiskStorage, createStorage, type Storage } from '../../src/lib/server/storage/storage.server.ts';
 import { expectMatchesContract } from './openapi.ts';
+import { enServidor } from './postgres.ts';
 import { S3_CREDENTIALS, startS3, type TestS3 } from './s3.ts';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
@@ -97,10 +98,7 @@ export async function freshDatabase(desde: { volcado?: Blob; plantilla?: string 
   const url = process.env.DATABASE_URL;
   if (!url) return { database: await openDatabase({ volcado }), drop: async () => {} };
   const name = `ed_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}${plantilla ? ` template ${plantilla}` : ''}`);
-  await admin.end();
+  await enServidor(url, `create database ${name}${plantilla ? ` template ${plantilla}` : ''}`);
   const target = new URL(url);
   target.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: target.toString() });
