@@ -48,7 +48,7 @@ export async function subirCapsula(baseUrl: string, session: Session, seconds = 
       extension: 'mp4',
       archivo: 'medicion.mp4',
     },
-    bodySerializer: multipart({ data: video({ width: 1280, height: 720, seconds }), name: 'medicion.mp4', type: 'video/mp4' }),
+    bodySerializer: multipart({ data: await video({ width: 1280, height: 720, seconds }), name: 'medicion.mp4', type: 'video/mp4' }),
   });
   if (!data) throw new Error(`Uploading the bench capsule failed (HTTP ${response.status}): ${JSON.stringify(error)}`);
   const limite = Date.now() + PROCESAMIENTO_MS;

@@ -49,7 +49,7 @@ export async function sembrarCapsulas(url: string, admin: Session, n = CAPSULAS)
   const { data: niveles } = await api.GET('/api/curriculum_escolar/niveles/', { params: { query: { area: area.id } } });
   const nivel = niveles?.[0];
   if (!nivel) throw new Error(`No levels for area ${area.id}.`);
-  const datos = video({ seconds: 1, width: 160, height: 90 });
+  const datos = await video({ seconds: 1, width: 160, height: 90 });
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
     const { data, error, response } = await api.POST('/api/capsulas/', {

@@ -170,7 +170,7 @@ async function contenido(api: ApiClient): Promise<Pick<Muestras, 'manualId' | 'm
         id_nivel: nivel.codigo,
         archivo: 'muestra.mp4',
       },
-      bodySerializer: multipart({ data: video({ seconds: 2 }), name: 'muestra.mp4', type: 'video/mp4' }),
+      bodySerializer: multipart({ data: await video({ seconds: 2 }), name: 'muestra.mp4', type: 'video/mp4' }),
     }),
   );
   await procesada(api, capsula.id);

@@ -92,7 +92,7 @@ describe('background jobs', () => {
   it('shows a failed transcode with its reason; a retry queues it and its capsule again, and the runner finishes both', async () => {
     const [ma] = await t.db.select().from(areas).where(eq(areas.codigo, 'MA'));
     const [metodologia] = await t.db.select().from(metodologias).limit(1);
-    const mp4 = video();
+    const mp4 = await video();
     const subida = await t.call('POST', '/api/capsulas/', {
       token: admin.token,
       body: formData(

@@ -11,7 +11,7 @@ let t: TestApi;
 let admin: { id: number; token: string };
 let docente: { id: number; token: string };
 let ids: { area: number; metodologia: number };
-const mp4 = video();
+const mp4 = await video();
 
 beforeAll(async () => {
   t = await createTestApi();
@@ -52,7 +52,7 @@ describe('uploading (admins only) and the video pipeline', () => {
 
   it("keeps a new capsule 'procesando' out of the list, in its author's panel, until the HLS job ends", async () => {
     const res = await subir(admin.token, campos({ titulo: 'Cápsula en proceso' }), {
-      data: video({ width: 640, height: 360 }),
+      data: await video({ width: 640, height: 360 }),
       name: 'clase.mp4',
     });
     expect(res.status).toBe(201);
@@ -129,7 +129,7 @@ describe('uploading (admins only) and the video pipeline', () => {
 
   it('accepts avi, mpeg and mov by their bytes and refuses anything else with SPEC’s message', async () => {
     for (const format of ['avi', 'mpeg', 'mov'] as const) {
-      const res = await subir(admin.token, campos(), { data: video({ format, audio: false }), name: `clase.${format}` });
+      const res = await subir(admin.token, campos(), { data: await video({ format, audio: false }), name: `clase.${format}` });
       expect(res.status, format).toBe(201);
       expect((await res.json()).extension).toBe(format);
     }

@@ -226,7 +226,7 @@ describe('a broken tool', () => {
     try {
       const otroAdmin = (await sano.session({ admin: true })).token;
       const malo = await enviarCapsula(sano, otroAdmin, {
-        data: Buffer.concat([video().subarray(0, 64), Buffer.alloc(4096)]),
+        data: Buffer.concat([(await video()).subarray(0, 64), Buffer.alloc(4096)]),
         name: 'clase.mp4',
         type: 'video/mp4',
       });

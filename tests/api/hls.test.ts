@@ -30,7 +30,7 @@ function parse(file: string): Manifest {
 }
 
 async function transcode(options: VideoOptions): Promise<{ hls: string; info: VideoInfo }> {
-  const input = videoFile(path.join(dir, 'original.mp4'), options);
+  const input = await videoFile(path.join(dir, 'original.mp4'), options);
   const info = await probarVideo(input);
   if (!info) throw new Error('test video not readable');
   const hls = path.join(dir, 'hls');
@@ -146,7 +146,7 @@ describe('HLS ladder', () => {
   });
 
   it('an aborted transcode stops ffmpeg and leaves nothing behind', async () => {
-    const input = videoFile(path.join(dir, 'original.mp4'), { width: 320, height: 240, seconds: 10 });
+    const input = await videoFile(path.join(dir, 'original.mp4'), { width: 320, height: 240, seconds: 10 });
     const info = await probarVideo(input);
     if (!info) throw new Error('test video not readable');
     const controller = new AbortController();

@@ -23,7 +23,7 @@ let admin: Sesion;
 let docente: Sesion;
 let otro: Sesion;
 let ids: { area: number; metodologia: number; unidad: number; oa: number; tipo: number };
-const mp4 = video();
+const mp4 = await video();
 
 beforeAll(async () => {
   t = await createTestApi();

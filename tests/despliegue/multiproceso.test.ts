@@ -384,7 +384,7 @@ describe('two web servers, one worker, one bucket', () => {
   });
 
   it('a capsule uploaded to A is transcoded by the worker and streams through B', async () => {
-    const id = await subirCapsula('Fracciones con material concreto', video({ width: 640, height: 360, seconds: 8 }));
+    const id = await subirCapsula('Fracciones con material concreto', await video({ width: 640, height: 360, seconds: 8 }));
     await expect.poll(() => estadoCapsula(adminEnB, id), { timeout: 60_000, interval: 500 }).toBe('listo');
     const { data } = await docenteEnB.GET('/api/capsulas/{id}/', { params: { path: { id } } });
     expect(data?.duracion).toBeCloseTo(8, 0);
@@ -399,7 +399,7 @@ describe('two web servers, one worker, one bucket', () => {
     const primero = workers[0];
     if (!primero) throw new Error('no worker');
     // Long enough that transcoding its two rungs takes this machine's two cores several seconds.
-    const id = await subirCapsula(titulo, video({ width: 640, height: 360, seconds: 30 }));
+    const id = await subirCapsula(titulo, await video({ width: 640, height: 360, seconds: 30 }));
     const enCurso = async () => {
       const { data } = await adminEnB.GET('/api/admin/trabajos/');
       return data?.en_curso.find((t) => t.descripcion.includes(titulo));

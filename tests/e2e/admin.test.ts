@@ -360,7 +360,7 @@ describe('failed jobs and mail', () => {
         extension: 'mp4',
         archivo: 'video.mp4',
       },
-      bodySerializer: multipart({ data: video({ seconds: 1 }), name: 'video.mp4', type: 'video/mp4' }),
+      bodySerializer: multipart({ data: await video({ seconds: 1 }), name: 'video.mp4', type: 'video/mp4' }),
     });
     expect(response.status).toBe(201);
 

@@ -37,7 +37,7 @@ async function capsula720(): Promise<number> {
   const capsula = await publicarCapsula(api, {
     titulo: `Ahorro de datos en la sala ${Date.now()}`,
     descripcion: 'Una cápsula en 720p para medir lo que se descarga.',
-    video: video({ width: 1280, height: 720, seconds: 40 }),
+    video: await video({ width: 1280, height: 720, seconds: 40 }),
     espera: PROCESO_MS,
   });
   return capsula.id;

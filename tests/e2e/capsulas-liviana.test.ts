@@ -41,7 +41,10 @@ beforeAll(async () => {
   browser = await navegador();
   docente = { email: correoNuevo('liviana.docente'), password: CLAVE };
   await docenteActivo(docente.email, CLAVE);
-  pesada = await publicar(`Clase para la sala sin conexión ${Date.now()}`, video({ width: 1280, height: 720, seconds: 6, grano: true }));
+  pesada = await publicar(
+    `Clase para la sala sin conexión ${Date.now()}`,
+    await video({ width: 1280, height: 720, seconds: 6, grano: true }),
+  );
 }, PROCESO_MS + 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -130,7 +133,7 @@ describe('Descargar offers the light version beside the original', () => {
 
   it('offers the original alone when the light version would weigh no less', { timeout: PROCESO_MS + 30_000 }, async () => {
     // Flat test patterns: x264 keeps the original smaller than the light version's fixed bit rate.
-    const liviana = await publicar(`Patrones de prueba ${Date.now()}`, video({ width: 640, height: 360, seconds: 3 }));
+    const liviana = await publicar(`Patrones de prueba ${Date.now()}`, await video({ width: 640, height: 360, seconds: 3 }));
     expect(liviana.tamano_liviana).toBeGreaterThanOrEqual(liviana.tamano);
     const page = await abrirCapsula(liviana.id);
     expect(await page.getByRole('list', { name: 'Descargar' }).count()).toBe(0);

@@ -46,7 +46,7 @@ async function capsulaPorApi(titulo: string, segundos = 2): Promise<{ id: number
   const capsula = await publicarCapsula(api, {
     titulo,
     descripcion: 'Modelamos **fracciones** con material concreto y las llevamos a la recta numérica.',
-    video: video({ seconds: segundos }),
+    video: await video({ seconds: segundos }),
     area: 'Matemática',
   });
   return { id: capsula.id, titulo, area: capsula.area.id };
@@ -54,7 +54,7 @@ async function capsulaPorApi(titulo: string, segundos = 2): Promise<{ id: number
 
 beforeAll(async () => {
   browser = await navegador();
-  writeFileSync(VIDEO, video({ width: 640, height: 360, seconds: 4 }));
+  writeFileSync(VIDEO, await video({ width: 640, height: 360, seconds: 4 }));
   docente = correoNuevo('capsulas.docente');
   await docenteActivo(docente, CLAVE_DOCENTE);
 });

@@ -44,7 +44,7 @@ async function capsulaLista(): Promise<number> {
   const subida = await fetch(`${server.url}/api/capsulas/`, {
     method: 'POST',
     headers: { authorization: `Bearer ${admin.access}` },
-    body: formData(campos, { data: video({ width: 640, height: 360, seconds: 20 }), name: 'clase.mp4', type: 'video/mp4' }),
+    body: formData(campos, { data: await video({ width: 640, height: 360, seconds: 20 }), name: 'clase.mp4', type: 'video/mp4' }),
   });
   expect(subida.status).toBe(201);
   const { id } = (await subida.json()) as { id: number };

@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 const VIDEO = path.join(pathVacio(), 'clase.mp4');
-videoFile(VIDEO, { seconds: 2 });
+await videoFile(VIDEO, { seconds: 2 });
 
 /** A PATH of one folder, holding only what the test puts there. */
 function pathVacio(): string {

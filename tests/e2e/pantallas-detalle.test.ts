@@ -55,7 +55,7 @@ beforeAll(async () => {
     body: { id_usuario: idAdmin, id_categoria: idCategoria, titulo: 'Rúbricas compartidas', contenido: 'Compartamos **rúbricas**' },
   });
   rutas.conversacion = `${rutas.categoria}/conversacion/${conversacion?.id}`;
-  rutas.capsula = `/capsulas/${(await publicarCapsula(api, { titulo: 'Cápsula de las acciones', video: video({ seconds: 2 }) })).id}`;
+  rutas.capsula = `/capsulas/${(await publicarCapsula(api, { titulo: 'Cápsula de las acciones', video: await video({ seconds: 2 }) })).id}`;
   const yo = await apiComo(docente);
   idDocente = yo.id;
   const { data: coleccion, response } = await yo.api.POST('/api/colecciones/', {

@@ -178,7 +178,7 @@ describe('the lists, the pages and the dialog on a phone and on a desktop', () =
     expect(n.response.status).toBe(201);
     manual = n.data?.id ?? 0;
     categoria = await crearCategoria(api, `Pantallas ${Date.now().toString(36)}`);
-    capsula = (await publicarCapsula(api, { titulo: 'Cápsula para el teléfono', video: video({ seconds: 2 }) })).id;
+    capsula = (await publicarCapsula(api, { titulo: 'Cápsula para el teléfono', video: await video({ seconds: 2 }) })).id;
   }, 240_000);
 
   const LISTAS = [

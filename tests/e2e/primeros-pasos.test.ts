@@ -239,7 +239,7 @@ describe('Primeros pasos on a new network', () => {
         extension: 'mp4',
         archivo: 'video.mp4',
       },
-      bodySerializer: multipart({ data: video({ seconds: 1 }), name: 'video.mp4', type: 'video/mp4' }),
+      bodySerializer: multipart({ data: await video({ seconds: 1 }), name: 'video.mp4', type: 'video/mp4' }),
     });
     expect(capsula.response.status).toBe(201);
     expect(await hechos(page)).toEqual(['docentes', 'categorias', 'curriculo', 'manual', 'capsula']);

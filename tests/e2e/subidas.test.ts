@@ -9,7 +9,6 @@
  * it on the server and the form returns to editing. (d) A file that is no video once its bytes
  * arrive is refused under the drop zone with the server's message.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signIn } from '../support/client.ts';
 import { pdf } from '../support/pdf.ts';
 import { ADMIN } from '../support/server.ts';
+import { ffmpeg } from '../support/video.ts';
 import { abrir, apiComo, avisos, hidratada, ingresarPorApi, mensajeDe, navegador, url } from './helpers.ts';
 
 let browser: Browser;
@@ -34,8 +34,8 @@ const SUBIDA_LENTA = 2 * 1024 * 1024;
  * A real 3-second video whose noise defeats compression: about 20 MB, so several chunks. Made
  * in about a second, with the same sources as tests/support/video.ts.
  */
-function videoGrande(out: string): number {
-  execFileSync('ffmpeg', [
+async function videoGrande(out: string): Promise<number> {
+  await ffmpeg([
     ...['-v', 'error', '-y'],
     ...['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=3'],
     ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=3'],
@@ -49,7 +49,7 @@ let tamano = 0;
 
 beforeAll(async () => {
   browser = await navegador();
-  tamano = videoGrande(VIDEO);
+  tamano = await videoGrande(VIDEO);
   expect(tamano).toBeGreaterThan(3 * PARTE);
 });
 afterAll(async () => {

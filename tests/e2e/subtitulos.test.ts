@@ -62,7 +62,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 beforeAll(async () => {
   browser = await navegador();
-  writeFileSync(VIDEO, video({ width: 640, height: 360, seconds: 3 }));
+  writeFileSync(VIDEO, await video({ width: 640, height: 360, seconds: 3 }));
 });
 afterAll(async () => {
   await browser?.close();
@@ -85,7 +85,7 @@ async function capsulaConSubtitulos(titulo: string): Promise<{ id: number; titul
   const capsula = await publicarCapsula(api, {
     titulo,
     descripcion: 'Fracciones con material concreto.',
-    video: video({ seconds: 12 }),
+    video: await video({ seconds: 12 }),
     alCrear: async (id) => {
       expect((await subirSubtitulo(api, id, 'es', VTT_ES, 'clase.vtt')).response.status).toBe(201);
       expect((await subirSubtitulo(api, id, 'en', SRT_EN, 'class.srt')).response.status).toBe(201);

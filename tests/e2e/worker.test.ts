@@ -94,7 +94,7 @@ async function capsulaEnCola(): Promise<{ id: number; carpeta: string }> {
   const carpeta = path.join(paths(dataDir).files, 'capsulas', String(row.id));
   mkdirSync(carpeta, { recursive: true });
   // Long enough that ffmpeg is still at work when the test kills its worker; small enough to be quick.
-  videoFile(path.join(carpeta, 'original.mp4'), { width: 320, height: 240, seconds: 40 });
+  await videoFile(path.join(carpeta, 'original.mp4'), { width: 320, height: 240, seconds: 40 });
   await db
     .update(capsulas)
     .set({ archivo: `capsulas/${row.id}/original.mp4` })

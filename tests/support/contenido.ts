@@ -229,14 +229,10 @@ export function llamadas(api: () => TestApi) {
   };
 }
 
-/** A capsule uploaded through the API by `token` (an admin's), as the upload form sends it; its id. */
 /** POST /api/capsulas/ of a capsule in the first catalogues with `archivo` (by default a short real video). */
-export async function enviarCapsula(
-  t: TestApi,
-  token: string,
-  archivo: Archivo = { data: video(), name: 'clase.mp4', type: 'video/mp4' },
-): Promise<Response> {
+export async function enviarCapsula(t: TestApi, token: string, archivo?: Archivo): Promise<Response> {
   const cat = await catalogos(t);
+  archivo ??= { data: await video(), name: 'clase.mp4', type: 'video/mp4' };
   const campos = {
     titulo: 'Fracciones',
     descripcion: 'Una clase',
@@ -247,8 +243,9 @@ export async function enviarCapsula(
   return t.call('POST', '/api/capsulas/', { token, body: formData(campos, archivo) });
 }
 
+/** A capsule uploaded through the API by `token` (an admin's), as the upload form sends it; its id. */
 export async function subirCapsula(t: TestApi, token: string, opciones: VideoOptions = {}): Promise<number> {
-  const res = await enviarCapsula(t, token, { data: video(opciones), name: 'clase.mp4', type: 'video/mp4' });
+  const res = await enviarCapsula(t, token, { data: await video(opciones), name: 'clase.mp4', type: 'video/mp4' });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()).id;
 }

@@ -1,8 +1,10 @@
 /** Short real videos made with ffmpeg's test sources, for upload, playback and transcoding tests. */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 export interface VideoOptions {
   width?: number;
@@ -19,14 +21,26 @@ export interface VideoOptions {
   grano?: boolean;
 }
 
-/** Writes the video to `out` (its extension should match the format). */
-export function videoFile(out: string, options: VideoOptions = {}): string {
+const run = promisify(execFile);
+
+/** Runs ffmpeg without blocking the test's event loop (see `videoFile`). */
+export const ffmpeg = async (args: string[]): Promise<void> => {
+  await run('ffmpeg', args);
+};
+
+/**
+ * Writes the video to `out` (its extension should match the format). Without blocking: a test
+ * worker whose event loop stopped for the seconds ffmpeg takes under load came back to pooled
+ * keep-alive connections the server had closed meanwhile, and its next request failed with
+ * 'other side closed' (CI, issue 36, twentieth session).
+ */
+export async function videoFile(out: string, options: VideoOptions = {}): Promise<string> {
   const { width = 320, height = 180, seconds = 2, format = 'mp4', audio = true, rate = '25', grano = false } = options;
   const x264 = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', ...(grano ? ['-preset', 'ultrafast', '-crf', '28'] : [])];
   const codec = format === 'mpeg' ? ['-c:v', 'mpeg2video'] : format === 'avi' ? ['-c:v', 'mpeg4'] : x264;
   const sound = audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`] : [];
   const audioCodec = audio ? (format === 'mpeg' ? ['-c:a', 'mp2'] : ['-c:a', 'aac']) : [];
-  execFileSync('ffmpeg', [
+  await ffmpeg([
     '-v',
     'error',
     '-y',
@@ -44,10 +58,10 @@ export function videoFile(out: string, options: VideoOptions = {}): string {
   return out;
 }
 
-export function video(options: VideoOptions = {}): Buffer {
+export async function video(options: VideoOptions = {}): Promise<Buffer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ed-video-'));
   try {
-    return readFileSync(videoFile(path.join(dir, `v.${options.format === 'mpeg' ? 'mpg' : (options.format ?? 'mp4')}`), options));
+    return await readFile(await videoFile(path.join(dir, `v.${options.format === 'mpeg' ? 'mpg' : (options.format ?? 'mp4')}`), options));
   } finally {
     // ffmpeg needs a file to write to; the caller only wants the bytes.
     rmSync(dir, { recursive: true, force: true });
