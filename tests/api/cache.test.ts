@@ -278,6 +278,22 @@ describe('cached answers', () => {
     expect(await porEdad.leer('falla', async () => ++lecturas)).toBe(5);
   });
 
+  it('keep an answer another read found only while nothing was written since that read began', async () => {
+    const cache = cacheDeLecturas<number>(t.db, { tablas: [capsulas], segundos: 2, max: 10, now: () => t.clock.now });
+    let lecturas = 0;
+    const leer = () => cache.leer('cuenta', async () => ++lecturas * 100);
+    // A list that counted the same rows, with nothing written since it began: its count is the answer.
+    cache.poner('cuenta', cache.version(), 7);
+    expect(await leer()).toBe(7);
+    expect(lecturas).toBe(0);
+    // A capsule written while the list was being read: what the list counted may miss it.
+    const antes = cache.version();
+    await nueva('Escrita durante la lista');
+    cache.poner('cuenta', antes, 8);
+    expect(await leer()).toBe(100);
+    expect(await leer()).toBe(100);
+  });
+
   it('show the signed-in person their own profile change on the next page', async () => {
     const { access, refresh } = await t.login(docente.email);
     const cookies: SessionCookies = {

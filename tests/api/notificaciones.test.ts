@@ -3,7 +3,7 @@
  * permissions, the email preference, and the digest job against a real SMTP server with a
  * one-click unsubscribe link that works without signing in.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificaciones, trabajos, usuarios } from '../../src/lib/server/db/schema.server.ts';
@@ -230,6 +230,13 @@ describe('reading', () => {
     await t.db.insert(notificaciones).values([fila(1), fila(1), fila(2)]);
     let noLeidas = await lista(pia, '?no_leidas=true');
     expect([noLeidas.num_results, noLeidas.no_leidas]).toEqual([2, 2]);
+    // The pages' bell is that count, and moves with the next notification.
+    const campana = () => t.api.services.notificaciones.noLeidas(pia.id);
+    expect(await campana()).toBe(2);
+    await t.db.insert(notificaciones).values(fila(3));
+    expect(await campana()).toBe(3);
+    await t.db.delete(notificaciones).where(and(eq(notificaciones.id_usuario, pia.id), eq(notificaciones.id_recurso, 3)));
+    expect(await campana()).toBe(2);
     // 510 more, each on an item of its own: the tab lists the newest 500 rows, the count has all.
     await t.db.insert(notificaciones).values(Array.from({ length: 510 }, (_, i) => fila(1_000 + i)));
     noLeidas = await lista(pia, '?no_leidas=true');

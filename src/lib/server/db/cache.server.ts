@@ -37,27 +37,40 @@ export function cacheDeLecturas<T>(db: Db, opciones: OpcionesCache) {
   const tablas = (opciones.tablas ?? []).map((t) => getTableName(t));
   const sinContadores = new Set((opciones.sinContadores ?? []).map((t) => getTableName(t)));
   const entradas = new Map<string, { version: number; hasta: number; valor: Promise<T> }>();
+  const versionActual = () => cambios?.version(tablas, sinContadores) ?? 0;
+  const guardar = (clave: string, version: number, valor: Promise<T>) => {
+    entradas.delete(clave);
+    if (entradas.size >= opciones.max) {
+      const oldest = entradas.keys().next();
+      if (!oldest.done) entradas.delete(oldest.value);
+    }
+    entradas.set(clave, { version, hasta: opciones.now().getTime() + edad, valor });
+  };
   return {
     /** The answer of `leer` for `clave`, read again when its tables changed or it aged out. */
     leer(clave: string, leer: () => Promise<T>): Promise<T> {
       // Without a write tracker a followed answer could never be known to be current.
       if (!porEdad && !cambios) return leer();
       cambios?.leyo(tablas);
-      const version = cambios?.version(tablas, sinContadores) ?? 0;
-      const t = opciones.now().getTime();
+      const version = versionActual();
       const entrada = entradas.get(clave);
-      if (entrada && entrada.version === version && entrada.hasta > t) return entrada.valor;
+      if (entrada && entrada.version === version && entrada.hasta > opciones.now().getTime()) return entrada.valor;
       const valor = leer();
-      entradas.delete(clave);
-      if (entradas.size >= opciones.max) {
-        const oldest = entradas.keys().next();
-        if (!oldest.done) entradas.delete(oldest.value);
-      }
-      entradas.set(clave, { version, hasta: t + edad, valor });
+      guardar(clave, version, valor);
       valor.catch(() => {
         if (entradas.get(clave)?.valor === valor) entradas.delete(clave);
       });
       return valor;
+    },
+    /** What an answer read from now on is current for: taken before a read whose answer goes to `poner`. */
+    version: versionActual,
+    /**
+     * Keeps for `clave` an answer found by another read of the same rows (a list that counted
+     * them), stamped with `version()` as it was before that read began: a write since makes it
+     * stale at once, as for `leer`'s own answers.
+     */
+    poner(clave: string, version: number, valor: T): void {
+      if (porEdad || cambios) guardar(clave, version, Promise.resolve(valor));
     },
   };
 }

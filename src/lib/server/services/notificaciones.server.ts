@@ -147,15 +147,19 @@ export function createNotificacionesService(ctx: ServiceContext) {
     trabajos: { [TRABAJO_CORREOS]: correo.trabajo },
 
     async listar(idUsuario: number, f: { no_leidas: boolean; pagina: number }) {
+      const version = cuentas.version();
       const { entradas: todas, completas } = await agrupadas(idUsuario, f.no_leidas);
       const num_results = todas.length;
+      // Every unread one listed, grouped as the count groups them: the count is the list's length,
+      // and the bell's too (the home's first opening and the unread tab save the count's
+      // statement, in the list and again in the page's header).
+      const contadas = f.no_leidas && completas;
+      if (contadas) cuentas.poner(String(idUsuario), version, num_results);
       return {
         notificaciones: todas.slice((f.pagina - 1) * TAMANO_PAGINA, f.pagina * TAMANO_PAGINA),
         num_results,
         num_pages: Math.max(1, Math.ceil(num_results / TAMANO_PAGINA)),
-        // Every unread one listed, grouped as the count groups them: the count is the list's length
-        // (the home's first opening and the unread tab save a statement).
-        no_leidas: f.no_leidas && completas ? num_results : await noLeidas(idUsuario),
+        no_leidas: contadas ? num_results : await noLeidas(idUsuario),
       };
     },
 
