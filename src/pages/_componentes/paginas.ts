@@ -26,10 +26,11 @@ export const actorDe = (usuario: { id: number; groups: string[] }): Actor => ({ 
  * drawn in. Looked up in the page's frontmatter, before any of its markup is sent: a lookup inside
  * the button paused the streamed page in the middle of its header (on PostgreSQL every time, the
  * answer coming after the compressor's flush; on a busy PGlite at times), so a browser could paint
- * the header without the button and move the others aside when it came (a layout shift).
+ * the header without the button and move the others aside when it came (a layout shift). Null,
+ * a page with nothing to follow (an item not found, an OA no longer current): false.
  */
-export async function sigue(actor: Actor, objetivo: NuevoSeguimiento): Promise<boolean> {
-  return (await getRuntime().api.services.seguimientos.buscar(actor, objetivo)) !== null;
+export async function sigue(actor: Actor, objetivo: NuevoSeguimiento | null): Promise<boolean> {
+  return objetivo !== null && (await getRuntime().api.services.seguimientos.buscar(actor, objetivo)) !== null;
 }
 
 /** A path id, or null when it is not one (the page answers 404). */
